@@ -1,0 +1,1 @@
+"""Driver assembly, the turn runner, CLI and batch scoring."""

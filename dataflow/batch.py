@@ -1,0 +1,204 @@
+"""Batch runs over utterance sets: decisions, metrics, and the scoring of UTTERANCE_SETS.md."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any, Callable, Iterable
+
+from pydantic import ValidationError
+
+from dataflow.driver import TurnRunner, error_record
+from registry.contracts import FAMILIES, DecisionRecord, DeviceContext, TurnInput, VoiceContext
+from registry.loader import Registry
+
+
+def read_set(path: Path) -> list[tuple[int, dict[str, Any] | None, str | None]]:
+    """(line number, row or None, error) per non-empty line; a bad line is reported, not fatal."""
+    rows = []
+    with path.open("rb") as fh:
+        for number, raw in enumerate(fh, 1):
+            try:
+                line = raw.decode("utf-8").strip()
+            except UnicodeDecodeError:
+                rows.append((number, None, "line is not UTF-8"))
+                continue
+            if not line:
+                continue
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError as exc:
+                rows.append((number, None, f"malformed JSON: {exc.msg}"))
+                continue
+            if not isinstance(row, dict) or not isinstance(row.get("text"), str):
+                rows.append((number, row if isinstance(row, dict) else None, "row needs a string 'text'"))
+                continue
+            rows.append((number, row, None))
+    return rows
+
+
+def turn_from_row(row: dict[str, Any]) -> TurnInput:
+    """A set row as a TurnInput (device_context overrides the default device context)."""
+    known_voice = {k: v for k, v in (row.get("voice_context") or {}).items() if k in VoiceContext.model_fields}
+    known_device = {k: v for k, v in (row.get("device_context") or {}).items() if k in DeviceContext.model_fields}
+    return TurnInput(recognized_text=row["text"], voice_context=VoiceContext(**known_voice), device_context=DeviceContext(**known_device))
+
+
+def decide_rows(runner: TurnRunner, rows, progress: Callable[[], None] | None = None) -> list[DecisionRecord]:
+    records = []
+    for number, row, error in rows:
+        row_id = str(row.get("id", f"line-{number}")) if row else f"line-{number}"
+        text = row.get("text", "") if row and isinstance(row.get("text"), str) else ""
+        if error:
+            records.append(error_record(text, error, row_id))
+        else:
+            try:
+                records.append(runner.route(turn_from_row(row), row_id=row_id))
+            except ValidationError as exc:
+                records.append(error_record(text, f"invalid context: {exc.errors()[0]['loc']}: {exc.errors()[0]['msg']}", row_id))
+            except Exception as exc:  # one bad row must never stop a batch; the record says why
+                records.append(error_record(text, f"{type(exc).__name__}: {exc}", row_id))
+        if progress:
+            progress()
+    return records
+
+
+# --- scoring ---------------------------------------------------------------------------
+
+
+def decision_actions(record: DecisionRecord) -> list[dict[str, Any]]:
+    return [
+        {"capability_id": s.action.capability_id, "operation_id": s.action.operation_id,
+         "arguments": dict(s.action.arguments), "conditional": s.condition is not None}
+        for s in record.steps if s.action is not None
+    ]
+
+
+def actions_match(expected: list[dict[str, Any]], got: list[dict[str, Any]]) -> bool:
+    if len(expected) != len(got):
+        return False
+    for e, g in zip(expected, got):
+        if (e["capability_id"], e["operation_id"], bool(e.get("conditional", False))) != (g["capability_id"], g["operation_id"], g["conditional"]):
+            return False
+        for name, value in (e.get("arguments") or {}).items():
+            if g["arguments"].get(name) != value:
+                return False
+    return True
+
+
+def _percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    k = (len(ordered) - 1) * q
+    lo, hi = int(k), min(int(k) + 1, len(ordered) - 1)
+    return round(ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo), 4)
+
+
+def score(rows: list[dict[str, Any]], records: list[DecisionRecord]) -> dict[str, Any]:
+    """Metrics of a run: family accuracy, per-family P/R/F1, confusion, actions, slots, latency."""
+    confusion: dict[str, Counter] = {f: Counter() for f in FAMILIES}
+    checks: dict[str, list[bool]] = {k: [] for k in ("family", "routes", "turn_mode", "skill", "actions", "missing_slots", "slots", "unsupported_category", "stt_null_subtype", "experience_admission")}
+    errors = []
+    by_id = {str(r.get("id")): r for r in rows}
+    for rec in records:
+        row = by_id.get(str(rec.id), {})
+        exp = row.get("expect") or {}
+        if rec.error:
+            errors.append({"id": rec.id, "error": rec.error})
+        if "family" in exp:
+            got = rec.family or "ERROR"
+            confusion.setdefault(exp["family"], Counter())[got] += 1
+            checks["family"].append(got == exp["family"])
+        if "routes" in exp:
+            checks["routes"].append(list(exp["routes"]) == rec.selected_routes)
+        if "turn_mode" in exp:
+            checks["turn_mode"].append(exp["turn_mode"] == rec.turn_mode)
+        if "skill" in exp:
+            checks["skill"].append(exp["skill"] == rec.selected_skill)
+        if "actions" in exp:
+            checks["actions"].append(actions_match(exp["actions"] or [], decision_actions(rec)))
+        if "missing_slots" in exp:
+            checks["missing_slots"].append(set(exp["missing_slots"] or []) == set(rec.missing_slots))
+        if "slots" in exp:
+            checks["slots"].append(all(rec.slots.get(k) == v for k, v in (exp["slots"] or {}).items()))
+        if "unsupported_category" in exp:
+            checks["unsupported_category"].append(exp["unsupported_category"] == (rec.unsupported_categories[0] if rec.unsupported_categories else None))
+        if "stt_null_subtype" in exp:
+            checks["stt_null_subtype"].append(exp["stt_null_subtype"] == rec.stt_null_subtype)
+        if "experience_admission" in exp:
+            checks["experience_admission"].append(exp["experience_admission"] == rec.experience_admission)
+    per_family = {}
+    for fam in FAMILIES:
+        tp = confusion.get(fam, Counter())[fam]
+        fn = sum(confusion.get(fam, Counter()).values()) - tp
+        fp = sum(c[fam] for f, c in confusion.items() if f != fam)
+        p = tp / (tp + fp) if tp + fp else 0.0
+        r = tp / (tp + fn) if tp + fn else 0.0
+        per_family[fam] = {"precision": round(p, 4), "recall": round(r, 4), "f1": round(2 * p * r / (p + r), 4) if p + r else 0.0, "support": tp + fn}
+    latencies = [r.usage.total_ms for r in records if not r.error]
+    rate = lambda xs: round(sum(xs) / len(xs), 4) if xs else None  # noqa: E731
+    return {
+        "rows": len(records),
+        "errors": len(errors),
+        "error_rows": errors[:50],
+        "family_accuracy": rate(checks["family"]),
+        "per_family": per_family,
+        "confusion_matrix": {f: dict(c) for f, c in confusion.items() if c},
+        "action_exact_match": rate(checks["actions"]),
+        "routes_match": rate(checks["routes"]),
+        "turn_mode_accuracy": rate(checks["turn_mode"]),
+        "skill_accuracy": rate(checks["skill"]),
+        "slot_accuracy": rate(checks["slots"]),
+        "missing_slots_accuracy": rate(checks["missing_slots"]),
+        "unsupported_category_accuracy": rate(checks["unsupported_category"]),
+        "stt_null_subtype_accuracy": rate(checks["stt_null_subtype"]),
+        "experience_admission_accuracy": rate(checks["experience_admission"]),
+        "scored": {k: len(v) for k, v in checks.items()},
+        "second_pass_rate": rate([r.second_pass_ran for r in records if not r.error]),
+        "latency_ms": {"p50": _percentile(latencies, 0.5), "p95": _percentile(latencies, 0.95), "max": round(max(latencies), 4) if latencies else 0.0},
+    }
+
+
+def write_run(out_dir: Path, rows: list[dict[str, Any]], records: list[DecisionRecord], metrics: dict[str, Any]) -> None:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+    with (out_dir / "decisions.jsonl").open("w", encoding="utf-8") as fh:
+        for rec in records:
+            fh.write(rec.model_dump_json() + "\n")
+    expect_by_id = {str(r.get("id")): r.get("expect") or {} for r in rows}
+    table = pa.table({
+        "id": [r.id for r in records],
+        "text": [r.text for r in records],
+        "family": [r.family for r in records],
+        "expected_family": [expect_by_id.get(str(r.id), {}).get("family") for r in records],
+        "selected_skill": [r.selected_skill for r in records],
+        "turn_mode": [r.turn_mode for r in records],
+        "runner_up_family": [r.runner_up_family for r in records],
+        "second_pass_ran": [r.second_pass_ran for r in records],
+        "n_steps": [len(r.steps) for r in records],
+        "actions": [json.dumps(decision_actions(r), ensure_ascii=False) for r in records],
+        "total_ms": [r.usage.total_ms for r in records],
+        "error": [r.error for r in records],
+        "record": [r.model_dump_json() for r in records],
+    })
+    pq.write_table(table, out_dir / "decisions.parquet")
+    (out_dir / "metrics.json").write_text(json.dumps(metrics, ensure_ascii=False, indent=2), encoding="utf-8")
+
+
+def run_batch(runner: TurnRunner, set_path: Path, out_dir: Path | None = None, progress_factory=None) -> dict[str, Any]:
+    parsed = read_set(set_path)
+    rows = [row for _, row, _ in parsed if row]
+    if progress_factory:
+        with progress_factory(len(parsed)) as advance:
+            records = decide_rows(runner, parsed, advance)
+    else:
+        records = decide_rows(runner, parsed)
+    metrics = score(rows, records)
+    metrics["set"] = str(set_path)
+    if out_dir is not None:
+        write_run(out_dir, rows, records, metrics)
+    return metrics

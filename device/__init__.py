@@ -1,0 +1,1 @@
+"""The robot side: TaskManager and tick-based simulator. Not built yet: see the execution issue."""

@@ -1,0 +1,1 @@
+"""Knowledge graph over the product manual (DuckDB). Not built yet: see the product-knowledge issue."""

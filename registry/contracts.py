@@ -1,0 +1,456 @@
+"""Typed contracts shared by every layer: stage inputs and outputs, plans, decision records.
+
+They live on the ground floor so the stages, the runtime and the device side all speak
+the same shapes without importing each other.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+Family = Literal["ODL", "SCH", "FRG", "DQR", "DEF", "UNS", "STT_NULL"]
+FAMILIES: tuple[str, ...] = ("ODL", "SCH", "FRG", "DQR", "DEF", "UNS", "STT_NULL")
+TurnMode = Literal["singleton", "multi_turn", "multi_step", "parallel"]
+Confidence = Literal["high", "medium", "low"]
+WaitPolicy = Literal["submitted", "completed", "event"]
+ExecutionTarget = Literal["cloud", "device"]
+SttNullSubtype = Literal["HARD", "GENERIC", "SOFT"]
+Operator = Literal["eq", "ne", "lt", "le", "gt", "ge", "in", "not_in"]
+Scalar = int | float | str | bool
+ConditionValue = Scalar | list[Scalar]
+
+
+class Contract(BaseModel):
+    """Base of every contract: immutable and strict about unknown fields."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+# --- turn input ---------------------------------------------------------------------------
+
+
+class VoiceContext(Contract):
+    """What the voice session remembers from earlier turns."""
+
+    last_route: str = ""
+    """Family that owned the previous turn ("" when none)."""
+    slot_state: dict[str, Any] = Field(default_factory=dict)
+    """Open slot filling: owner_route, skill, function, filled slots, missing_slots."""
+    active_workflow_summary: str = ""
+    """Short summary of a running workflow, e.g. "sch: stationary_purify create"."""
+    pending_follow_up_text: str = ""
+    """The follow-up question the assistant asked last, if any."""
+    history_hint_strength: Literal["none", "weak", "medium", "strong"] = "none"
+    """How much the history should weigh on this turn."""
+
+
+class HistoryTurn(Contract):
+    """One earlier turn of the conversation."""
+
+    text: str
+    route: str = ""
+
+
+class WorkflowContext(Contract):
+    """Workflows running on the robot when the turn arrives."""
+
+    active_workflow_id: str | None = None
+    running_capabilities: list[str] = Field(default_factory=list)
+    """Capability ids of device tasks currently running (for "끝나면" waits)."""
+
+
+class DeviceContext(Contract):
+    """The robot's state; defaults are PRODUCT.md's simulator start."""
+
+    position: str = "거실"
+    """Room the robot is in (any registered room name or id)."""
+    station_room: str = "거실"
+    docked: bool = True
+    battery_percent: float = Field(80.0, ge=0, le=100)
+    charging: bool = False
+    fan_level: int = Field(2, ge=1, le=4)
+    night_mode: bool = False
+    privacy_mode: bool = False
+    manner_mode: bool = False
+    mute: bool = False
+    sensor_mode: bool = False
+    volume: int = Field(7, ge=0, le=15)
+    brightness: int = Field(3, ge=1, le=5)
+    hepa_remaining_percent: float = 64.0
+    prefilter_days_since_wash: int = 9
+    pm25_by_room: dict[str, float] = Field(
+        default_factory=lambda: {
+            "living_room": 22.0,
+            "master_bedroom": 12.0,
+            "kitchen": 48.0,
+            "small_room": 30.0,
+            "study": 9.0,
+            "kids_room": 80.0,
+        }
+    )
+    temperature_c: float = 23.5
+    humidity_percent: float = 41.0
+
+
+class TurnInput(Contract):
+    """Everything one turn starts from."""
+
+    recognized_text: str
+    voice_context: VoiceContext = Field(default_factory=VoiceContext)
+    history_context: list[HistoryTurn] = Field(default_factory=list)
+    workflow_context: WorkflowContext = Field(default_factory=WorkflowContext)
+    device_context: DeviceContext = Field(default_factory=DeviceContext)
+
+
+# --- normalization -----------------------------------------------------------------------
+
+
+class Morpheme(Contract):
+    """One Kiwi morpheme with its character offset in the normalized text."""
+
+    form: str
+    tag: str
+    start: int
+    length: int
+
+
+class NormalizedText(Contract):
+    """The cleaned utterance and its morphemes."""
+
+    original: str
+    text: str
+    """Spacing and symbols normalized, Korean number words turned into digits."""
+    compact: str
+    """text without spaces (alias matching tolerates spacing slips)."""
+    morphemes: list[Morpheme]
+    truncated: bool = False
+    rejected_reason: str | None = None
+    """Set when nothing usable survives normalization (empty, binary, no letters)."""
+
+
+# --- evidence --------------------------------------------------------------------------
+
+
+class AnchorMatch(Contract):
+    """A registry entry found in the utterance."""
+
+    kind: Literal["execution", "settings", "state_query", "unsupported", "device_qna", "product_identity", "room", "unknown_mode"]
+    target: str
+    """capability_id, category, topic, room_id or the mode word."""
+    surface: str
+    """The text that matched."""
+    via: Literal["alias", "lemma", "ambiguous", "pattern"]
+    strength: float
+    clause: int = 0
+
+
+class EvidenceAxis(Contract):
+    """One evidence axis: a signal with a strength, never a verdict."""
+
+    strength: float = Field(ge=0.0, le=1.0)
+    signals: list[str] = Field(default_factory=list)
+
+
+class Clause(Contract):
+    """One clause of the utterance after segmentation on connectives."""
+
+    index: int
+    text: str
+    compact: str
+    connective: str = ""
+    """The connective that ended the clause ("고", "어서", "면", "다음", ",")."""
+    role: Literal["action", "guard", "temporal", "fragment"] = "action"
+
+
+class PreclassifierHints(Contract):
+    """Registry anchors and the evidence axes derived from them (DESIGN step 3)."""
+
+    clauses: list[Clause]
+    anchors: list[AnchorMatch]
+    axes: dict[str, EvidenceAxis]
+    clause_axes: list[dict[str, EvidenceAxis]]
+    """The same axes computed per clause (multi-route plans pick a family per clause)."""
+    unsupported_request_categories: list[str]
+    device_qna_topics: list[str]
+    product_identity_anchors: list[str]
+    stt_null_response_strategy: Literal["none", "scoped_probe", "clarify", "retry"]
+
+    def strength(self, axis: str) -> float:
+        """Strength of an axis, 0 when it did not light."""
+        found = self.axes.get(axis)
+        return found.strength if found else 0.0
+
+    def flag(self, name: str) -> bool:
+        """The derived DESIGN hint `has_*` / `looks_*` as a boolean."""
+        return self.strength(name) > 0.0
+
+
+class HistoryEvidence(Contract):
+    """What the history contributes to this turn (supporting evidence only)."""
+
+    continuation_route: str | None = None
+    open_slot_state: dict[str, Any] = Field(default_factory=dict)
+    missing_slots: list[str] = Field(default_factory=list)
+    active_schedule_workflow: bool = False
+    strength: float = 0.0
+
+
+class AllowedRouteFamilies(Contract):
+    """Families the evidence keeps alive (DESIGN step 4)."""
+
+    families: list[Family]
+    reasons: dict[str, list[str]]
+
+
+class Flow(Contract):
+    """One menu entry: a skill of an agent inside a route family."""
+
+    flow_id: str
+    route_family: Family
+    agent_id: str
+    skill_id: str
+    purpose: str
+    when_to_use: str
+    when_not_to_use: str
+    required_capabilities: list[str]
+    execution_mode: Literal["device", "cloud"]
+
+
+class FlowCatalog(Contract):
+    """The flows the planner may choose from."""
+
+    flows: list[Flow]
+
+    def ids(self) -> set[str]:
+        return {flow.flow_id for flow in self.flows}
+
+
+class RankedFlow(Contract):
+    flow_id: str
+    confidence: float
+    rationale: str
+
+
+class RankedFlows(Contract):
+    """Ordered flow candidates: a prior for the planner, never the final word."""
+
+    top_flows: list[RankedFlow]
+    candidate_agent_ids: list[str]
+    candidate_skill_ids: list[str]
+    ranked_owner_selection: str | None
+    owner_hint_strength: float
+
+
+ObjectType = Literal[
+    "supported_device",
+    "unsupported_execution_target",
+    "public_entity",
+    "outside_option",
+    "device_knowledge",
+    "workflow_target",
+    "conversation",
+    "unknown",
+]
+
+
+class ReplyObjectMeta(Contract):
+    """What the first useful reply is about."""
+
+    object_type: ObjectType
+    role: str
+    confidence: float
+    reason_signals: list[str]
+
+
+class ReplyabilityMeta(Contract):
+    """Whether a bounded reply can start now."""
+
+    replyability_type: Literal["bounded_reply_now", "whole_intent_repair", "uncertain"]
+    confidence: float
+    reason: list[str]
+
+
+class CandidatePool(Contract):
+    """Final agents and skills the planner may choose from, with where they came from."""
+
+    agent_ids: list[str]
+    skill_ids: list[str]
+    flow_ids: list[str]
+    source: Literal["ranked_flows", "preclassifier_fallback", "active_schedule_workflow"]
+
+
+class FamilyScores(Contract):
+    """The weighted evidence combination: why a family won."""
+
+    scores: dict[str, float]
+    contributions: dict[str, dict[str, float]]
+    """family -> axis -> weight * strength (only non-zero terms)."""
+    probabilities: dict[str, float]
+
+
+# --- plans ---------------------------------------------------------------------------------
+
+
+class Action(Contract):
+    """A registered capability operation with its arguments."""
+
+    capability_id: str
+    operation_id: str
+    arguments: dict[str, Scalar] = Field(default_factory=dict)
+
+
+class StateCondition(Contract):
+    """Guard on the robot's state at release time."""
+
+    kind: Literal["state"] = "state"
+    path: str
+    """An allowed state path such as device.battery_percent."""
+    operator: Operator
+    value: ConditionValue
+
+
+class StepOutputCondition(Contract):
+    """Guard on the stored output of an earlier step."""
+
+    kind: Literal["step_output"] = "step_output"
+    step_id: str
+    field: str
+    operator: Operator
+    value: ConditionValue
+
+
+Condition = Annotated[StateCondition | StepOutputCondition, Field(discriminator="kind")]
+
+
+class Step(Contract):
+    """One typed step of a plan."""
+
+    id: str
+    route: Family
+    purpose: str
+    skill_id: str | None = None
+    depends_on: list[str] = Field(default_factory=list)
+    input_from: list[str] = Field(default_factory=list)
+    output_key: str
+    execution_target: ExecutionTarget
+    wait_policy: WaitPolicy
+    action: Action | None = None
+    condition: Condition | None = None
+    token_text: str | None = None
+    device_task: dict[str, Any] | None = None
+
+
+class Slots(Contract):
+    """Schedule slots (UTTERANCE_SETS.md)."""
+
+    function: str | None = None
+    start_time: str | None = None
+    end_time: str | None = None
+    repeat_days: list[str] | None = None
+    duration_s: int | None = None
+    message: str | None = None
+
+
+class ExperienceRequest(Contract):
+    """Sidecar metadata binding several steps to one delegated goal (DESIGN section 6)."""
+
+    admission_status: Literal["not_admitted", "candidate"]
+    request_kind: str = ""
+    delegated_outcome: str = ""
+    coordination_requirements: list[str] = Field(default_factory=list)
+    goal_summary: str = ""
+    desired_effects: list[str] = Field(default_factory=list)
+    unsupported_terminal_outcomes: list[str] = Field(default_factory=list)
+    temporal_relation: Literal["after_planned_step", "after_existing_event", "clock_delay"] | None = None
+    temporal_anchor_id: str | None = None
+    prerequisite_capability_id: str | None = None
+    dispatch_allowed: Literal[False] = False
+
+
+class PlannerOutput(Contract):
+    """The main planner's contract (DESIGN step 12)."""
+
+    turn_mode: TurnMode
+    selected_routes: list[Family]
+    selected_flow_id: str
+    selected_agent: str
+    selected_skill: str
+    owner_selection: str
+    steps: list[Step]
+    missing_slots: list[str] = Field(default_factory=list)
+    slots: Slots = Field(default_factory=Slots)
+    family_confidence: Confidence
+    runner_up_family: Family | None = None
+    needs_second_pass: bool = False
+    ambiguity_reason: str | None = None
+    unsupported_categories: list[str] = Field(default_factory=list)
+    stt_null_subtype: SttNullSubtype | None = None
+    stt_null_target_scope: str | None = None
+    stt_null_recoverability: Literal["none", "low", "medium"] | None = None
+    ask_follow_up: str | None = None
+    tts_response: str
+    experience_request: ExperienceRequest | None = None
+
+
+class SecondPassVerdict(Contract):
+    """The pairwise family judge's answer."""
+
+    ran: bool
+    pair: tuple[Family, Family] | None = None
+    question: str | None = None
+    winner: Family | None = None
+    reason: list[str] = Field(default_factory=list)
+
+
+class PlanCheckReport(Contract):
+    """Hard boundaries checked after the planner."""
+
+    ok: bool
+    violations: list[str]
+    fail_closed: bool
+
+
+class Usage(Contract):
+    model_calls: int = 0
+    prompt_tokens: int = 0
+    output_tokens: int = 0
+    stage_ms: dict[str, float] = Field(default_factory=dict)
+    total_ms: float = 0.0
+
+
+class DecisionRecord(Contract):
+    """One line of decisions.jsonl, and what `a2a route --json` prints."""
+
+    id: str | None = None
+    text: str
+    trace_id: str
+    selected_routes: list[str] = Field(default_factory=list)
+    family: str | None = None
+    turn_mode: str | None = None
+    selected_flow_id: str | None = None
+    selected_agent: str | None = None
+    selected_skill: str | None = None
+    steps: list[Step] = Field(default_factory=list)
+    missing_slots: list[str] = Field(default_factory=list)
+    slots: dict[str, Any] = Field(default_factory=dict)
+    family_confidence: str | None = None
+    runner_up_family: str | None = None
+    needs_second_pass: bool = False
+    second_pass_ran: bool = False
+    unsupported_categories: list[str] = Field(default_factory=list)
+    stt_null_subtype: str | None = None
+    experience_admission: str | None = None
+    ask_follow_up: str | None = None
+    tts_response: str | None = None
+    evidence: dict[str, Any] = Field(default_factory=dict)
+    usage: Usage = Field(default_factory=Usage)
+    error: str | None = None
+
+
+class ScheduleShortCircuit(Contract):
+    """Whether an open SCH slot-filling workflow owns this turn (DESIGN step 10)."""
+
+    active: bool
+    reason: str

@@ -1,0 +1,370 @@
+"""Load and validate the registry files; build the indexes the stages match against.
+
+`from_files -> from_dicts -> Registry`: file reading stays in the outer layer, and a
+validation error names the file and the field.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cached_property
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from registry.contracts import FAMILIES, Flow, FlowCatalog
+from registry.errors import RegistryError
+
+REGISTRY_DIR = Path(__file__).resolve().parent
+FILES = {
+    "capabilities": "capability_registry.v2.json",
+    "skills": "skill_registry.json",
+    "rooms": "rooms.json",
+    "lexicon": "lexicon.json",
+    "weights": "evidence_weights.json",
+}
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class ArgumentSpec(_Model):
+    type: Literal["room", "integer", "string", "boolean"]
+    required: bool = False
+    default: int | str | bool | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+
+
+class Operation(_Model):
+    operation_id: str
+    task_method: str
+    arguments: dict[str, ArgumentSpec] = Field(default_factory=dict)
+    param_map: dict[str, str] = Field(default_factory=dict)
+    """Planner argument name -> device task param name."""
+    terminal_evidence: list[str]
+    effect: str
+    cues: list[str] = Field(default_factory=list)
+
+
+class GuardTemplate(_Model):
+    kind: Literal["state", "step_output"]
+    operator: Literal["eq", "ne", "lt", "le", "gt", "ge", "in", "not_in"]
+    value: Any
+    path: str | None = None
+    field: str | None = None
+
+
+class Capability(_Model):
+    capability_id: str
+    kind: Literal["execution", "settings", "state_query"]
+    description: str
+    operations: list[Operation]
+    aliases: list[str]
+    lemmas: list[str] = Field(default_factory=list)
+    """Kiwi lemma/tag cues (e.g. a verb of motion) that anchor only with their companions."""
+    requires_room: bool = False
+    internal: bool = False
+    requires_consent: bool = False
+    policies: list[str] = Field(default_factory=list)
+    level_words: dict[str, int] = Field(default_factory=dict)
+    guard_conditions: dict[Literal["need", "negative", "positive"], GuardTemplate] = Field(default_factory=dict)
+    op_hint_in_alias: dict[str, str] = Field(default_factory=dict)
+    schedulable: bool
+    timeout_s: int
+
+    @model_validator(mode="after")
+    def _operations_known(self) -> "Capability":
+        ids = [op.operation_id for op in self.operations]
+        if len(ids) != len(set(ids)):
+            raise ValueError(f"duplicate operation ids {ids}")
+        for alias, op_id in self.op_hint_in_alias.items():
+            if op_id not in ids:
+                raise ValueError(f"op_hint_in_alias[{alias!r}] names unknown operation {op_id!r}")
+        return self
+
+    def operation(self, operation_id: str) -> Operation | None:
+        return next((op for op in self.operations if op.operation_id == operation_id), None)
+
+
+class UnsupportedCategory(_Model):
+    category: str
+    aliases: list[str]
+    offer: str | None = None
+    mechanism: str | None = None
+
+
+class QnaTopic(_Model):
+    topic: str
+    aliases: list[str]
+
+
+class AmbiguousAnchor(_Model):
+    term: str
+    capability_id: str
+    default_scope: Literal["indoor", "outdoor"]
+    weak: bool = False
+
+
+class ClassificationHints(_Model):
+    ambiguous_anchors: list[AmbiguousAnchor]
+    indoor_scope_cues: list[str]
+    outdoor_scope_cues: list[str]
+    unknown_mode_pattern_suffix: str
+    schedulable_default_function: str | None = None
+
+
+class CapabilityRegistry(_Model):
+    registry_version: str
+    contract_version: str
+    capabilities: list[Capability]
+    unsupported_request_categories: list[UnsupportedCategory]
+    device_qna_topics: list[QnaTopic]
+    product_identity_anchors: list[str]
+    classification_hints: ClassificationHints
+
+    @model_validator(mode="after")
+    def _unique(self) -> "CapabilityRegistry":
+        ids = [c.capability_id for c in self.capabilities]
+        dupes = {i for i in ids if ids.count(i) > 1}
+        if dupes:
+            raise ValueError(f"duplicate capability ids {sorted(dupes)}")
+        known = set(ids)
+        for cat in self.unsupported_request_categories:
+            if cat.offer and cat.offer not in known:
+                raise ValueError(f"category {cat.category} offers unknown capability {cat.offer}")
+        for amb in self.classification_hints.ambiguous_anchors:
+            if amb.capability_id not in known:
+                raise ValueError(f"ambiguous anchor {amb.term} names unknown capability {amb.capability_id}")
+        return self
+
+
+class Skill(_Model):
+    skill_id: str
+    purpose: str
+    when_to_use: str
+    when_not_to_use: str
+    required_capabilities: list[str]
+    execution_mode: Literal["device", "cloud"]
+    slots: list[str] = Field(default_factory=list)
+
+
+class Agent(_Model):
+    agent_id: str
+    route_family: Literal["ODL", "SCH", "FRG", "DQR", "DEF", "UNS", "STT_NULL"]
+    description: str
+    skills: list[Skill]
+
+
+class SkillRegistry(_Model):
+    registry_version: str
+    agents: list[Agent]
+
+
+class Room(_Model):
+    room_id: str
+    names: list[str] = Field(min_length=1)
+    distance_from_living_m: float = Field(ge=0)
+
+    @property
+    def canonical_name(self) -> str:
+        return self.names[0]
+
+
+class RoomRegistry(_Model):
+    rooms: list[Room]
+    station_room: str
+    speed_m_per_s: float = Field(gt=0)
+
+
+class EvidenceWeights(_Model):
+    version: str
+    description: str = ""
+    families: list[str]
+    bias: dict[str, float]
+    weights: dict[str, dict[str, float]]
+    confidence: dict[str, float]
+    second_pass: dict[str, Any]
+    strengths: dict[str, float]
+
+    @model_validator(mode="after")
+    def _families(self) -> "EvidenceWeights":
+        unknown = (set(self.families) | set(self.bias) | set(self.weights)) - set(FAMILIES)
+        if unknown:
+            raise ValueError(f"unknown families {sorted(unknown)}")
+        return self
+
+
+class Registry:
+    """All registries plus derived indexes. Built once per process and passed into the DAG."""
+
+    def __init__(
+        self,
+        capabilities: CapabilityRegistry,
+        skills: SkillRegistry,
+        rooms: RoomRegistry,
+        lexicon: dict[str, Any],
+        weights: EvidenceWeights,
+    ):
+        self.capabilities = capabilities
+        self.skills = skills
+        self.rooms = rooms
+        self.lexicon = lexicon
+        self.weights = weights
+        self._check_cross_references()
+
+    def _check_cross_references(self) -> None:
+        for a_i, agent in enumerate(self.skills.agents):
+            for s_i, skill in enumerate(agent.skills):
+                for cap in skill.required_capabilities:
+                    if cap not in self.capability_by_id:
+                        raise RegistryError(
+                            FILES["skills"],
+                            f"agents[{a_i}].skills[{s_i}].required_capabilities",
+                            f"unknown capability {cap!r}",
+                        )
+        if self.rooms.station_room not in self.room_by_id:
+            raise RegistryError(FILES["rooms"], "station_room", f"unknown room {self.rooms.station_room!r}")
+
+    # -- capabilities -------------------------------------------------------------------
+
+    @cached_property
+    def capability_by_id(self) -> dict[str, Capability]:
+        return {c.capability_id: c for c in self.capabilities.capabilities}
+
+    @cached_property
+    def task_methods(self) -> set[str]:
+        return {op.task_method for c in self.capabilities.capabilities for op in c.operations}
+
+    @cached_property
+    def operation_by_task_method(self) -> dict[str, tuple[Capability, Operation]]:
+        return {op.task_method + ":" + op.operation_id: (c, op) for c in self.capabilities.capabilities for op in c.operations}
+
+    @cached_property
+    def unsupported_categories(self) -> list[str]:
+        return [c.category for c in self.capabilities.unsupported_request_categories]
+
+    # -- skills and flows ---------------------------------------------------------------
+
+    @cached_property
+    def agent_ids(self) -> set[str]:
+        return {a.agent_id for a in self.skills.agents}
+
+    @cached_property
+    def skill_ids(self) -> set[str]:
+        return {s.skill_id for a in self.skills.agents for s in a.skills}
+
+    @cached_property
+    def flow_catalog(self) -> FlowCatalog:
+        """The skill registry expanded as `{family}.{agent}.{skill}`."""
+        flows = [
+            Flow(
+                flow_id=f"{agent.route_family}.{agent.agent_id}.{skill.skill_id}",
+                route_family=agent.route_family,
+                agent_id=agent.agent_id,
+                skill_id=skill.skill_id,
+                purpose=skill.purpose,
+                when_to_use=skill.when_to_use,
+                when_not_to_use=skill.when_not_to_use,
+                required_capabilities=skill.required_capabilities,
+                execution_mode=skill.execution_mode,
+            )
+            for agent in self.skills.agents
+            for skill in agent.skills
+        ]
+        return FlowCatalog(flows=flows)
+
+    @cached_property
+    def flow_by_id(self) -> dict[str, Flow]:
+        return {f.flow_id: f for f in self.flow_catalog.flows}
+
+    def agent_for_family(self, family: str) -> str:
+        return next(a.agent_id for a in self.skills.agents if a.route_family == family)
+
+    def default_skill(self, family: str) -> str:
+        return next(a.skills[0].skill_id for a in self.skills.agents if a.route_family == family)
+
+    def flow_id(self, family: str, skill_id: str) -> str:
+        return f"{family}.{self.agent_for_family(family)}.{skill_id}"
+
+    # -- rooms ----------------------------------------------------------------------------
+
+    @cached_property
+    def room_by_id(self) -> dict[str, Room]:
+        return {r.room_id: r for r in self.rooms.rooms}
+
+    @cached_property
+    def room_names(self) -> list[tuple[str, str]]:
+        """(compact name, room_id), longest names first, for matching."""
+        pairs = [(name.replace(" ", ""), r.room_id) for r in self.rooms.rooms for name in r.names]
+        pairs += [(r.room_id, r.room_id) for r in self.rooms.rooms]
+        return sorted(pairs, key=lambda p: -len(p[0]))
+
+    def resolve_room(self, name: str) -> str | None:
+        """Room id for any registered name or id, None when unknown."""
+        compact = name.replace(" ", "").lower()
+        return next((room_id for alias, room_id in self.room_names if alias == compact), None)
+
+    def room_distance_m(self, a: str, b: str) -> float:
+        if a == b:
+            return 0.0
+        da, db = self.room_by_id[a].distance_from_living_m, self.room_by_id[b].distance_from_living_m
+        return da + db if 0 not in (da, db) else max(da, db)
+
+
+def _validate(model: type[BaseModel], data: Any, file: str) -> Any:
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        field = ".".join(f"[{p}]" if isinstance(p, int) else str(p) for p in err["loc"]).replace(".[", "[") or "<root>"
+        more = f" (and {len(exc.errors()) - 1} more)" if len(exc.errors()) > 1 else ""
+        raise RegistryError(file, field, err["msg"] + more) from None
+
+
+def _read_json(path: Path) -> Any:
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except FileNotFoundError:
+        raise RegistryError(path.name, "<file>", f"not found at {path}") from None
+    except json.JSONDecodeError as exc:
+        raise RegistryError(path.name, f"line {exc.lineno} column {exc.colno}", exc.msg) from None
+
+
+_LEXICON_SECTIONS = ("numbers", "clauses", "operations", "guards", "temporal", "schedule", "frg", "dqr", "conversation", "fragments", "cancel")
+
+
+def from_dicts(data: dict[str, Any]) -> Registry:
+    """Validate already-parsed registry documents (keys as in FILES)."""
+    lexicon = data["lexicon"]
+    missing = [s for s in _LEXICON_SECTIONS if s not in lexicon]
+    if missing:
+        raise RegistryError(FILES["lexicon"], missing[0], "section missing")
+    return Registry(
+        capabilities=_validate(CapabilityRegistry, data["capabilities"], FILES["capabilities"]),
+        skills=_validate(SkillRegistry, data["skills"], FILES["skills"]),
+        rooms=_validate(RoomRegistry, data["rooms"], FILES["rooms"]),
+        lexicon=lexicon,
+        weights=_validate(EvidenceWeights, data["weights"], FILES["weights"]),
+    )
+
+
+def from_files(directory: Path = REGISTRY_DIR, weights_file: Path | None = None) -> Registry:
+    """Read the registry files of a directory (optionally another evidence-weights file)."""
+    data = {key: _read_json(directory / name) for key, name in FILES.items()}
+    if weights_file is not None:
+        data["weights"] = _read_json(weights_file)
+    return from_dicts(data)
+
+
+_DEFAULT: Registry | None = None
+
+
+def load_registry() -> Registry:
+    """The embedded registries, loaded once per process."""
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = from_files()
+    return _DEFAULT

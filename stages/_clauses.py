@@ -1,0 +1,258 @@
+"""Clause segmentation on Korean connectives and per-clause registry analysis.
+
+Mechanisms only: the connectives, cues and aliases all come from the registry data.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from registry.contracts import AnchorMatch, NormalizedText
+from registry.loader import Registry
+from stages._matchers import Matchers, compact
+from stages._times import TimeSlots, time_parser_for
+
+PREDICATE_TAGS = {"VV", "VA", "VX", "XSV", "XSA", "VCP", "VCN", "EF", "VV-I", "VA-I", "VV-R", "VA-R"}
+FINAL_TAGS = {"EF"}
+_DIGITS = re.compile(r"\d+")
+
+
+@dataclass
+class CapabilityHit:
+    capability_id: str
+    kind: str
+    operation_id: str
+    surface: str
+    via: str
+    strength: float
+    position: int
+    arguments: dict = field(default_factory=dict)
+
+
+@dataclass
+class ClauseAnalysis:
+    index: int
+    text: str
+    compact: str
+    connective: str
+    role: str  # action | guard | temporal | fragment
+    anchors: list[AnchorMatch]
+    capabilities: list[CapabilityHit]
+    rooms: list[str]
+    unsupported: list[str]
+    qna_topics: list[str]
+    identity: bool
+    unknown_modes: list[str]
+    times: TimeSlots
+    has_predicate: bool
+    has_final_ending: bool
+    outdoor_dust: bool
+    cues: dict[str, list[str]]
+    morpheme_tags: list[str]
+
+
+def segment(nt: NormalizedText, m: Matchers) -> list[tuple[int, int, str]]:
+    """(start, end, connective) spans of the normalized text."""
+    morphs = nt.morphemes
+    cuts: list[tuple[int, str]] = []
+    for i, mo in enumerate(morphs[:-1]):
+        nxt = morphs[i + 1]
+        end = mo.start + mo.length
+        if mo.tag == "EC" and mo.form in m.connective_endings and mo.form not in m.quotatives:
+            if nxt.tag not in m.no_split_before:
+                cuts.append((end, mo.form))
+        elif mo.tag.startswith("NN") and mo.form in m.sequence_nouns and i > 0 and morphs[i - 1].tag == "ETM":
+            if nxt.tag.startswith("J"):
+                end = nxt.start + nxt.length
+            cuts.append((end, mo.form))
+        elif mo.tag in ("SP", "SF") and mo.form in m.split_punct:
+            cuts.append((end, mo.form))
+        elif mo.tag == "MAJ" and compact(mo.form) in m.conjunctions:
+            cuts.append((mo.start, mo.form))
+    spans, start = [], 0
+    for end, form in cuts:
+        if end > start:
+            spans.append((start, end, form))
+            start = end
+    spans.append((start, len(nt.text), ""))
+    return [(s, e, c) for s, e, c in spans if nt.text[s:e].strip(" ,.;")]
+
+
+def _has_tags(nt: NormalizedText, start: int, end: int, tags: set[str]) -> bool:
+    return any(start <= mo.start < end and mo.tag in tags for mo in nt.morphemes)
+
+
+def _merge_shapeless(nt: NormalizedText, spans: list[tuple[int, int, str]], m: Matchers) -> list[tuple[int, int, str]]:
+    """A punctuation-cut piece without a predicate (a time, an "응") belongs to its neighbour."""
+    merged: list[tuple[int, int, str]] = []
+    for span in spans:
+        if merged:
+            p_start, p_end, p_conn = merged[-1]
+            shapeless = p_conn in m.split_punct and not _has_tags(nt, p_start, p_end, PREDICATE_TAGS)
+            if shapeless or compact(nt.text[p_start:p_end]).strip(",.;") in m.acknowledgements | m.fillers:
+                merged[-1] = (p_start, span[1], span[2])
+                continue
+        merged.append(span)
+    return merged
+
+
+def _operation(cap, alias: str, clause_compact: str, after: str, m: Matchers) -> str:
+    ops = [op.operation_id for op in cap.operations]
+    hint = cap.op_hint_in_alias.get(alias) or cap.op_hint_in_alias.get(next((a for a in cap.op_hint_in_alias if compact(a) == alias), ""), None)
+    if hint:
+        return hint
+    if cap.kind == "state_query":
+        return "check"
+    if "level" in ops:
+        return "level"
+    if "off" in ops:
+        return "off" if m.off.first(after) else "on"
+    if "stop" in ops and m.off.first(after):
+        return "stop"
+    return ops[0]
+
+
+def _level(cap, after: str, m: Matchers) -> int | None:
+    digits = _DIGITS.search(after)
+    if digits:
+        return int(digits.group(0))
+    if m.increase.first(after) or m.decrease.first(after):
+        return None
+    for word in sorted(cap.level_words, key=len, reverse=True):
+        if compact(word) in after:
+            return cap.level_words[word]
+    return None
+
+
+def analyse(nt: NormalizedText, registry: Registry, m: Matchers) -> list[ClauseAnalysis]:
+    """Segment the utterance and find every registry anchor, room, time and cue per clause."""
+    if not nt.text:
+        return []
+    spans = _merge_shapeless(nt, segment(nt, m), m)
+    weights = registry.weights.strengths
+    parser = time_parser_for(registry)
+    utterance_indoor = bool(m.indoor.first(nt.compact))
+    utterance_outdoor = bool(m.outdoor.first(nt.compact))
+    out: list[ClauseAnalysis] = []
+    for index, (start, end, connective) in enumerate(spans):
+        text = nt.text[start:end].strip(" ,.;")
+        cc = compact(text)
+        anchors: list[AnchorMatch] = []
+        caps: list[CapabilityHit] = []
+        unsupported, topics, unknown_modes = [], [], []
+        identity = outdoor_dust = False
+        taken: list[tuple[int, int]] = []
+        for mt in m.anchor_re.finditer(cc):
+            taken.append((mt.start(), mt.end()))
+            for entry in m.anchor_entries[mt.group(0)]:
+                if entry.kind in ("execution", "settings", "state_query"):
+                    strength = weights["alias"]
+                    via = "alias"
+                    cap_id = entry.target
+                elif entry.kind == "ambiguous":
+                    amb = m.ambiguous[mt.group(0)]
+                    indoor = bool(m.indoor.first(cc)) or (utterance_indoor and not m.outdoor.first(cc))
+                    outdoor = bool(m.outdoor.first(cc)) or (utterance_outdoor and not indoor)
+                    scope = "indoor" if indoor else "outdoor" if outdoor else amb.default_scope
+                    if scope == "outdoor":
+                        outdoor_dust = True
+                        continue
+                    strength = weights["ambiguous_weak" if amb.weak else "ambiguous_default"]
+                    via, cap_id = "ambiguous", amb.capability_id
+                elif entry.kind == "unsupported":
+                    unsupported.append(entry.target)
+                    anchors.append(AnchorMatch(kind="unsupported", target=entry.target, surface=mt.group(0), via="alias", strength=1.0, clause=index))
+                    continue
+                elif entry.kind == "device_qna":
+                    topics.append(entry.target)
+                    anchors.append(AnchorMatch(kind="device_qna", target=entry.target, surface=mt.group(0), via="alias", strength=1.0, clause=index))
+                    continue
+                else:
+                    identity = True
+                    anchors.append(AnchorMatch(kind="product_identity", target=entry.target, surface=mt.group(0), via="alias", strength=1.0, clause=index))
+                    continue
+                cap = registry.capability_by_id[cap_id]
+                if any(h.capability_id == cap_id for h in caps):
+                    continue
+                after = cc[mt.start():]
+                hit = CapabilityHit(cap_id, cap.kind, _operation(cap, mt.group(0), cc, after, m), mt.group(0), via, strength, mt.start())
+                if hit.operation_id == "level":
+                    level = _level(cap, cc[mt.end():], m)
+                    if level is not None:
+                        hit.arguments["level"] = level
+                caps.append(hit)
+                anchors.append(AnchorMatch(kind=cap.kind, target=cap_id, surface=mt.group(0), via=via, strength=strength, clause=index))
+        rooms = []
+        for rm in m.room_re.finditer(cc):
+            room_id = m.room_of[rm.group(0)]
+            if room_id not in rooms:
+                rooms.append(room_id)
+                anchors.append(AnchorMatch(kind="room", target=room_id, surface=rm.group(0), via="alias", strength=1.0, clause=index))
+        # unknown "<word> 모드": a level word of a setting is that setting; anything else is unsupported
+        for mm in re.finditer(rf"(\S+?)\s?{re.escape(m.mode_suffix)}", text):
+            word_c = compact(mm.group(0))
+            pos = cc.find(word_c)
+            if any(s <= pos < e for s, e in taken):
+                continue
+            level_cap = next((c for c in registry.capabilities.capabilities if mm.group(1) in c.level_words), None)
+            if level_cap is not None:
+                hit = CapabilityHit(level_cap.capability_id, level_cap.kind, "level", mm.group(0), "pattern", 1.0, pos, {"level": level_cap.level_words[mm.group(1)]})
+                caps.append(hit)
+                anchors.append(AnchorMatch(kind=level_cap.kind, target=level_cap.capability_id, surface=mm.group(0), via="pattern", strength=1.0, clause=index))
+            else:
+                unknown_modes.append(mm.group(1))
+                anchors.append(AnchorMatch(kind="unknown_mode", target=mm.group(1), surface=mm.group(0), via="pattern", strength=1.0, clause=index))
+        # lemma cues (verbs of motion, "찍다") anchor with their companions
+        for mo in nt.morphemes:
+            if not (start <= mo.start < end):
+                continue
+            cap_id = m.lemma_index.get((mo.form, mo.tag))
+            if not cap_id or any(h.capability_id == cap_id for h in caps):
+                continue
+            cap = registry.capability_by_id[cap_id]
+            if cap.requires_room and not rooms:
+                strength = weights["lemma"]
+            elif cap.requires_room:
+                strength = weights["lemma_with_room"]
+            else:
+                strength = weights["lemma"] + 0.3
+            pos = max(0, len(compact(nt.text[start:mo.start])))
+            caps.append(CapabilityHit(cap_id, cap.kind, cap.operations[0].operation_id, mo.form, "lemma", strength, pos))
+            anchors.append(AnchorMatch(kind=cap.kind, target=cap_id, surface=mo.form, via="lemma", strength=strength, clause=index))
+        caps.sort(key=lambda h: h.position)
+        cues = {
+            name: cueset.find(cc)
+            for name, cueset in (
+                ("on", m.on), ("off", m.off), ("check", m.check), ("increase", m.increase), ("decrease", m.decrease),
+                ("sch_scope", m.sch_scope), ("sch_alarm", m.sch_alarm), ("sch_timer", m.sch_timer),
+                ("sch_reminder", m.sch_reminder), ("sch_cancel", m.sch_cancel), ("sch_list", m.sch_list), ("sch_nouns", m.sch_nouns),
+                ("frg_scope", m.frg_scope), ("frg_recommend", m.frg_recommend), ("frg_targets", m.frg_targets), ("frg_lookup", m.frg_lookup),
+                ("question", m.question_shape), ("capability_question", m.capability_question),
+                ("reply_shape", m.reply_shape), ("generic_help", m.generic_help), ("cancel", m.cancel),
+                ("guard_need", m.guard_need), ("guard_negative", m.guard_negative), ("guard_positive", m.guard_positive),
+                ("guard_consent", m.guard_consent), ("completion", m.completion), ("outdoor", m.outdoor), ("indoor", m.indoor),
+            )
+        }
+        cues = {k: v for k, v in cues.items() if v}
+        if "?" in text:
+            cues.setdefault("question_mark", ["?"])
+        is_last = index == len(spans) - 1
+        if cues.get("completion") and not is_last:
+            role = "temporal"
+        elif connective in m.conditional_endings and not is_last:
+            role = "guard"
+        else:
+            role = "action"
+        out.append(
+            ClauseAnalysis(
+                index=index, text=text, compact=cc, connective=connective, role=role, anchors=anchors,
+                capabilities=caps, rooms=rooms, unsupported=unsupported, qna_topics=topics, identity=identity,
+                unknown_modes=unknown_modes, times=parser.parse(text),
+                has_predicate=_has_tags(nt, start, end, PREDICATE_TAGS),
+                has_final_ending=_has_tags(nt, start, end, FINAL_TAGS),
+                outdoor_dust=outdoor_dust, cues=cues,
+                morpheme_tags=[mo.tag for mo in nt.morphemes if start <= mo.start < end],
+            )
+        )
+    return out

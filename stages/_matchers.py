@@ -1,0 +1,134 @@
+"""Compiled matchers built once per registry from its data (no vocabulary lives here).
+
+Everything matches the *compact* text (spaces removed), so "거실로가서" and "거실로 가서"
+light the same anchors.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+
+from registry.loader import Registry
+
+
+def compact(text: str) -> str:
+    return text.replace(" ", "")
+
+
+@dataclass(frozen=True)
+class AnchorEntry:
+    kind: str
+    """execution | settings | state_query | unsupported | device_qna | product_identity | ambiguous"""
+    target: str
+    alias: str
+
+
+class CueSet:
+    """A list of cue phrases matched anywhere in compact text."""
+
+    def __init__(self, cues: list[str]):
+        self.cues = sorted({compact(c).lower() for c in cues if c.strip()}, key=len, reverse=True)
+        self._re = re.compile("|".join(map(re.escape, self.cues))) if self.cues else None
+
+    def find(self, text: str) -> list[str]:
+        return [m.group(0) for m in self._re.finditer(text)] if self._re else []
+
+    def first(self, text: str) -> str | None:
+        if not self._re:
+            return None
+        m = self._re.search(text)
+        return m.group(0) if m else None
+
+    def spans(self, text: str) -> list[tuple[int, int, str]]:
+        return [(m.start(), m.end(), m.group(0)) for m in self._re.finditer(text)] if self._re else []
+
+    def __contains__(self, text: str) -> bool:  # "text contains one of the cues"
+        return bool(self._re and self._re.search(text))
+
+
+class Matchers:
+    """Anchor, room and cue matchers derived from one Registry."""
+
+    def __init__(self, registry: Registry):
+        caps = registry.capabilities
+        entries: dict[str, list[AnchorEntry]] = {}
+
+        def add(alias: str, entry: AnchorEntry) -> None:
+            key = compact(alias).lower()
+            if key:
+                entries.setdefault(key, []).append(entry)
+
+        for cap in caps.capabilities:
+            if cap.internal:
+                continue
+            for alias in cap.aliases:
+                add(alias, AnchorEntry(cap.kind, cap.capability_id, alias))
+        for cat in caps.unsupported_request_categories:
+            for alias in cat.aliases:
+                add(alias, AnchorEntry("unsupported", cat.category, alias))
+        for topic in caps.device_qna_topics:
+            for alias in topic.aliases:
+                add(alias, AnchorEntry("device_qna", topic.topic, alias))
+        for alias in caps.product_identity_anchors:
+            add(alias, AnchorEntry("product_identity", "product_identity", alias))
+        for amb in caps.classification_hints.ambiguous_anchors:
+            add(amb.term, AnchorEntry("ambiguous", amb.capability_id, amb.term))
+        self.anchor_entries = entries
+        keys = sorted(entries, key=len, reverse=True)
+        self.anchor_re = re.compile("|".join(map(re.escape, keys)))
+        self.ambiguous = {compact(a.term): a for a in caps.classification_hints.ambiguous_anchors}
+
+        self.room_re = re.compile("|".join(re.escape(name) for name, _ in registry.room_names))
+        self.room_of = dict(registry.room_names)
+
+        self.lemma_index: dict[tuple[str, str], str] = {}
+        for cap in caps.capabilities:
+            for lemma in cap.lemmas:
+                form, _, tag = lemma.partition("/")
+                self.lemma_index[(form, tag)] = cap.capability_id
+
+        settings_aliases = [a for c in caps.capabilities if c.kind == "settings" for a in c.aliases]
+        self.settings_alias_set = {compact(a) for a in settings_aliases}
+        self.mode_suffix = caps.classification_hints.unknown_mode_pattern_suffix
+        self.indoor = CueSet(caps.classification_hints.indoor_scope_cues + [n for r in registry.rooms.rooms for n in r.names])
+        self.outdoor = CueSet(caps.classification_hints.outdoor_scope_cues)
+
+        lex = registry.lexicon
+        ops = lex["operations"]
+        self.on, self.off, self.check = CueSet(ops["on"]), CueSet(ops["off"]), CueSet(ops["check"])
+        self.increase, self.decrease = CueSet(ops["increase"]), CueSet(ops["decrease"])
+        guards = lex["guards"]
+        self.guard_need, self.guard_negative = CueSet(guards["need"]), CueSet(guards["negative"])
+        self.guard_positive, self.guard_consent = CueSet(guards["positive"]), CueSet(guards["consent"])
+        self.guard_default_subject = guards["default_subject"]
+        self.completion = CueSet(lex["temporal"]["completion"])
+        self.clock_delay = CueSet(lex["temporal"]["clock_delay"])
+        sch = lex["schedule"]
+        self.sch_scope, self.sch_alarm, self.sch_timer = CueSet(sch["scope"]), CueSet(sch["alarm"]), CueSet(sch["timer"])
+        self.sch_reminder, self.sch_cancel, self.sch_list = CueSet(sch["reminder"]), CueSet(sch["cancel"]), CueSet(sch["list"])
+        self.sch_nouns = CueSet(sch["management_nouns"])
+        frg = lex["frg"]
+        self.frg_scope, self.frg_recommend = CueSet(frg["scope"]), CueSet(frg["recommendation"])
+        self.frg_targets, self.frg_lookup = CueSet(frg["public_targets"]), CueSet(frg["lookup_shapes"])
+        dqr = lex["dqr"]
+        self.question_shape, self.capability_question = CueSet(dqr["question_shapes"]), CueSet(dqr["capability_question_shapes"])
+        conv = lex["conversation"]
+        self.reply_shape, self.generic_help = CueSet(conv["reply_shapes"]), CueSet(conv["generic_help"])
+        self.acknowledgements = {compact(a) for a in conv["acknowledgements"]}
+        self.fillers = {compact(f) for f in lex["fragments"]["fillers"]}
+        self.cancel = CueSet(lex["cancel"]["cues"])
+        clauses = lex["clauses"]
+        self.connective_endings = set(clauses["connective_endings"])
+        self.conditional_endings = set(clauses["conditional_endings"])
+        self.quotatives = set(clauses["quotative_endings"])
+        self.sequence_nouns = set(clauses["sequence_nouns"])
+        self.conjunctions = {compact(c) for c in clauses["conjunctions"]}
+        self.no_split_before = set(clauses["no_split_before_tags"])
+        self.split_punct = set(clauses["split_punctuation"])
+
+
+@lru_cache(maxsize=8)
+def matchers_for(registry: Registry) -> Matchers:
+    return Matchers(registry)

@@ -1,0 +1,81 @@
+"""Korean number words to digits, driven by the lexicon's number tables.
+
+Sino numerals ("삼십") are converted only before a counter ("삼십 분", "삼 단계"), since
+"이", "사", "일" are ordinary words too; unambiguous native numerals ("다섯") also stand
+alone ("볼륨 다섯").
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from registry.loader import Registry
+
+
+class NumberConverter:
+    def __init__(self, numbers: dict):
+        self.sino = numbers["sino_digits"]
+        self.units = numbers["sino_units"]
+        self.native_units = numbers["native_units"]
+        self.native_tens = numbers["native_tens"]
+        self.standalone = set(numbers["standalone_native"])
+        self.level_counters = set(numbers.get("level_counters", []))
+        counters = sorted(numbers["counters"], key=len, reverse=True)
+        particles = sorted(numbers["trailing_particles"], key=len, reverse=True)
+        sino_chars = "".join(sorted(set(self.sino) | set(self.units)))
+        natives = sorted(set(self.native_units) | set(self.native_tens), key=len, reverse=True)
+        native_alt = "|".join(map(re.escape, natives))
+        counter_alt = "|".join(map(re.escape, counters))
+        # a number word must start a word: after a space, the start, or a digit-free boundary
+        self._sino_re = re.compile(rf"(?<![가-힣])([{sino_chars}]+)(\s?)(?=({counter_alt}))")
+        self._native_re = re.compile(rf"(?<![가-힣])((?:{native_alt})+)(\s?)(?=({counter_alt}))")
+        standalone_alt = "|".join(map(re.escape, sorted(self.standalone, key=len, reverse=True)))
+        particle_alt = "|".join(map(re.escape, particles))
+        self._standalone_re = re.compile(rf"(?<![가-힣])({standalone_alt})(?=(?:{particle_alt})?(?:\s|$|[?.!,]))")
+
+    def _sino_value(self, word: str) -> int | None:
+        total, current = 0, 0
+        for ch in word:
+            if ch in self.sino:
+                current = current * 10 + self.sino[ch] if current else self.sino[ch]
+            elif ch in self.units:
+                total += (current or 1) * self.units[ch]
+                current = 0
+            else:
+                return None
+        return total + current
+
+    def _native_value(self, word: str) -> int | None:
+        total, rest = 0, word
+        for tens, value in sorted(self.native_tens.items(), key=lambda kv: -len(kv[0])):
+            if rest.startswith(tens):
+                total += value
+                rest = rest[len(tens):]
+                break
+        if rest:
+            if rest not in self.native_units:
+                return None
+            total += self.native_units[rest]
+        return total or None
+
+    def convert(self, text: str) -> str:
+        def sino(m: re.Match) -> str:
+            # "이 시간", "일 분만": a lone sino syllable before a time counter is a word, not a number
+            if len(m.group(1)) == 1 and m.group(2) and m.group(3) not in self.level_counters:
+                return m.group(0)
+            value = self._sino_value(m.group(1))
+            return f"{value}{m.group(2)}" if value is not None else m.group(0)
+
+        def native(m: re.Match) -> str:
+            value = self._native_value(m.group(1))
+            return f"{value}{m.group(2)}" if value is not None else m.group(0)
+
+        text = self._native_re.sub(native, text)
+        text = self._sino_re.sub(sino, text)
+        return self._standalone_re.sub(lambda m: str(self.native_units[m.group(1)]), text)
+
+
+@lru_cache(maxsize=8)
+def converter_for(registry: Registry) -> NumberConverter:
+    return NumberConverter(registry.lexicon["numbers"])

@@ -1,0 +1,304 @@
+"""The heuristic planner's mechanisms: family scoring over evidence axes, and plan assembly
+from clause analyses (steps, guards, moves, consent, schedule slots)."""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+
+from registry.contracts import (
+    Action,
+    DeviceContext,
+    EvidenceAxis,
+    ExperienceRequest,
+    FamilyScores,
+    HistoryEvidence,
+    PlannerOutput,
+    PreclassifierHints,
+    Slots,
+    StateCondition,
+    Step,
+    StepOutputCondition,
+)
+from registry.loader import GuardTemplate, Registry
+from stages._clauses import ClauseAnalysis
+from stages._matchers import matchers_for
+
+GRAY = {frozenset(p) for p in (("DEF", "STT_NULL"), ("DEF", "FRG"), ("STT_NULL", "FRG"))}
+
+
+def score_families(axes: dict[str, EvidenceAxis], registry: Registry) -> FamilyScores:
+    """bias + sum(weight * strength) per family, with each term kept for the record."""
+    w = registry.weights
+    scores, contributions = {}, {}
+    for family in w.families:
+        terms = {
+            axis: round(weight * axes[axis].strength, 3)
+            for axis, weight in w.weights.get(family, {}).items()
+            if axis in axes and axes[axis].strength
+        }
+        contributions[family] = terms
+        scores[family] = round(w.bias.get(family, 0.0) + sum(terms.values()), 3)
+    top = max(scores.values())
+    exp = {f: math.exp(s - top) for f, s in scores.items()}
+    total = sum(exp.values())
+    return FamilyScores(scores=scores, contributions=contributions, probabilities={f: round(v / total, 4) for f, v in exp.items()})
+
+
+def ranked(scores: FamilyScores) -> list[str]:
+    return sorted(scores.scores, key=lambda f: (-scores.scores[f], list(scores.scores).index(f)))
+
+
+def confidence_of(scores: FamilyScores, registry: Registry) -> tuple[str, float]:
+    order = ranked(scores)
+    margin = scores.scores[order[0]] - scores.scores[order[1]]
+    conf = registry.weights.confidence
+    level = "high" if margin >= conf["high_margin"] else "medium" if margin >= conf["medium_margin"] else "low"
+    return level, margin
+
+
+@dataclass
+class _Builder:
+    registry: Registry
+    device: DeviceContext
+    steps: list[Step] = field(default_factory=list)
+    user_actions: int = 0
+    guarded: bool = False
+
+    def next_id(self) -> str:
+        return f"step_{len(self.steps) + 1}"
+
+    def add(self, route: str, purpose: str, *, action: Action | None = None, skill_id: str | None = None,
+            condition=None, output_key: str | None = None, depends_on: list[str] | None = None,
+            input_from: list[str] | None = None) -> Step:
+        step_id = self.next_id()
+        prev = self.steps[-1] if self.steps else None
+        deps = list(depends_on) if depends_on is not None else ([prev.id] if prev else [])
+        if condition is not None and getattr(condition, "step_id", None) and condition.step_id not in deps:
+            deps.append(condition.step_id)
+        device = action is not None
+        if device:
+            cap = self.registry.capability_by_id[action.capability_id]
+            long_running = cap.kind == "execution" and action.operation_id == "start" and "running" in " ".join(
+                cap.operation(action.operation_id).terminal_evidence
+            )
+            wait = "event" if long_running else "completed"
+        else:
+            wait = "completed"
+        key = output_key or (f"{action.capability_id}_result" if action else f"{route.lower()}_result")
+        inputs = list(input_from) if input_from is not None else (
+            [prev.output_key] if prev and not device and prev.execution_target == "cloud" else []
+        )
+        step = Step(
+            id=step_id, route=route, purpose=purpose, skill_id=skill_id, depends_on=deps, input_from=inputs,
+            output_key=key, execution_target="device" if device else "cloud", wait_policy=wait,
+            action=action, condition=condition,
+        )
+        self.steps.append(step)
+        return step
+
+
+def _names(registry: Registry) -> dict[str, str]:
+    return registry.lexicon["responses"]["capability_names"]
+
+
+def _guard_condition(template: GuardTemplate, step_id: str | None):
+    if template.kind == "state":
+        return StateCondition(path=template.path or "", operator=template.operator, value=template.value)
+    return StepOutputCondition(step_id=step_id or "", field=template.field or "", operator=template.operator, value=template.value)
+
+
+def _guard_polarity(c: ClauseAnalysis) -> str:
+    for polarity in ("consent", "need", "negative", "positive"):
+        if c.cues.get(f"guard_{polarity}"):
+            return polarity
+    return "need"
+
+
+def build_device_steps(b: _Builder, clauses: list[ClauseAnalysis], registry: Registry) -> None:
+    """ODL steps in clause order: moves before room-bound actions, guards on later steps, consent first."""
+    position = registry.resolve_room(b.device.position) or registry.rooms.station_room
+    guard = None
+    guard_from_clause: ClauseAnalysis | None = None
+    for c in clauses:
+        if c.role == "temporal":
+            continue
+        if c.role == "guard":
+            guard_from_clause = c
+            b.guarded = True
+            guard = None  # resolved lazily at the next action so a needed check can be inserted first
+            continue
+        for hit in c.capabilities:
+            cap = registry.capability_by_id[hit.capability_id]
+            if hit.capability_id == "move_to_room" and not c.rooms:
+                continue
+            if guard_from_clause is not None and guard is None:
+                guard = _resolve_guard(b, guard_from_clause, registry)
+            args: dict = dict(hit.arguments)
+            if hit.capability_id == "move_to_room":
+                target = c.rooms[-1]
+                if target == position and any(h.capability_id != "move_to_room" for h in c.capabilities):
+                    continue
+                args["room_name"] = registry.room_by_id[target].canonical_name
+                position = target
+            elif cap.kind == "state_query" and c.rooms and "room_name" in cap.operations[0].arguments and not any(
+                h.capability_id == "move_to_room" for h in c.capabilities
+            ):
+                args["room_name"] = registry.room_by_id[c.rooms[0]].canonical_name
+            elif cap.kind == "execution" and c.rooms and c.rooms[0] != position and hit.operation_id == "start" and not any(
+                h.capability_id == "move_to_room" for h in c.capabilities
+            ):
+                room = c.rooms[0]
+                b.add("ODL", f"{_names(registry)['move_to_room']}: {registry.room_by_id[room].canonical_name}",
+                      action=Action(capability_id="move_to_room", operation_id="start",
+                                    arguments={"room_name": registry.room_by_id[room].canonical_name}), condition=guard)
+                position = room
+            if cap.requires_consent:
+                consent = b.add("ODL", _names(registry)["request_consent"], condition=guard,
+                                action=Action(capability_id="request_consent", operation_id="start",
+                                              arguments={"purpose": hit.capability_id}))
+                b.add("ODL", _names(registry)[hit.capability_id], condition=StepOutputCondition(
+                    step_id=consent.id, field="granted", operator="eq", value=True),
+                    action=Action(capability_id=hit.capability_id, operation_id=hit.operation_id, arguments=args))
+                b.user_actions += 1
+                continue
+            b.add("ODL", _names(registry)[hit.capability_id], condition=guard,
+                  action=Action(capability_id=hit.capability_id, operation_id=hit.operation_id, arguments=args))
+            b.user_actions += 1
+
+
+def _resolve_guard(b: _Builder, c: ClauseAnalysis, registry: Registry):
+    """The typed condition of a guard clause; inserts the state query it reads when missing."""
+    polarity = _guard_polarity(c)
+    subject = next((h.capability_id for h in c.capabilities if registry.capability_by_id[h.capability_id].guard_conditions), None)
+    if subject is None:
+        earlier = [s for s in b.steps if s.action and registry.capability_by_id[s.action.capability_id].guard_conditions]
+        if earlier:
+            subject = earlier[-1].action.capability_id
+        elif b.steps and b.steps[-1].execution_target == "cloud":
+            return StepOutputCondition(step_id=b.steps[-1].id, field="condition_met", operator="eq", value=True)
+        else:
+            subject = matchers_for(registry).guard_default_subject
+    cap = registry.capability_by_id[subject]
+    template = cap.guard_conditions.get(polarity) or cap.guard_conditions.get("need")
+    if template is None:
+        return None
+    if template.kind == "state":
+        return _guard_condition(template, None)
+    source = next((s for s in reversed(b.steps) if s.action and s.action.capability_id == subject), None)
+    if source is None:
+        source = b.add("ODL", _names(registry)[subject], action=Action(capability_id=subject, operation_id="check"))
+    return _guard_condition(template, source.id)
+
+
+_QUOTE_TAIL = re.compile(r"\s*(알려|말해|리마인드).*$")
+
+
+def schedule_plan(c_all: list[ClauseAnalysis], history: HistoryEvidence, continuation: bool, registry: Registry):
+    """(skill, slots, missing) for a schedule turn, merging an open slot state when continuing."""
+    m = matchers_for(registry)
+    cues: dict[str, list[str]] = {}
+    for c in c_all:
+        for k, v in c.cues.items():
+            cues.setdefault(k, []).extend(v)
+    times = [c.times for c in c_all]
+    start = next((t.start_time for t in times if t.start_time), None)
+    end = next((t.end_time for t in times if t.end_time), None)
+    repeat = next((t.repeat_days for t in times if t.repeat_days), None)
+    duration = next((t.duration_s for t in times if t.duration_s), None)
+    hits = [h for c in c_all for h in c.capabilities if h.kind == "execution" and h.capability_id != "move_to_room"]
+    state = history.open_slot_state if continuation else {}
+    prev = dict(state.get("slots", {}) or {})
+    prev.update({k: state[k] for k in Slots.model_fields if k in state})
+    cancel = bool(cues.get("sch_cancel") or cues.get("cancel")) and bool(cues.get("sch_nouns") or continuation)
+    if cancel:
+        return "schedule_cancel", Slots(), []
+    if cues.get("sch_list") and cues.get("sch_nouns") and not start:
+        return "schedule_list", Slots(), []
+    if cues.get("sch_timer") or (duration and not start and not hits and not cues.get("sch_alarm")):
+        skill = "schedule_timer_create"
+    elif cues.get("sch_alarm"):
+        skill = "schedule_alarm_create"
+    elif continuation and state.get("skill") in registry.skill_ids and not hits:
+        skill = state["skill"]
+    elif hits:
+        skill = "schedule_device_task_create"
+    elif cues.get("sch_reminder"):
+        skill = "schedule_reminder_create"
+    else:
+        skill = state.get("skill") if state.get("skill") in registry.skill_ids else "schedule_device_task_create"
+    function = next((h.capability_id for h in hits if registry.capability_by_id[h.capability_id].schedulable), None)
+    message = None
+    if skill == "schedule_reminder_create":
+        for c in c_all:
+            quote = next((q for q in m.quotatives if q in c.text), None)
+            if quote:
+                message = c.text[: c.text.index(quote)].strip()
+                for sig in c.times.signals:
+                    message = message.replace(sig.split(":", 1)[1], "").strip()
+                message = message or None
+    slots = {
+        "function": function if skill == "schedule_device_task_create" else None,
+        "start_time": start, "end_time": end, "repeat_days": repeat,
+        "duration_s": duration if skill == "schedule_timer_create" else None, "message": message,
+    }
+    for key, value in prev.items():
+        if slots.get(key) in (None, []) and value not in (None, "", []):
+            slots[key] = value
+    required = {
+        "schedule_device_task_create": ["function", "start_time"],
+        "schedule_alarm_create": ["start_time"],
+        "schedule_reminder_create": ["message", "start_time"],
+        "schedule_timer_create": ["duration_s"],
+    }.get(skill, [])
+    missing = [k for k in required if not slots.get(k)]
+    return skill, Slots(**slots), missing
+
+
+def admission(steps: list[Step], b_user_actions: int, guarded: bool, temporal: str | None, routes: list[str]) -> ExperienceRequest:
+    """DESIGN section 6's rule of thumb; the full admission checks live with the Experience runtime."""
+    coordination = []
+    if b_user_actions >= 2 or len([s for s in steps if s.route != "ODL" or s.action]) >= 2:
+        coordination.append("sequencing")
+    if guarded:
+        coordination.append("conditional")
+    if temporal:
+        coordination.append("waiting")
+    if len(set(routes)) > 1:
+        coordination.append("cross_agent")
+    candidate = bool(coordination) and (len(steps) >= 2 or bool(temporal))
+    return ExperienceRequest(
+        admission_status="candidate" if candidate else "not_admitted",
+        coordination_requirements=coordination if candidate else [],
+        temporal_relation=temporal if candidate else None,  # type: ignore[arg-type]
+    )
+
+
+def tts(registry: Registry, family: str, steps: list[Step], skill: str, slots: Slots, missing: list[str],
+        categories: list[str], subtype: str | None, scope: str | None) -> tuple[str, str | None]:
+    r = registry.lexicon["responses"]
+    names = r["capability_names"]
+    if missing:
+        ask = r["ask_slot"].get(missing[0], r["STT_NULL_GENERIC"])
+        return ask, ask
+    if family == "ODL":
+        acts = ", ".join(names.get(s.action.capability_id, s.action.capability_id) for s in steps if s.action)
+        key = "ODL_conditional" if any(s.condition for s in steps) else "ODL"
+        return r[key].format(actions=acts or names.get("air_quality", "")), None
+    if family == "SCH":
+        if skill == "schedule_cancel":
+            return r["SCH_cancel"], None
+        if skill == "schedule_list":
+            return r["SCH_list"], None
+        parts = [p for p in (names.get(slots.function or "", ""), slots.start_time, slots.end_time) if p]
+        return r["SCH_created"].format(summary=" ".join(parts)), None
+    if family == "UNS":
+        cats = registry.capabilities.unsupported_request_categories
+        offer = next((c.offer for c in cats if c.category in categories and c.offer), None)
+        return (r["UNS_offer"].format(offer=names[offer]) if offer else r["UNS"]), None
+    if family == "STT_NULL":
+        key = f"STT_NULL_{subtype or 'GENERIC'}"
+        text = r[key].format(scope=r["scope_names"].get(scope or "device", scope or ""))
+        return text, text
+    return r[family], None

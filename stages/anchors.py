@@ -1,0 +1,156 @@
+"""Step 3: registry anchors and the evidence axes (the preclassifier).
+
+Each axis is a strength in [0, 1] with the signals that lit it. No axis picks a family:
+the planner combines them with the registry's evidence weights.
+"""
+
+from __future__ import annotations
+
+from registry.contracts import Clause, EvidenceAxis, HistoryEvidence, NormalizedText, PreclassifierHints
+from registry.loader import Registry
+from stages._clauses import ClauseAnalysis, analyse
+from stages._matchers import Matchers, matchers_for
+
+_CAPABILITY_AXES = {
+    "execution": "has_execution_capability_anchor",
+    "settings": "has_settings_capability_anchor",
+    "state_query": "has_state_query_capability_anchor",
+}
+
+
+def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers) -> dict[str, EvidenceAxis]:
+    axes: dict[str, tuple[float, list[str]]] = {}
+
+    def lit(name: str, strength: float, *signals: str) -> None:
+        if strength <= 0:
+            return
+        old = axes.get(name, (0.0, []))
+        axes[name] = (max(old[0], min(1.0, strength)), old[1] + [s for s in signals if s])
+
+    cues = c.cues
+    for hit in c.capabilities:
+        lit(_CAPABILITY_AXES[hit.kind], hit.strength, f"{hit.capability_id}:{hit.surface}")
+    supported = max((h.strength for h in c.capabilities), default=0.0)
+    lit("has_supported_capability_anchor", supported, *[h.capability_id for h in c.capabilities])
+    for cat in c.unsupported:
+        lit("has_unsupported_request", 1.0, cat)
+    for word in c.unknown_modes:
+        lit("has_unknown_device_mode", 1.0, word)
+    action_cues = cues.get("on", []) + cues.get("off", []) + cues.get("increase", []) + cues.get("decrease", [])
+    lit("has_device_action_cue_surface", 1.0 if action_cues else 0.0, *action_cues[:2])
+    lit("has_check_cue", 1.0 if cues.get("check") else 0.0, *cues.get("check", [])[:2])
+    for topic in c.qna_topics:
+        lit("has_stable_device_qna_target", 1.0, topic)
+    lit("has_knowledge_question_shape", 1.0 if cues.get("question") else 0.0, *cues.get("question", [])[:2])
+    anchored = c.capabilities or c.unsupported or c.qna_topics or c.unknown_modes
+    if cues.get("capability_question") and anchored:
+        lit("has_capability_question", 1.0, *cues["capability_question"][:2])
+    if c.identity:
+        lit("has_product_identity_anchor", 1.0, "identity")
+    lit("has_schedule_workflow_scope", 1.0 if cues.get("sch_scope") else 0.0, *cues.get("sch_scope", []))
+    managing = cues.get("sch_cancel", []) + cues.get("sch_list", [])
+    if managing and (cues.get("sch_nouns") or history.active_schedule_workflow):
+        lit("has_schedule_management_anchor", 1.0, *managing[:2])
+    lit("has_schedule_time_semantics", c.times.strength, *c.times.signals)
+    if c.times.strength > 0 and any(h.kind in ("execution", "settings") and h.strength >= 0.8 for h in c.capabilities):
+        lit("has_timed_device_action", c.times.strength, *c.times.signals[:1])
+    if cues.get("sch_reminder") and c.times.strength > 0:
+        lit("has_reminder_cue", 1.0, *cues["sch_reminder"][:1])
+    frg_strength = 1.0 if cues.get("frg_scope") else (0.8 if c.outdoor_dust else 0.0)
+    lit("has_frg_scope", frg_strength, *cues.get("frg_scope", []), "outdoor_dust" if c.outdoor_dust else "")
+    lit("has_public_recommendation_cue", 1.0 if cues.get("frg_recommend") else 0.0, *cues.get("frg_recommend", []))
+    lit("has_public_target", 1.0 if cues.get("frg_targets") else 0.0, *cues.get("frg_targets", []))
+    lit("has_outdoor_scope", 0.6 if cues.get("outdoor") else 0.0, *cues.get("outdoor", [])[:2])
+    lit("has_clear_conversation_reply_shape", 1.0 if cues.get("reply_shape") else 0.0, *cues.get("reply_shape", []))
+    lit("has_generic_help", 1.0 if cues.get("generic_help") else 0.0, *cues.get("generic_help", []))
+
+    any_scope = bool(anchored or c.identity or cues.get("sch_scope") or frg_strength or cues.get("frg_recommend"))
+    only_filler = c.compact.strip("?.!,") in (m.fillers | m.acknowledgements)
+    if not any_scope and not cues.get("reply_shape"):
+        fragment = 0.45
+        signals = ["no_anchor"]
+        if not c.has_predicate:
+            fragment += 0.3
+            signals.append("no_predicate")
+        elif not c.has_final_ending and c.index == 0:
+            fragment += 0.25
+            signals.append("no_final_ending")
+        foreign = sum(1 for t in c.morpheme_tags if t in ("SL", "SH", "UN", "SW", "SO"))
+        if foreign and foreign >= len(c.morpheme_tags) / 2:
+            fragment += 0.25
+            signals.append("foreign_or_unknown")
+        if len(c.compact) <= 2:
+            fragment += 0.2
+            signals.append("very_short")
+        if only_filler:
+            fragment = 1.0
+            signals.append("filler_only")
+        title = not c.has_predicate and any(t == "NNP" for t in c.morpheme_tags) and len(c.compact) >= 3
+        if title:
+            lit("looks_title_like", 0.8, "proper_noun_phrase")
+            fragment -= 0.2
+        if c.has_predicate and c.has_final_ending and not foreign:
+            lit("has_coherent_conversation_purpose", 0.8, "complete_sentence")
+            fragment = min(fragment, 0.3)
+        if c.times.strength and not c.has_predicate:
+            signals.append("time_fragment")
+        lit("looks_fragmentary", fragment, *signals)
+    if history.active_schedule_workflow:
+        lit("has_active_schedule_workflow", 1.0, "voice_context.slot_state")
+        strong_other = any(h.strength >= 0.9 and h.kind != "execution" for h in c.capabilities) or c.unsupported or frg_strength
+        if (c.times.strength or (not c.has_predicate and not strong_other)) and not strong_other:
+            lit("has_contextual_schedule_slot_fragment", 1.0, "slot_answer")
+    return {name: EvidenceAxis(strength=round(s, 3), signals=sig) for name, (s, sig) in axes.items()}
+
+
+def _merge_axes(per_clause: list[dict[str, EvidenceAxis]]) -> dict[str, EvidenceAxis]:
+    merged: dict[str, EvidenceAxis] = {}
+    for axes in per_clause:
+        for name, axis in axes.items():
+            old = merged.get(name)
+            if old is None:
+                merged[name] = axis
+            else:
+                merged[name] = EvidenceAxis(strength=max(old.strength, axis.strength), signals=old.signals + axis.signals)
+    return merged
+
+
+def clause_analyses(normalized_text: NormalizedText, registry: Registry) -> list[ClauseAnalysis]:
+    """Clauses of the utterance with every registry anchor, room, time and cue they hold."""
+    return analyse(normalized_text, registry, matchers_for(registry))
+
+
+def preclassifier_hints(
+    clause_analyses: list[ClauseAnalysis], normalized_text: NormalizedText, history_evidence: HistoryEvidence, registry: Registry
+) -> PreclassifierHints:
+    """The registry anchors and evidence axes of the turn, whole and per clause."""
+    m = matchers_for(registry)
+    per_clause = [_clause_axes(c, history_evidence, m) for c in clause_analyses]
+    if not per_clause:
+        per_clause = [{"looks_fragmentary": EvidenceAxis(strength=1.0, signals=[normalized_text.rejected_reason or "empty"])}]
+    axes = _merge_axes(per_clause)
+    fragment = axes.get("looks_fragmentary")
+    weak_scope = any(a.via in ("lemma", "ambiguous") for c in clause_analyses for a in c.anchors) or any(
+        c.rooms or c.times.strength for c in clause_analyses
+    )
+    if fragment is None or fragment.strength < 0.5:
+        strategy = "none"
+    elif weak_scope:
+        strategy = "scoped_probe"
+    elif fragment.strength >= 0.9:
+        strategy = "retry"
+    else:
+        strategy = "clarify"
+    return PreclassifierHints(
+        clauses=[
+            Clause(index=c.index, text=c.text, compact=c.compact, connective=c.connective, role=c.role) for c in clause_analyses
+        ],
+        anchors=[a for c in clause_analyses for a in c.anchors],
+        axes=axes,
+        clause_axes=per_clause,
+        unsupported_request_categories=list(dict.fromkeys(cat for c in clause_analyses for cat in c.unsupported))
+        + (["unsupported_device_mode"] if any(c.unknown_modes for c in clause_analyses) else []),
+        device_qna_topics=list(dict.fromkeys(t for c in clause_analyses for t in c.qna_topics)),
+        product_identity_anchors=["product_identity"] if any(c.identity for c in clause_analyses) else [],
+        stt_null_response_strategy=strategy,
+    )

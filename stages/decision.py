@@ -1,0 +1,77 @@
+"""Step 17: the decision record (what `a2a route --json` prints and batch runs store)."""
+
+from __future__ import annotations
+
+from registry.contracts import (
+    DecisionRecord,
+    FamilyScores,
+    PlanCheckReport,
+    PlannerOutput,
+    PreclassifierHints,
+    ReplyabilityMeta,
+    ReplyObjectMeta,
+    SecondPassVerdict,
+    CandidatePool,
+    NormalizedText,
+    ScheduleShortCircuit,
+)
+
+
+def decision_record(
+    final_plan: PlannerOutput,
+    second_pass_verdict: SecondPassVerdict,
+    plan_check_report: PlanCheckReport,
+    preclassifier_hints: PreclassifierHints,
+    family_scores: FamilyScores,
+    reply_object_meta: ReplyObjectMeta,
+    replyability_meta: ReplyabilityMeta,
+    candidate_pool: CandidatePool,
+    schedule_short_circuit: ScheduleShortCircuit,
+    normalized_text: NormalizedText,
+    trace_id: str,
+) -> DecisionRecord:
+    """The turn's decision with the evidence that decided it; usage is filled by the runner."""
+    plan = final_plan
+    slots = {k: v for k, v in plan.slots.model_dump().items() if v not in (None, [])}
+    return DecisionRecord(
+        text=normalized_text.original,
+        trace_id=trace_id,
+        selected_routes=list(plan.selected_routes),
+        family=plan.selected_routes[0],
+        turn_mode=plan.turn_mode,
+        selected_flow_id=plan.selected_flow_id,
+        selected_agent=plan.selected_agent,
+        selected_skill=plan.selected_skill,
+        steps=plan.steps,
+        missing_slots=plan.missing_slots,
+        slots=slots,
+        family_confidence=plan.family_confidence,
+        runner_up_family=plan.runner_up_family,
+        needs_second_pass=plan.needs_second_pass,
+        second_pass_ran=second_pass_verdict.ran,
+        unsupported_categories=plan.unsupported_categories,
+        stt_null_subtype=plan.stt_null_subtype,
+        experience_admission=plan.experience_request.admission_status if plan.experience_request else "not_admitted",
+        ask_follow_up=plan.ask_follow_up,
+        tts_response=plan.tts_response,
+        evidence={
+            "normalized_text": normalized_text.text,
+            "truncated": normalized_text.truncated,
+            "rejected_reason": normalized_text.rejected_reason,
+            "clauses": [c.model_dump() for c in preclassifier_hints.clauses],
+            "axes": {k: v.model_dump() for k, v in preclassifier_hints.axes.items()},
+            "unsupported_request_categories": preclassifier_hints.unsupported_request_categories,
+            "device_qna_topics": preclassifier_hints.device_qna_topics,
+            "stt_null_response_strategy": preclassifier_hints.stt_null_response_strategy,
+            "family_scores": family_scores.scores,
+            "family_contributions": family_scores.contributions,
+            "reply_object_meta": reply_object_meta.model_dump(),
+            "replyability_meta": replyability_meta.model_dump(),
+            "candidate_pool_source": candidate_pool.source,
+            "schedule_short_circuit": schedule_short_circuit.model_dump(),
+            "second_pass": second_pass_verdict.model_dump(),
+            "plan_checks": plan_check_report.model_dump(),
+            "stt_null_target_scope": plan.stt_null_target_scope,
+            "experience_request": plan.experience_request.model_dump() if plan.experience_request else None,
+        },
+    )

@@ -1,0 +1,50 @@
+"""Step 1: clean the recognized text and analyse it into morphemes."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Any
+
+from registry.contracts import Morpheme, NormalizedText, TurnInput
+from registry.loader import Registry
+from stages._numbers import converter_for
+
+MAX_CHARS = 400
+"""Longer input is cut: a voice turn is never this long, and the tail cannot add safety."""
+
+_KEEP = re.compile(r"[^0-9A-Za-z\uac00-\ud7a3\u3131-\u318e\s?.!,:%~\-]")
+_SPACES = re.compile(r"\s+")
+_PUNCT_SPACING = re.compile(r"\s*([?!.,])\s*")
+
+
+def _clean(text: str) -> str:
+    text = unicodedata.normalize("NFKC", text)
+    text = "".join(ch if unicodedata.category(ch)[0] != "C" else " " for ch in text)
+    text = _KEEP.sub(" ", text.lower())
+    text = _PUNCT_SPACING.sub(r"\1 ", text)
+    return _SPACES.sub(" ", text).strip()
+
+
+def normalized_text(turn_input: TurnInput, kiwi: Any, registry: Registry) -> NormalizedText:
+    """Spacing, symbols and number words normalized; Kiwi morphemes with offsets."""
+    original = turn_input.recognized_text
+    truncated = len(original) > MAX_CHARS
+    text = _clean(original[:MAX_CHARS])
+    text = converter_for(registry).convert(text)
+    rejected = None
+    if not text:
+        rejected = "empty" if not original.strip() else "no_usable_text"
+    elif not re.search(r"[\uac00-\ud7a3A-Za-z0-9]", text):
+        rejected = "no_usable_text"
+    morphemes = (
+        [Morpheme(form=t.form, tag=t.tag, start=t.start, length=t.len) for t in kiwi.tokenize(text)] if text else []
+    )
+    return NormalizedText(
+        original=original,
+        text=text,
+        compact=text.replace(" ", ""),
+        morphemes=morphemes,
+        truncated=truncated,
+        rejected_reason=rejected,
+    )

@@ -1,0 +1,224 @@
+"""Steps 10-12: the active schedule short-circuit and the heuristic main planner."""
+
+from __future__ import annotations
+
+from registry.contracts import (
+    CandidatePool,
+    FamilyScores,
+    HistoryEvidence,
+    PlannerOutput,
+    PreclassifierHints,
+    ReplyabilityMeta,
+    ScheduleShortCircuit,
+    TurnInput,
+)
+from registry.loader import Registry
+from stages._clauses import ClauseAnalysis
+from stages._plan import (
+    GRAY,
+    _Builder,
+    admission,
+    build_device_steps,
+    confidence_of,
+    ranked,
+    schedule_plan,
+    score_families,
+    tts,
+)
+
+
+def family_scores(preclassifier_hints: PreclassifierHints, registry: Registry) -> FamilyScores:
+    """The weighted combination of evidence axes for the whole turn."""
+    return score_families(preclassifier_hints.axes, registry)
+
+
+def schedule_short_circuit(history_evidence: HistoryEvidence, preclassifier_hints: PreclassifierHints) -> ScheduleShortCircuit:
+    """An open SCH slot filling keeps the turn unless it is a strong non-schedule anchor."""
+    if not history_evidence.active_schedule_workflow:
+        return ScheduleShortCircuit(active=False, reason="no_active_schedule_workflow")
+    if preclassifier_hints.flag("has_contextual_schedule_slot_fragment"):
+        return ScheduleShortCircuit(active=True, reason="slot_answer_in_active_schedule")
+    if preclassifier_hints.flag("has_schedule_management_anchor"):
+        return ScheduleShortCircuit(active=True, reason="schedule_cancel_or_list")
+    return ScheduleShortCircuit(active=False, reason="strong_non_schedule_anchor")
+
+
+def _clause_family(c: ClauseAnalysis, axes, registry: Registry) -> tuple[str, FamilyScores]:
+    scores = score_families(axes, registry)
+    return ranked(scores)[0], scores
+
+
+def plan_for_family(
+    family: str,
+    clauses: list[ClauseAnalysis],
+    clause_families: list[str | None],
+    preclassifier_hints: PreclassifierHints,
+    history_evidence: HistoryEvidence,
+    turn_input: TurnInput,
+    registry: Registry,
+    continuation: bool,
+    confidence: str,
+    runner_up: str | None,
+    needs_second_pass: bool,
+    ambiguity: str | None,
+) -> PlannerOutput:
+    """Assemble the planner contract for an owner family (also used by center correction)."""
+    b = _Builder(registry=registry, device=turn_input.device_context)
+    routes: list[str] = []
+    skill = registry.default_skill(family)
+    slots_out, missing = None, []
+    temporal = None
+    if any(c.role == "temporal" for c in clauses):
+        temporal = "after_existing_event"
+    sequence_temporal = any(c.connective in registry.lexicon["clauses"]["sequence_nouns"] for c in clauses[:-1])
+    if family == "SCH":
+        skill, slots_out, missing = schedule_plan(clauses, history_evidence, continuation, registry)
+        b.add("SCH", skill, skill_id=skill)
+        routes = ["SCH"]
+    elif family == "ODL" or (family in ("FRG", "SCH", "DEF", "DQR") and "ODL" in clause_families):
+        # walk clauses in order; consecutive clauses of one family share a step group
+        group: list[ClauseAnalysis] = []
+        group_family = None
+        for c, cf in zip(clauses, clause_families):
+            fam = cf or group_family or family
+            if group and fam != group_family:
+                _emit(b, group_family, group, history_evidence, registry, routes)
+                group = []
+            group.append(c)
+            group_family = fam
+        if group:
+            _emit(b, group_family, group, history_evidence, registry, routes)
+        if not b.steps:
+            routes = [family]
+            b.add(family, registry.default_skill(family), skill_id=registry.default_skill(family))
+    else:
+        routes = [family]
+        extra = [f for f in dict.fromkeys(clause_families) if f and f != family and f in ("FRG", "SCH", "DQR")]
+        b.add(family, skill, skill_id=skill)
+        for other in extra:
+            if other == "SCH":
+                sk, slots_out, missing = schedule_plan([c for c, f in zip(clauses, clause_families) if f == "SCH"], history_evidence, False, registry)
+            else:
+                sk = registry.default_skill(other)
+            b.add(other, sk, skill_id=sk)
+            routes.append(other)
+    if family not in routes:
+        routes.insert(0, family)
+    routes = [family] + [r for r in routes if r != family] if routes[0] != family else routes
+    device_steps = [s for s in b.steps if s.action]
+    if family == "ODL":
+        skill = "multi_step_device_workflow" if len(device_steps) >= 2 else "device_execution_bridge"
+    if temporal is None and sequence_temporal and len(b.steps) >= 2:
+        temporal = "after_planned_step"
+    if len(b.steps) >= 2:
+        turn_mode = "multi_step"
+    elif missing or continuation:
+        turn_mode = "multi_turn"
+    else:
+        turn_mode = "singleton"
+    categories = list(preclassifier_hints.unsupported_request_categories) if family == "UNS" else []
+    subtype = scope = recoverability = None
+    if family == "STT_NULL":
+        strategy = preclassifier_hints.stt_null_response_strategy
+        subtype = {"retry": "HARD", "scoped_probe": "SOFT"}.get(strategy, "GENERIC")
+        scope = _weak_scope(preclassifier_hints)
+        recoverability = {"HARD": "none", "GENERIC": "low", "SOFT": "medium"}[subtype]
+    slots_out = slots_out or (None)
+    from registry.contracts import Slots  # local: keeps the import list of the module short
+
+    slots_final = slots_out or Slots()
+    text, ask = tts(registry, family, b.steps, skill, slots_final, missing, categories, subtype, scope)
+    experience = admission(b.steps, b.user_actions, b.guarded, temporal, routes) if family in ("ODL", "FRG") or len(routes) > 1 else None
+    return PlannerOutput(
+        turn_mode=turn_mode,
+        selected_routes=routes,
+        selected_flow_id=registry.flow_id(family, skill),
+        selected_agent=registry.agent_for_family(family),
+        selected_skill=skill,
+        owner_selection=family,
+        steps=b.steps,
+        missing_slots=missing,
+        slots=slots_final,
+        family_confidence=confidence,
+        runner_up_family=runner_up,
+        needs_second_pass=needs_second_pass,
+        ambiguity_reason=ambiguity,
+        unsupported_categories=categories,
+        stt_null_subtype=subtype,
+        stt_null_target_scope=scope,
+        stt_null_recoverability=recoverability,
+        ask_follow_up=ask,
+        tts_response=text,
+        experience_request=experience,
+    )
+
+
+def _weak_scope(hints: PreclassifierHints) -> str | None:
+    if any(a.kind in ("execution", "settings", "state_query", "room") for a in hints.anchors):
+        return "device"
+    if hints.flag("has_schedule_time_semantics"):
+        return "schedule"
+    if hints.flag("has_frg_scope") or hints.flag("looks_title_like"):
+        return "public"
+    return None
+
+
+def _emit(b: _Builder, family: str, group: list[ClauseAnalysis], history: HistoryEvidence, registry: Registry, routes: list[str]) -> None:
+    if family == "ODL":
+        before = len(b.steps)
+        build_device_steps(b, group, registry)
+        if len(b.steps) > before and "ODL" not in routes:
+            routes.append("ODL")
+        return
+    if family == "SCH":
+        skill, _, _ = schedule_plan(group, history, False, registry)
+    else:
+        skill = registry.default_skill(family)
+    b.add(family, skill, skill_id=skill)
+    if family not in routes:
+        routes.append(family)
+
+
+def planner_output(
+    clause_analyses: list[ClauseAnalysis],
+    preclassifier_hints: PreclassifierHints,
+    family_scores: FamilyScores,
+    candidate_pool: CandidatePool,
+    schedule_short_circuit: ScheduleShortCircuit,
+    replyability_meta: ReplyabilityMeta,
+    history_evidence: HistoryEvidence,
+    turn_input: TurnInput,
+    registry: Registry,
+) -> PlannerOutput:
+    """The heuristic planner: owner family from weighted evidence, a typed plan from the clauses."""
+    order = ranked(family_scores)
+    allowed = {registry.flow_by_id[f].route_family for f in candidate_pool.flow_ids}
+    order = [f for f in order if f in allowed] or order
+    confidence, margin = confidence_of(family_scores, registry)
+    clause_families: list[str | None] = []
+    action_clauses = [c for c in clause_analyses if c.role == "action"]
+    for c, axes in zip(clause_analyses, preclassifier_hints.clause_axes):
+        if c.role != "action" or len(action_clauses) < 2:
+            clause_families.append(None)
+            continue
+        fam, scores = _clause_family(c, axes, registry)
+        clause_families.append(fam if fam in ("ODL", "FRG", "SCH", "DQR") else None)
+    if schedule_short_circuit.active:
+        family, continuation = "SCH", True
+        confidence = "high"
+    else:
+        continuation = False
+        firsts = [f for f in clause_families if f]
+        family = firsts[0] if firsts and len(set(firsts)) > 1 else order[0]
+    runner_up = next((f for f in order if f != family), None)
+    gray = frozenset((family, runner_up)) in GRAY
+    second_margin = registry.weights.second_pass["margin"]
+    needs_second_pass = gray and margin < second_margin and not schedule_short_circuit.active
+    ambiguity = f"{family}~{runner_up} margin {margin:.2f}" if needs_second_pass else None
+    if len(set(f for f in clause_families if f)) <= 1:
+        clause_families = [family if c.role == "action" else None for c in clause_analyses]
+    return plan_for_family(
+        family, clause_analyses, clause_families, preclassifier_hints, history_evidence, turn_input, registry,
+        continuation, confidence, runner_up if margin < registry.weights.confidence["high_margin"] else None,
+        needs_second_pass, ambiguity,
+    )
