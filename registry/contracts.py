@@ -141,7 +141,7 @@ class AnchorMatch(Contract):
     """capability_id, category, topic, room_id or the mode word."""
     surface: str
     """The text that matched."""
-    via: Literal["alias", "lemma", "ambiguous", "pattern"]
+    via: Literal["alias", "lemma", "ambiguous", "pattern", "fuzzy"]
     strength: float
     clause: int = 0
 

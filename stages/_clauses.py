@@ -50,6 +50,9 @@ class ClauseAnalysis:
     outdoor_dust: bool
     cues: dict[str, list[str]]
     morpheme_tags: list[str]
+    noun_count: int = 0
+    has_proper_noun: bool = False
+    filler_words: int = 0
 
 
 def segment(nt: NormalizedText, m: Matchers) -> list[tuple[int, int, str]]:
@@ -137,7 +140,7 @@ def analyse(nt: NormalizedText, registry: Registry, m: Matchers) -> list[ClauseA
     out: list[ClauseAnalysis] = []
     for index, (start, end, connective) in enumerate(spans):
         text = nt.text[start:end].strip(" ,.;")
-        cc = compact(text)
+        cc = compact(" ".join(w for w in text.split() if w not in m.ignorable_words))
         anchors: list[AnchorMatch] = []
         caps: list[CapabilityHit] = []
         unsupported, topics, unknown_modes = [], [], []
@@ -183,6 +186,23 @@ def analyse(nt: NormalizedText, registry: Registry, m: Matchers) -> list[ClauseA
                         hit.arguments["level"] = level
                 caps.append(hit)
                 anchors.append(AnchorMatch(kind=cap.kind, target=cap_id, surface=mt.group(0), via=via, strength=strength, clause=index))
+        if not (caps or unsupported or topics or identity):
+            fuzzy = m.fuzzy_alias(cc, taken)
+            if fuzzy is not None:
+                f_start, f_end, alias = fuzzy
+                for entry in m.anchor_entries[alias]:
+                    if entry.kind not in ("execution", "settings", "state_query"):
+                        continue
+                    cap = registry.capability_by_id[entry.target]
+                    hit = CapabilityHit(cap.capability_id, cap.kind, _operation(cap, alias, cc, cc[f_start:], m), cc[f_start:f_end], "fuzzy", weights["fuzzy"], f_start)
+                    if hit.operation_id == "level":
+                        level = _level(cap, cc[f_end:], m)
+                        if level is not None:
+                            hit.arguments["level"] = level
+                    caps.append(hit)
+                    taken.append((f_start, f_end))
+                    anchors.append(AnchorMatch(kind=cap.kind, target=cap.capability_id, surface=cc[f_start:f_end], via="fuzzy", strength=weights["fuzzy"], clause=index))
+                    break
         rooms = []
         for rm in m.room_re.finditer(cc):
             room_id = m.room_of[rm.group(0)]
@@ -232,6 +252,7 @@ def analyse(nt: NormalizedText, registry: Registry, m: Matchers) -> list[ClauseA
                 ("reply_shape", m.reply_shape), ("generic_help", m.generic_help), ("cancel", m.cancel),
                 ("guard_need", m.guard_need), ("guard_negative", m.guard_negative), ("guard_positive", m.guard_positive),
                 ("guard_consent", m.guard_consent), ("completion", m.completion), ("outdoor", m.outdoor), ("indoor", m.indoor),
+                ("vague", m.vague),
             )
         }
         cues = {k: v for k, v in cues.items() if v}
@@ -253,6 +274,9 @@ def analyse(nt: NormalizedText, registry: Registry, m: Matchers) -> list[ClauseA
                 has_final_ending=_has_tags(nt, start, end, FINAL_TAGS),
                 outdoor_dust=outdoor_dust, cues=cues,
                 morpheme_tags=[mo.tag for mo in nt.morphemes if start <= mo.start < end],
+                noun_count=sum(1 for mo in nt.morphemes if start <= mo.start < end and mo.tag in ("NNG", "NNP")),
+                has_proper_noun=any(start <= mo.start < end and mo.tag == "NNP" for mo in nt.morphemes),
+                filler_words=sum(1 for w in text.split() if w.strip("?.!,") in m.filler_words),
             )
         )
     return out

@@ -17,6 +17,22 @@ def compact(text: str) -> str:
     return text.replace(" ", "")
 
 
+def jamo(text: str) -> str:
+    """Hangul syllables decomposed into initial/medial/final jamo (other characters kept)."""
+    out = []
+    for ch in text:
+        code = ord(ch) - 0xAC00
+        if 0 <= code < 11172:
+            out.append(chr(0x1100 + code // 588) + chr(0x1161 + code % 588 // 28) + (chr(0x11A7 + code % 28) if code % 28 else ""))
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def _deletions(s: str) -> set[str]:
+    return {s} | {s[:i] + s[i + 1:] for i in range(len(s))}
+
+
 @dataclass(frozen=True)
 class AnchorEntry:
     kind: str
@@ -79,6 +95,15 @@ class Matchers:
         keys = sorted(entries, key=len, reverse=True)
         self.anchor_re = re.compile("|".join(map(re.escape, keys)))
         self.ambiguous = {compact(a.term): a for a in caps.classification_hints.ambiguous_anchors}
+        # recognition slips ("풍양" for "풍량"): one jamo edit away from a capability alias
+        self.fuzzy_index: dict[str, str] = {}
+        for key, found in entries.items():
+            if len(key) >= 2 and all("\uac00" <= ch <= "\ud7a3" for ch in key) and any(
+                e.kind in ("execution", "settings", "state_query") for e in found
+            ):
+                for variant in _deletions(jamo(key)):
+                    self.fuzzy_index.setdefault(variant, key)
+        self.fuzzy_lengths = sorted({len(k) for k in self.fuzzy_index.values()})
 
         self.room_re = re.compile("|".join(re.escape(name) for name, _ in registry.room_names))
         self.room_of = dict(registry.room_names)
@@ -119,6 +144,9 @@ class Matchers:
         self.acknowledgements = {compact(a) for a in conv["acknowledgements"]}
         self.fillers = {compact(f) for f in lex["fragments"]["fillers"]}
         self.cancel = CueSet(lex["cancel"]["cues"])
+        self.vague = CueSet(lex["fragments"]["vague_references"])
+        self.filler_words = set(lex["fragments"]["filler_words"])
+        self.ignorable_words = set(lex["clauses"]["ignorable_words"])
         clauses = lex["clauses"]
         self.connective_endings = set(clauses["connective_endings"])
         self.conditional_endings = set(clauses["conditional_endings"])
@@ -127,6 +155,21 @@ class Matchers:
         self.conjunctions = {compact(c) for c in clauses["conjunctions"]}
         self.no_split_before = set(clauses["no_split_before_tags"])
         self.split_punct = set(clauses["split_punctuation"])
+
+
+    def fuzzy_alias(self, text: str, taken: list[tuple[int, int]]) -> tuple[int, int, str] | None:
+        """The first window of text one jamo edit from a capability alias, outside taken spans."""
+        for size in reversed(self.fuzzy_lengths):
+            for start in range(0, len(text) - size + 1):
+                end = start + size
+                window = text[start:end]
+                if any(s < end and start < e for s, e in taken) or not all("\uac00" <= ch <= "\ud7a3" for ch in window):
+                    continue
+                for variant in _deletions(jamo(window)):
+                    alias = self.fuzzy_index.get(variant)
+                    if alias is not None:
+                        return start, end, alias
+        return None
 
 
 @lru_cache(maxsize=8)

@@ -65,6 +65,8 @@ class _Builder:
     steps: list[Step] = field(default_factory=list)
     user_actions: int = 0
     guarded: bool = False
+    pending_guard: StepOutputCondition | None = None
+    """A guard set by an earlier cloud step (a lookup the device steps wait on)."""
 
     def next_id(self) -> str:
         return f"step_{len(self.steps) + 1}"
@@ -119,7 +121,7 @@ def _guard_polarity(c: ClauseAnalysis) -> str:
 def build_device_steps(b: _Builder, clauses: list[ClauseAnalysis], registry: Registry) -> None:
     """ODL steps in clause order: moves before room-bound actions, guards on later steps, consent first."""
     position = registry.resolve_room(b.device.position) or registry.rooms.station_room
-    guard = None
+    guard = b.pending_guard
     guard_from_clause: ClauseAnalysis | None = None
     for c in clauses:
         if c.role == "temporal":

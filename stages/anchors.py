@@ -18,7 +18,21 @@ _CAPABILITY_AXES = {
 }
 
 
-def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers) -> dict[str, EvidenceAxis]:
+def _fills_missing_slot(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, registry: Registry) -> str | None:
+    """The open slot this clause answers, if any (a time, a schedulable function, a message)."""
+    missing = set(history.missing_slots)
+    if missing & {"start_time", "end_time", "repeat_days"} and (c.times.start_time or c.times.end_time or c.times.repeat_days):
+        return "time"
+    if "duration_s" in missing and c.times.duration_s:
+        return "duration_s"
+    if "function" in missing and any(registry.capability_by_id[h.capability_id].schedulable for h in c.capabilities):
+        return "function"
+    if "message" in missing and any(q in c.text for q in m.quotatives):
+        return "message"
+    return None
+
+
+def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, registry: Registry) -> dict[str, EvidenceAxis]:
     axes: dict[str, tuple[float, list[str]]] = {}
 
     def lit(name: str, strength: float, *signals: str) -> None:
@@ -58,13 +72,20 @@ def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers) -> di
         lit("has_reminder_cue", 1.0, *cues["sch_reminder"][:1])
     frg_strength = 1.0 if cues.get("frg_scope") else (0.8 if c.outdoor_dust else 0.0)
     lit("has_frg_scope", frg_strength, *cues.get("frg_scope", []), "outdoor_dust" if c.outdoor_dust else "")
-    lit("has_public_recommendation_cue", 1.0 if cues.get("frg_recommend") else 0.0, *cues.get("frg_recommend", []))
-    lit("has_public_target", 1.0 if cues.get("frg_targets") else 0.0, *cues.get("frg_targets", []))
+    # a recommendation with an object noun ("요트북 추천") is a public target; "추천해줘" alone is not
+    lit("has_public_recommendation_cue", (1.0 if c.noun_count >= 2 else 0.5) if cues.get("frg_recommend") else 0.0, *cues.get("frg_recommend", []))
+    lit("has_public_target", 1.0 if cues.get("frg_targets") else (0.7 if cues.get("frg_recommend") and c.noun_count >= 2 else 0.0),
+        *cues.get("frg_targets", []))
+    vague = cues.get("vague", [])
+    if vague or (c.filler_words and not c.has_predicate):
+        lit("has_vague_reference", 1.0, *vague[:2], "dangling_filler" if c.filler_words else "")
     lit("has_outdoor_scope", 0.6 if cues.get("outdoor") else 0.0, *cues.get("outdoor", [])[:2])
     lit("has_clear_conversation_reply_shape", 1.0 if cues.get("reply_shape") else 0.0, *cues.get("reply_shape", []))
     lit("has_generic_help", 1.0 if cues.get("generic_help") else 0.0, *cues.get("generic_help", []))
 
-    any_scope = bool(anchored or c.identity or cues.get("sch_scope") or frg_strength or cues.get("frg_recommend"))
+    any_scope = bool(anchored or c.identity or cues.get("sch_scope") or frg_strength)
+    if c.has_proper_noun and (cues.get("question") or cues.get("check")) and not anchored:
+        lit("has_public_entity_question", 1.0, "proper_noun_question")
     only_filler = c.compact.strip("?.!,") in (m.fillers | m.acknowledgements)
     if not any_scope and not cues.get("reply_shape"):
         fragment = 0.45
@@ -97,9 +118,10 @@ def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers) -> di
         lit("looks_fragmentary", fragment, *signals)
     if history.active_schedule_workflow:
         lit("has_active_schedule_workflow", 1.0, "voice_context.slot_state")
+        filled = _fills_missing_slot(c, history, m, registry)
         strong_other = any(h.strength >= 0.9 and h.kind != "execution" for h in c.capabilities) or c.unsupported or frg_strength
-        if (c.times.strength or (not c.has_predicate and not strong_other)) and not strong_other:
-            lit("has_contextual_schedule_slot_fragment", 1.0, "slot_answer")
+        if filled or (not c.has_predicate and not strong_other):
+            lit("has_contextual_schedule_slot_fragment", 1.0, f"slot_answer:{filled or 'fragment'}")
     return {name: EvidenceAxis(strength=round(s, 3), signals=sig) for name, (s, sig) in axes.items()}
 
 
@@ -125,7 +147,7 @@ def preclassifier_hints(
 ) -> PreclassifierHints:
     """The registry anchors and evidence axes of the turn, whole and per clause."""
     m = matchers_for(registry)
-    per_clause = [_clause_axes(c, history_evidence, m) for c in clause_analyses]
+    per_clause = [_clause_axes(c, history_evidence, m, registry) for c in clause_analyses]
     if not per_clause:
         per_clause = [{"looks_fragmentary": EvidenceAxis(strength=1.0, signals=[normalized_text.rejected_reason or "empty"])}]
     axes = _merge_axes(per_clause)

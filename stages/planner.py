@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from registry.contracts import (
+    StepOutputCondition,
     CandidatePool,
     FamilyScores,
     HistoryEvidence,
@@ -174,7 +175,10 @@ def _emit(b: _Builder, family: str, group: list[ClauseAnalysis], history: Histor
         skill, _, _ = schedule_plan(group, history, False, registry)
     else:
         skill = registry.default_skill(family)
-    b.add(family, skill, skill_id=skill)
+    step = b.add(family, skill, skill_id=skill)
+    if group[-1].role == "guard":
+        b.pending_guard = StepOutputCondition(step_id=step.id, field="condition_met", operator="eq", value=True)
+        b.guarded = True
     if family not in routes:
         routes.append(family)
 
@@ -196,13 +200,15 @@ def planner_output(
     order = [f for f in order if f in allowed] or order
     confidence, margin = confidence_of(family_scores, registry)
     clause_families: list[str | None] = []
-    action_clauses = [c for c in clause_analyses if c.role == "action"]
+    # a guard on public information ("밖에 미세먼지 나쁘면") is a lookup step the guard reads
+    deciding = [c for c, axes in zip(clause_analyses, preclassifier_hints.clause_axes)
+                if c.role == "action" or (c.role == "guard" and "has_frg_scope" in axes)]
     for c, axes in zip(clause_analyses, preclassifier_hints.clause_axes):
-        if c.role != "action" or len(action_clauses) < 2:
+        if c not in deciding or len(deciding) < 2:
             clause_families.append(None)
             continue
         fam, scores = _clause_family(c, axes, registry)
-        clause_families.append(fam if fam in ("ODL", "FRG", "SCH", "DQR") else None)
+        clause_families.append(fam if fam in ("ODL", "FRG", "SCH", "DQR", "UNS") else None)
     if schedule_short_circuit.active:
         family, continuation = "SCH", True
         confidence = "high"
