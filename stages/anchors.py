@@ -87,7 +87,7 @@ def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, regis
     if c.has_proper_noun and (cues.get("question") or cues.get("check")) and not anchored:
         lit("has_public_entity_question", 1.0, "proper_noun_question")
     only_filler = c.compact.strip("?.!,") in (m.fillers | m.acknowledgements)
-    if not any_scope and not cues.get("reply_shape"):
+    if not any_scope and not cues.get("reply_shape") and c.role not in ("guard", "temporal"):
         fragment = 0.45
         signals = ["no_anchor"]
         if not c.has_predicate:

@@ -15,7 +15,7 @@ MAX_CHARS = 400
 
 _KEEP = re.compile(r"[^0-9A-Za-z\uac00-\ud7a3\u3131-\u318e\s?.!,:%~\-]")
 _SPACES = re.compile(r"\s+")
-_PUNCT_SPACING = re.compile(r"\s*([?!.,])\s*")
+_PUNCT_SPACING = re.compile(r"\s*([?!.,])[?!.,\s]*")
 
 
 def _clean(text: str) -> str:

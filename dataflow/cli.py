@@ -1,0 +1,182 @@
+"""The `a2a` command line: route one turn, score a set, draw the DAG, export schemas."""
+
+from __future__ import annotations
+
+import json
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, Optional
+
+import typer
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+from rich.table import Table
+from rich.tree import Tree
+
+from registry.errors import A2AError
+
+app = typer.Typer(help="a2a-planner: route Korean voice turns through the planning DAG.", no_args_is_help=True, add_completion=False)
+console = Console()
+err = Console(stderr=True)
+
+
+def _context_arg(value: Optional[str], name: str) -> dict[str, Any]:
+    """A JSON object given inline or as @file."""
+    if not value:
+        return {}
+    try:
+        raw = Path(value[1:]).read_text(encoding="utf-8") if value.startswith("@") else value
+        data = json.loads(raw)
+    except FileNotFoundError:
+        raise typer.BadParameter(f"file not found: {value[1:]}", param_hint=name) from None
+    except json.JSONDecodeError as exc:
+        raise typer.BadParameter(f"not valid JSON ({exc.msg} at column {exc.colno})", param_hint=name) from None
+    if not isinstance(data, dict):
+        raise typer.BadParameter("must be a JSON object", param_hint=name)
+    return data
+
+
+def _runner():
+    from dataflow.driver import TurnRunner
+
+    return TurnRunner()
+
+
+def _show(record) -> None:
+    conf = record.family_confidence or "-"
+    head = f"[bold]{record.family}[/bold]  {record.selected_flow_id}  confidence [cyan]{conf}[/cyan]"
+    if record.runner_up_family:
+        head += f"  runner-up [yellow]{record.runner_up_family}[/yellow]"
+    if record.second_pass_ran:
+        head += f"  second pass: {record.evidence['second_pass']['pair']} -> {record.evidence['second_pass']['winner']}"
+    console.print(head)
+    console.print(f"[dim]normalized:[/dim] {record.evidence.get('normalized_text', '')}   [dim]turn_mode:[/dim] {record.turn_mode}")
+    axes = Table(title="evidence axes that lit", show_lines=False)
+    axes.add_column("axis")
+    axes.add_column("strength", justify="right")
+    axes.add_column("signals")
+    for name, axis in sorted(record.evidence.get("axes", {}).items(), key=lambda kv: -kv[1]["strength"]):
+        axes.add_row(name, f"{axis['strength']:.2f}", ", ".join(axis["signals"][:4]))
+    console.print(axes)
+    contrib = record.evidence.get("family_contributions", {}).get(record.family or "", {})
+    if contrib:
+        console.print("[dim]why " + str(record.family) + ":[/dim] " + ", ".join(f"{k} {v:+.2f}" for k, v in contrib.items()))
+    tree = Tree(f"plan ({len(record.steps)} steps)")
+    for step in record.steps:
+        label = f"{step.id} [{step.route}/{step.execution_target}] "
+        if step.action:
+            label += f"{step.action.capability_id}.{step.action.operation_id} {json.dumps(step.action.arguments, ensure_ascii=False)}"
+        else:
+            label += step.skill_id or step.purpose
+        node = tree.add(label)
+        if step.depends_on:
+            node.add(f"after {', '.join(step.depends_on)}  wait {step.wait_policy}")
+        if step.condition:
+            node.add(f"[magenta]only if[/magenta] {step.condition.model_dump_json()}")
+    console.print(tree)
+    if record.slots or record.missing_slots:
+        console.print(f"slots {json.dumps(record.slots, ensure_ascii=False)}  missing {record.missing_slots}")
+    if record.unsupported_categories:
+        console.print(f"unsupported: {', '.join(record.unsupported_categories)}")
+    if record.stt_null_subtype:
+        console.print(f"STT_NULL subtype {record.stt_null_subtype}")
+    console.print(f"[green]tts:[/green] {record.tts_response}")
+    console.print(f"[dim]trace {record.trace_id}  {record.usage.total_ms:.2f} ms[/dim]")
+
+
+@app.command()
+def route(
+    text: str = typer.Argument(..., help="The recognized Korean text."),
+    voice_context: Optional[str] = typer.Option(None, "--voice-context", help="voice_context as JSON or @file."),
+    device_context: Optional[str] = typer.Option(None, "--device-context", help="device_context overrides as JSON or @file."),
+    as_json: bool = typer.Option(False, "--json", help="Print the decision record as JSON."),
+) -> None:
+    """Route one turn and show the family, the evidence that decided it and the plan."""
+    from dataflow.batch import turn_from_row
+
+    row = {"text": text, "voice_context": _context_arg(voice_context, "--voice-context"), "device_context": _context_arg(device_context, "--device-context")}
+    try:
+        turn = turn_from_row(row)
+    except Exception as exc:  # pydantic errors on context fields
+        raise typer.BadParameter(str(exc).splitlines()[0] + ": " + str(exc).splitlines()[-1]) from None
+    record = _runner().route(turn)
+    if as_json:
+        sys.stdout.write(record.model_dump_json(indent=2) + "\n")
+    else:
+        _show(record)
+
+
+@contextmanager
+def _progress(total: int):
+    with Progress("[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=err, transient=False) as bar:
+        task = bar.add_task("routing", total=total)
+        yield lambda: bar.advance(task)
+
+
+@app.command()
+def batch(
+    set_path: Path = typer.Argument(..., exists=True, dir_okay=False, help="An utterance set (JSON Lines)."),
+    out: Path = typer.Option(Path("runs/latest"), "--out", help="Directory for decisions.jsonl, decisions.parquet, metrics.json."),
+) -> None:
+    """Route every row of a set, write the decisions and print the metrics."""
+    from dataflow.batch import run_batch
+
+    metrics = run_batch(_runner(), set_path, out, progress_factory=_progress)
+    table = Table(title=f"{set_path.name}: {metrics['rows']} rows, {metrics['errors']} errors")
+    table.add_column("metric")
+    table.add_column("value", justify="right")
+    for key in ("family_accuracy", "action_exact_match", "routes_match", "turn_mode_accuracy", "skill_accuracy", "slot_accuracy",
+                "missing_slots_accuracy", "second_pass_rate"):
+        value = metrics.get(key)
+        table.add_row(key, "-" if value is None else f"{value:.3f}")
+    table.add_row("latency p50 / p95 ms", f"{metrics['latency_ms']['p50']:.2f} / {metrics['latency_ms']['p95']:.2f}")
+    console.print(table)
+    per = Table(title="per family")
+    for col in ("family", "precision", "recall", "f1", "support"):
+        per.add_column(col, justify="right" if col != "family" else "left")
+    for fam, v in metrics["per_family"].items():
+        per.add_row(fam, f"{v['precision']:.3f}", f"{v['recall']:.3f}", f"{v['f1']:.3f}", str(v["support"]))
+    console.print(per)
+    console.print(f"written to {out}/")
+
+
+@app.command()
+def graph(
+    out: Path = typer.Option(Path("stage_graph.png"), "--out", help="Output file: .png, .svg or .dot"),
+    inline_unified_router: bool = typer.Option(True, help="Draw the inline (true) or separate (false) ranked-flow variant."),
+) -> None:
+    """Draw the stage DAG."""
+    from dataflow.driver import DriverConfig, build_driver
+
+    dr = build_driver(DriverConfig(inline_unified_router=inline_unified_router))
+    suffix = out.suffix.lstrip(".").lower()
+    if suffix not in ("png", "svg", "dot"):
+        raise typer.BadParameter("use a .png, .svg or .dot file name", param_hint="--out")
+    if suffix == "dot":
+        dot = dr.display_all_functions(None)
+        out.write_text(dot.source, encoding="utf-8")
+    else:
+        dr.display_all_functions(str(out.with_suffix("")), render_kwargs={"format": suffix, "view": False})
+    console.print(f"stage graph written to {out}")
+
+
+@app.command()
+def schema(out: Path = typer.Option(Path("schemas"), "--out", help="Directory for the JSON Schemas.")) -> None:
+    """Export the contracts' JSON Schemas."""
+    from dataflow.schemas import write_schemas
+
+    names = write_schemas(out)
+    console.print(f"{len(names)} schemas written to {out}/")
+
+
+def main() -> None:
+    try:
+        app()
+    except A2AError as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        raise SystemExit(2) from None
+
+
+if __name__ == "__main__":
+    main()

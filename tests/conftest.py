@@ -1,0 +1,22 @@
+import pytest
+
+from dataflow.driver import TurnRunner
+from registry import load_registry
+
+
+@pytest.fixture(scope="session")
+def registry():
+    return load_registry()
+
+
+@pytest.fixture(scope="session")
+def runner():
+    return TurnRunner()
+
+
+def actions(record):
+    return [
+        (s.action.capability_id, s.action.operation_id, dict(s.action.arguments), s.condition is not None)
+        for s in record.steps
+        if s.action
+    ]

@@ -1,0 +1,72 @@
+"""Stages called as plain functions."""
+
+from registry.contracts import HistoryEvidence, TurnInput, VoiceContext
+from stages.anchors import clause_analyses, preclassifier_hints
+from stages.history import history_evidence
+from stages.normalization import normalized_text
+from stages._times import time_parser_for
+from dataflow.driver import shared_kiwi
+
+
+def _nt(text, registry):
+    return normalized_text(TurnInput(recognized_text=text), shared_kiwi(), registry)
+
+
+def test_normalization_turns_number_words_into_digits(registry):
+    assert _nt("풍량 삼 단계로 해줘", registry).text == "풍량 3 단계로 해줘"
+    assert _nt("볼륨 다섯으로", registry).text.startswith("볼륨 5")
+    assert _nt("삼십 분 뒤에 꺼줘", registry).text == "30 분 뒤에 꺼줘"
+    # "이 시간" is "this time", not "2 hours"; "한 다음" is "after doing"
+    assert _nt("이 시간에", registry).text == "이 시간에"
+    assert _nt("청정 한 다음 거실로 와", registry).text == "청정 한 다음 거실로 와"
+
+
+def test_normalization_cleans_symbols_and_rejects_empty(registry):
+    out = _nt("  거실로\t가줘!!😀 ", registry)
+    assert out.text == "거실로 가줘!" and out.compact == "거실로가줘!"
+    assert _nt("   ", registry).rejected_reason == "empty"
+    assert _nt("😀😀", registry).rejected_reason == "no_usable_text"
+
+
+def test_clauses_split_on_connectives_with_guards(registry):
+    nt = _nt("거실로 가서 공기 상태 확인하고 필요하면 청정해줘", registry)
+    clauses = clause_analyses(nt, registry)
+    assert [c.role for c in clauses] == ["action", "action", "guard", "action"]
+    assert clauses[0].rooms == ["living_room"]
+    assert [h.capability_id for h in clauses[1].capabilities] == ["air_quality"]
+
+
+def test_quotative_is_not_a_clause_boundary(registry):
+    clauses = clause_analyses(_nt("오후 3시에 약 먹으라고 알려줘", registry), registry)
+    assert len(clauses) == 1
+
+
+def test_preclassifier_axes_carry_strength_and_signals(registry):
+    nt = _nt("유튜브 틀어줘", registry)
+    hints = preclassifier_hints(clause_analyses(nt, registry), nt, HistoryEvidence(), registry)
+    assert hints.unsupported_request_categories == ["streaming_or_app_execution"]
+    assert hints.strength("has_unsupported_request") == 1.0
+    assert not hints.flag("has_supported_capability_anchor")
+
+
+def test_device_cue_alone_is_not_a_capability_anchor(registry):
+    nt = _nt("에어컨 켜줘", registry)
+    hints = preclassifier_hints(clause_analyses(nt, registry), nt, HistoryEvidence(), registry)
+    assert hints.flag("has_device_action_cue_surface")
+    assert not hints.flag("has_supported_capability_anchor")
+
+
+def test_history_marks_open_schedule_workflow():
+    turn = TurnInput(recognized_text="매일", voice_context=VoiceContext(slot_state={"owner_route": "SCH", "missing_slots": ["start_time"]}))
+    ev = history_evidence(turn)
+    assert ev.active_schedule_workflow and ev.missing_slots == ["start_time"]
+
+
+def test_time_parser(registry):
+    p = time_parser_for(registry)
+    t = p.parse("매일 오후 6시부터 7시까지")
+    assert (t.start_time, t.end_time, t.repeat_days) == ("18:00", "19:00", ["daily"])
+    assert p.parse("월수금 아침 7시").repeat_days == ["mon", "wed", "fri"]
+    assert p.parse("30 분 뒤에").start_time == "+00:30"
+    assert p.parse("밤 12시").start_time == "00:00"
+    assert p.parse("10분 타이머").duration_s == 600
