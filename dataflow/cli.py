@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 import typer
+from pydantic import ValidationError
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
@@ -98,8 +99,10 @@ def route(
     row = {"text": text, "voice_context": _context_arg(voice_context, "--voice-context"), "device_context": _context_arg(device_context, "--device-context")}
     try:
         turn = turn_from_row(row)
-    except Exception as exc:  # pydantic errors on context fields
-        raise typer.BadParameter(str(exc).splitlines()[0] + ": " + str(exc).splitlines()[-1]) from None
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = exc.title.replace("Context", "_context").lower() + "." + ".".join(map(str, first["loc"]))
+        raise typer.BadParameter(f"{where}: {first['msg']}") from None
     record = _runner().route(turn)
     if as_json:
         sys.stdout.write(record.model_dump_json(indent=2) + "\n")

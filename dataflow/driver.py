@@ -70,7 +70,7 @@ def shared_kiwi():
         from kiwipiepy import Kiwi
 
         _KIWI = Kiwi()
-        _KIWI.tokenize("준비")  # the first call loads the model; keep that out of the first turn
+        _KIWI.tokenize("warm up")  # the first call loads the model; keep that out of the first turn
     return _KIWI
 
 

@@ -92,6 +92,9 @@ def plan_for_family(
         if not b.steps:
             routes = [family]
             b.add(family, registry.default_skill(family), skill_id=registry.default_skill(family))
+            # a move with no registered room ("화장실로 가줘") asks which room instead of pretending
+            if any(h.capability_id == "move_to_room" for c in clauses for h in c.capabilities):
+                missing = ["room_name"]
     else:
         routes = [family]
         extra = [f for f in dict.fromkeys(clause_families) if f and f != family and f in ("FRG", "SCH", "DQR")]
