@@ -239,10 +239,6 @@ class Registry:
         return {op.task_method for c in self.capabilities.capabilities for op in c.operations}
 
     @cached_property
-    def operation_by_task_method(self) -> dict[str, tuple[Capability, Operation]]:
-        return {op.task_method + ":" + op.operation_id: (c, op) for c in self.capabilities.capabilities for op in c.operations}
-
-    @cached_property
     def unsupported_categories(self) -> list[str]:
         return [c.category for c in self.capabilities.unsupported_request_categories]
 

@@ -11,6 +11,7 @@ from registry.contracts import (
     PreclassifierHints,
     ReplyabilityMeta,
     ScheduleShortCircuit,
+    Slots,
     TurnInput,
 )
 from registry.loader import Registry
@@ -127,9 +128,6 @@ def plan_for_family(
         subtype = {"retry": "HARD", "scoped_probe": "SOFT"}.get(strategy, "GENERIC")
         scope = _weak_scope(preclassifier_hints)
         recoverability = {"HARD": "none", "GENERIC": "low", "SOFT": "medium"}[subtype]
-    slots_out = slots_out or (None)
-    from registry.contracts import Slots  # local: keeps the import list of the module short
-
     slots_final = slots_out or Slots()
     text, ask = tts(registry, family, b.steps, skill, slots_final, missing, categories, subtype, scope)
     experience = admission(b.steps, b.user_actions, b.guarded, temporal, routes) if family in ("ODL", "FRG") or len(routes) > 1 else None
