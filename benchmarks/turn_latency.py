@@ -32,7 +32,7 @@ def plain_chain(turn, kiwi, registry, trace_id):
     pool = candidates.candidate_pool(ranked, catalog, hist, registry)
     scores = planner.family_scores(hints, registry)
     short = planner.schedule_short_circuit(hist, hints)
-    plan = planner.planner_output(clauses, hints, scores, pool, short, rep, hist, turn, registry)
+    plan = planner.planner_output__heuristic(clauses, hints, scores, pool, short, rep, hist, turn, registry)
     verdict = judge.second_pass_verdict(plan, hints, obj, rep, registry)
     corrected = checks.corrected_plan(plan, verdict, clauses, hints, hist, turn, registry)
     report = checks.plan_check_report(corrected, registry)

@@ -173,6 +173,14 @@ def schema(out: Path = typer.Option(Path("schemas"), "--out", help="Directory fo
     console.print(f"{len(names)} schemas written to {out}/")
 
 
+def _register_subcommands(app: typer.Typer) -> None:
+    """Command groups that live beside their feature (one `register(app)` per module)."""
+    # each feature module adds its commands here with one import and one call
+
+
+_register_subcommands(app)
+
+
 def main() -> None:
     try:
         app()

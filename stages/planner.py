@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from hamilton.function_modifiers import config
+
 from registry.contracts import (
     StepOutputCondition,
     CandidatePool,
@@ -184,7 +186,8 @@ def _emit(b: _Builder, family: str, group: list[ClauseAnalysis], history: Histor
         routes.append(family)
 
 
-def planner_output(
+@config.when(planner_backend="heuristic")
+def planner_output__heuristic(
     clause_analyses: list[ClauseAnalysis],
     preclassifier_hints: PreclassifierHints,
     family_scores: FamilyScores,
