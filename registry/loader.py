@@ -70,6 +70,10 @@ class Capability(_Model):
     requires_consent: bool = False
     policies: list[str] = Field(default_factory=list)
     level_words: dict[str, int] = Field(default_factory=dict)
+    argument_words: dict[str, dict[str, int]] = Field(default_factory=dict)
+    subsumes: list[str] = Field(default_factory=list)
+    """Capabilities this one already includes when both anchor in one clause ("모든 방 돌면서 청정")."""
+    """Words that set an argument ("반 바퀴" -> degrees 180)."""
     guard_conditions: dict[Literal["need", "negative", "positive"], GuardTemplate] = Field(default_factory=dict)
     op_hint_in_alias: dict[str, str] = Field(default_factory=dict)
     schedulable: bool

@@ -65,7 +65,7 @@ def segment(nt: NormalizedText, m: Matchers) -> list[tuple[int, int, str]]:
         if mo.tag == "EC" and mo.form in m.connective_endings and mo.form not in m.quotatives:
             if nxt.tag not in m.no_split_before:
                 cuts.append((end, mo.form))
-        elif mo.tag.startswith("NN") and mo.form in m.sequence_nouns and i > 0 and morphs[i - 1].tag == "ETM":
+        elif mo.tag.startswith("NN") and (mo.form in m.sequence_nouns or mo.form in m.before_nouns) and i > 0 and morphs[i - 1].tag in ("ETM", "ETN"):
             if nxt.tag.startswith("J"):
                 end = nxt.start + nxt.length
             cuts.append((end, mo.form))
@@ -90,6 +90,10 @@ def _merge_shapeless(nt: NormalizedText, spans: list[tuple[int, int, str]], m: M
     """A punctuation-cut piece without a predicate (a time, an "응") belongs to its neighbour."""
     merged: list[tuple[int, int, str]] = []
     for span in spans:
+        # "청정하고 나서": an auxiliary connector piece belongs to the clause before it
+        if merged and compact(nt.text[span[0]:span[1]]).strip(",.;") in m.connector_fragments:
+            merged[-1] = (merged[-1][0], span[1], span[2])
+            continue
         if merged:
             p_start, p_end, p_conn = merged[-1]
             shapeless = p_conn in m.split_punct and not _has_tags(nt, p_start, p_end, PREDICATE_TAGS)
@@ -117,15 +121,25 @@ def _operation(cap, alias: str, clause_compact: str, after: str, m: Matchers) ->
 
 
 def _level(cap, after: str, m: Matchers) -> int | None:
+    """An explicit level: digits, else a level word used as a target ("터보로", not "강하게")."""
     digits = _DIGITS.search(after)
     if digits:
         return int(digits.group(0))
-    if m.increase.first(after) or m.decrease.first(after):
-        return None
     for word in sorted(cap.level_words, key=len, reverse=True):
-        if compact(word) in after:
-            return cap.level_words[word]
+        at = after.find(compact(word))
+        if at >= 0:
+            rest = after[at + len(compact(word)):]
+            if not rest or rest.startswith(m.level_word_followers) or not ("\uac00" <= rest[0] <= "\ud7a3"):
+                return cap.level_words[word]
     return None
+
+
+def _argument_words(cap, cc: str, hit: "CapabilityHit") -> None:
+    for name, words in cap.argument_words.items():
+        for word in sorted(words, key=len, reverse=True):
+            if compact(word) in cc:
+                hit.arguments[name] = words[word]
+                break
 
 
 def analyse(nt: NormalizedText, registry: Registry, m: Matchers) -> list[ClauseAnalysis]:
@@ -238,8 +252,26 @@ def analyse(nt: NormalizedText, registry: Registry, m: Matchers) -> list[ClauseA
             else:
                 strength = weights["lemma"] + 0.3
             pos = max(0, len(compact(nt.text[start:mo.start])))
+            if any(s <= pos < e for s, e in taken):
+                continue  # the verb is part of a longer alias ("모든 방 돌면서")
             caps.append(CapabilityHit(cap_id, cap.kind, cap.operations[0].operation_id, mo.form, "lemma", strength, pos))
             anchors.append(AnchorMatch(kind=cap.kind, target=cap_id, surface=mo.form, via="lemma", strength=strength, clause=index))
+        if not rooms and any(h.capability_id == "move_to_room" for h in caps):
+            fuzzy_room = m.fuzzy_room(cc)
+            if fuzzy_room is not None:
+                rooms.append(fuzzy_room)
+                anchors.append(AnchorMatch(kind="room", target=fuzzy_room, surface=cc, via="fuzzy", strength=weights["fuzzy"], clause=index))
+        subsumed = {sub for h in caps for sub in registry.capability_by_id[h.capability_id].subsumes}
+        if subsumed:
+            caps = [h for h in caps if h.capability_id not in subsumed]
+            anchors = [a for a in anchors if a.kind not in ("execution", "settings") or a.target not in subsumed]
+        for hit in caps:
+            _argument_words(registry.capability_by_id[hit.capability_id], cc, hit)
+        # "청정 기능이 켜져 있는지 확인": what precedes a state query is its subject, not an action
+        query_at = min((h.position for h in caps if h.kind == "state_query"), default=None)
+        if query_at is not None and (m.check.first(cc) or "?" in text):
+            caps = [h for h in caps if h.kind == "state_query" or h.position > query_at]
+            anchors = [a for a in anchors if a.kind not in ("execution", "settings") or any(h.capability_id == a.target for h in caps)]
         caps.sort(key=lambda h: h.position)
         cues = {
             name: cueset.find(cc)
@@ -279,4 +311,15 @@ def analyse(nt: NormalizedText, registry: Registry, m: Matchers) -> list[ClauseA
                 filler_words=sum(1 for w in text.split() if w.strip("?.!,") in m.filler_words),
             )
         )
+    # "사진 찍기 전에 동의부터": a clause cut at a before-noun runs after the next one
+    i = 0
+    while i < len(out) - 1:
+        if out[i].connective in m.before_nouns:
+            out[i], out[i + 1] = out[i + 1], out[i]
+            i += 2
+        else:
+            i += 1
+    for new_index, c in enumerate(out):
+        c.index = new_index
+        c.anchors = [a.model_copy(update={"clause": new_index}) for a in c.anchors]
     return out

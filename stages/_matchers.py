@@ -104,6 +104,11 @@ class Matchers:
                 for variant in _deletions(jamo(key)):
                     self.fuzzy_index.setdefault(variant, key)
         self.fuzzy_lengths = sorted({len(k) for k in self.fuzzy_index.values()})
+        self.fuzzy_rooms: dict[str, str] = {}
+        for name, room_id in registry.room_names:
+            if len(name) >= 2 and all("\uac00" <= ch <= "\ud7a3" for ch in name):
+                for variant in _deletions(jamo(name)):
+                    self.fuzzy_rooms.setdefault(variant, room_id)
 
         self.room_re = re.compile("|".join(re.escape(name) for name, _ in registry.room_names))
         self.room_of = dict(registry.room_names)
@@ -155,6 +160,9 @@ class Matchers:
         self.conjunctions = {compact(c) for c in clauses["conjunctions"]}
         self.no_split_before = set(clauses["no_split_before_tags"])
         self.split_punct = set(clauses["split_punctuation"])
+        self.before_nouns = set(clauses["before_nouns"])
+        self.connector_fragments = {compact(c) for c in clauses["connector_fragments"]}
+        self.level_word_followers = tuple(ops["level_word_followers"])
 
 
     def fuzzy_alias(self, text: str, taken: list[tuple[int, int]]) -> tuple[int, int, str] | None:
@@ -169,6 +177,18 @@ class Matchers:
                     alias = self.fuzzy_index.get(variant)
                     if alias is not None:
                         return start, end, alias
+        return None
+
+
+    def fuzzy_room(self, text: str) -> str | None:
+        """A room name one jamo edit away ("부억" for "부엌")."""
+        for start in range(len(text) - 1):
+            for size in (3, 2):
+                window = text[start:start + size]
+                if len(window) == size and all("\uac00" <= ch <= "\ud7a3" for ch in window):
+                    for variant in _deletions(jamo(window)):
+                        if variant in self.fuzzy_rooms:
+                            return self.fuzzy_rooms[variant]
         return None
 
 

@@ -21,6 +21,7 @@ class NumberConverter:
         self.native_tens = numbers["native_tens"]
         self.standalone = set(numbers["standalone_native"])
         self.level_counters = set(numbers.get("level_counters", []))
+        self.ambiguous_lone = set(numbers.get("ambiguous_lone_sino", []))
         counters = sorted(numbers["counters"], key=len, reverse=True)
         particles = sorted(numbers["trailing_particles"], key=len, reverse=True)
         sino_chars = "".join(sorted(set(self.sino) | set(self.units)))
@@ -62,7 +63,7 @@ class NumberConverter:
     def convert(self, text: str) -> str:
         def sino(m: re.Match) -> str:
             # "이 시간", "일 분만": a lone sino syllable before a time counter is a word, not a number
-            if len(m.group(1)) == 1 and m.group(2) and m.group(3) not in self.level_counters:
+            if m.group(1) in self.ambiguous_lone and m.group(2) and m.group(3) not in self.level_counters:
                 return m.group(0)
             value = self._sino_value(m.group(1))
             return f"{value}{m.group(2)}" if value is not None else m.group(0)

@@ -148,18 +148,26 @@ def build_device_steps(b: _Builder, clauses: list[ClauseAnalysis], registry: Reg
                 h.capability_id == "move_to_room" for h in c.capabilities
             ):
                 args["room_name"] = registry.room_by_id[c.rooms[0]].canonical_name
-            elif cap.kind == "execution" and c.rooms and c.rooms[0] != position and hit.operation_id == "start" and not any(
+            elif cap.kind == "execution" and c.rooms and hit.operation_id == "start" and not cap.requires_room and not any(
                 h.capability_id == "move_to_room" for h in c.capabilities
             ):
-                room = c.rooms[0]
-                b.add("ODL", f"{_names(registry)['move_to_room']}: {registry.room_by_id[room].canonical_name}",
-                      action=Action(capability_id="move_to_room", operation_id="start",
-                                    arguments={"room_name": registry.room_by_id[room].canonical_name}), condition=guard)
-                position = room
+                # an action in named rooms ("작은방이랑 서재 청정해") runs in each, moving there first
+                for room in c.rooms[:-1]:
+                    if room != position:
+                        _move(b, registry, room, guard)
+                        position = room
+                    b.add("ODL", _names(registry)[hit.capability_id], condition=guard,
+                          action=Action(capability_id=hit.capability_id, operation_id=hit.operation_id, arguments=args))
+                    b.user_actions += 1
+                if c.rooms[-1] != position:
+                    _move(b, registry, c.rooms[-1], guard)
+                    position = c.rooms[-1]
             if cap.requires_consent:
-                consent = b.add("ODL", _names(registry)["request_consent"], condition=guard,
-                                action=Action(capability_id="request_consent", operation_id="start",
-                                              arguments={"purpose": hit.capability_id}))
+                consent = next((s for s in b.steps if s.action and s.action.capability_id == "request_consent"), None)
+                if consent is None:
+                    consent = b.add("ODL", _names(registry)["request_consent"], condition=guard,
+                                    action=Action(capability_id="request_consent", operation_id="start",
+                                                  arguments={"purpose": hit.capability_id}))
                 b.add("ODL", _names(registry)[hit.capability_id], condition=StepOutputCondition(
                     step_id=consent.id, field="granted", operator="eq", value=True),
                     action=Action(capability_id=hit.capability_id, operation_id=hit.operation_id, arguments=args))
@@ -170,9 +178,17 @@ def build_device_steps(b: _Builder, clauses: list[ClauseAnalysis], registry: Reg
             b.user_actions += 1
 
 
+def _move(b: _Builder, registry: Registry, room: str, guard) -> None:
+    name = registry.room_by_id[room].canonical_name
+    b.add("ODL", f"{_names(registry)['move_to_room']}: {name}", condition=guard,
+          action=Action(capability_id="move_to_room", operation_id="start", arguments={"room_name": name}))
+
+
 def _resolve_guard(b: _Builder, c: ClauseAnalysis, registry: Registry):
     """The typed condition of a guard clause; inserts the state query it reads when missing."""
     polarity = _guard_polarity(c)
+    if polarity == "consent":
+        return None  # consent is the capability's own precondition: the consent step guards it
     subject = next((h.capability_id for h in c.capabilities if registry.capability_by_id[h.capability_id].guard_conditions), None)
     if subject is None:
         earlier = [s for s in b.steps if s.action and registry.capability_by_id[s.action.capability_id].guard_conditions]
@@ -190,7 +206,10 @@ def _resolve_guard(b: _Builder, c: ClauseAnalysis, registry: Registry):
         return _guard_condition(template, None)
     source = next((s for s in reversed(b.steps) if s.action and s.action.capability_id == subject), None)
     if source is None:
-        source = b.add("ODL", _names(registry)[subject], action=Action(capability_id=subject, operation_id="check"))
+        args = {}
+        if c.rooms and "room_name" in cap.operations[0].arguments:
+            args["room_name"] = registry.room_by_id[c.rooms[0]].canonical_name
+        source = b.add("ODL", _names(registry)[subject], action=Action(capability_id=subject, operation_id="check", arguments=args))
     return _guard_condition(template, source.id)
 
 
@@ -216,7 +235,9 @@ def schedule_plan(c_all: list[ClauseAnalysis], history: HistoryEvidence, continu
     cancel = bool(cues.get("sch_cancel") or cues.get("cancel")) and bool(cues.get("sch_nouns") or continuation)
     if cancel:
         return "schedule_cancel", Slots(), []
-    if cues.get("sch_list") and cues.get("sch_nouns") and not start:
+    quoted = any(q in c.text for c in c_all for q in m.quotatives)
+    asks_list = cues.get("sch_list") or (cues.get("sch_reminder") and not quoted and not hits)
+    if asks_list and cues.get("sch_nouns") and not start and not duration:
         return "schedule_list", Slots(), []
     if cues.get("sch_timer") or (duration and not start and not hits and not cues.get("sch_alarm")):
         skill = "schedule_timer_create"

@@ -103,6 +103,10 @@ def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, regis
         if len(c.compact) <= 2:
             fragment += 0.2
             signals.append("very_short")
+        words = c.text.split()
+        if len(words) >= 3 and sum(1 for w in words if len(w.strip("?.!,")) == 1) >= 0.6 * len(words):
+            fragment += 0.4
+            signals.append("syllable_shards")
         if only_filler:
             fragment = 1.0
             signals.append("filler_only")
@@ -110,7 +114,7 @@ def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, regis
         if title:
             lit("looks_title_like", 0.8, "proper_noun_phrase")
             fragment -= 0.2
-        if c.has_predicate and c.has_final_ending and not foreign:
+        if c.has_predicate and c.has_final_ending and not foreign and "syllable_shards" not in signals:
             lit("has_coherent_conversation_purpose", 0.8, "complete_sentence")
             fragment = min(fragment, 0.3)
         if c.times.strength and not c.has_predicate:
@@ -151,6 +155,11 @@ def preclassifier_hints(
     if not per_clause:
         per_clause = [{"looks_fragmentary": EvidenceAxis(strength=1.0, signals=[normalized_text.rejected_reason or "empty"])}]
     axes = _merge_axes(per_clause)
+    # "나이트 모드 켜면 뭐가 달라져?": the ability question and its anchor may sit in different clauses
+    asked = [cue for c in clause_analyses for cue in c.cues.get("capability_question", [])]
+    anchored = any(c.capabilities or c.unsupported or c.qna_topics or c.unknown_modes for c in clause_analyses)
+    if asked and anchored and "has_capability_question" not in axes:
+        axes["has_capability_question"] = EvidenceAxis(strength=1.0, signals=asked[:2])
     fragment = axes.get("looks_fragmentary")
     weak_scope = any(a.via in ("lemma", "ambiguous") for c in clause_analyses for a in c.anchors) or any(
         c.rooms or c.times.strength for c in clause_analyses

@@ -10,7 +10,10 @@ _PUBLIC_AXES = ("has_frg_scope", "has_public_target", "looks_title_like")
 
 
 def _public_target(hints: PreclassifierHints) -> tuple[float, list[str]]:
-    strength = max(hints.strength("has_frg_scope"), hints.strength("looks_title_like"))
+    title = hints.strength("looks_title_like") if hints.strength("looks_fragmentary") < 0.9 else 0.0
+    strength = max(hints.strength("has_frg_scope"), title)
+    if hints.flag("has_vague_reference"):
+        strength *= 0.5  # "날씨 그 저": the target trails off; it is not a stable lookup
     if hints.flag("has_public_recommendation_cue") or hints.flag("has_knowledge_question_shape"):
         strength = max(strength, hints.strength("has_public_target"))
     return strength, [a for a in _PUBLIC_AXES if hints.flag(a)]
