@@ -131,6 +131,7 @@ def build_device_steps(b: _Builder, clauses: list[ClauseAnalysis], registry: Reg
             b.guarded = True
             guard = None  # resolved lazily at the next action so a needed check can be inserted first
             continue
+        moves_in_clause = any(h.capability_id == "move_to_room" for h in c.capabilities)
         for hit in c.capabilities:
             cap = registry.capability_by_id[hit.capability_id]
             if hit.capability_id == "move_to_room" and not c.rooms:
@@ -138,44 +139,37 @@ def build_device_steps(b: _Builder, clauses: list[ClauseAnalysis], registry: Reg
             if guard_from_clause is not None and guard is None:
                 guard = _resolve_guard(b, guard_from_clause, registry)
             args: dict = dict(hit.arguments)
+            rooms_for_action: list[str] = []
             if hit.capability_id == "move_to_room":
                 target = c.rooms[-1]
                 if target == position and any(h.capability_id != "move_to_room" for h in c.capabilities):
                     continue
                 args["room_name"] = registry.room_by_id[target].canonical_name
                 position = target
-            elif cap.kind == "state_query" and c.rooms and "room_name" in cap.operations[0].arguments and not any(
-                h.capability_id == "move_to_room" for h in c.capabilities
-            ):
+            elif cap.kind == "state_query" and c.rooms and "room_name" in cap.operations[0].arguments and not moves_in_clause:
                 args["room_name"] = registry.room_by_id[c.rooms[0]].canonical_name
-            elif cap.kind == "execution" and c.rooms and hit.operation_id == "start" and not cap.requires_room and not any(
-                h.capability_id == "move_to_room" for h in c.capabilities
-            ):
+            elif cap.kind == "execution" and c.rooms and hit.operation_id == "start" and not cap.requires_room and not moves_in_clause:
                 # an action in named rooms ("작은방이랑 서재 청정해") runs in each, moving there first
-                for room in c.rooms[:-1]:
-                    if room != position:
-                        _move(b, registry, room, guard)
-                        position = room
-                    b.add("ODL", _names(registry)[hit.capability_id], condition=guard,
-                          action=Action(capability_id=hit.capability_id, operation_id=hit.operation_id, arguments=args))
-                    b.user_actions += 1
-                if c.rooms[-1] != position:
-                    _move(b, registry, c.rooms[-1], guard)
-                    position = c.rooms[-1]
-            if cap.requires_consent:
-                consent = next((s for s in b.steps if s.action and s.action.capability_id == "request_consent"), None)
-                if consent is None:
-                    consent = b.add("ODL", _names(registry)["request_consent"], condition=guard,
-                                    action=Action(capability_id="request_consent", operation_id="start",
-                                                  arguments={"purpose": hit.capability_id}))
-                b.add("ODL", _names(registry)[hit.capability_id], condition=StepOutputCondition(
-                    step_id=consent.id, field="granted", operator="eq", value=True),
-                    action=Action(capability_id=hit.capability_id, operation_id=hit.operation_id, arguments=args))
-                b.user_actions += 1
-                continue
-            b.add("ODL", _names(registry)[hit.capability_id], condition=guard,
-                  action=Action(capability_id=hit.capability_id, operation_id=hit.operation_id, arguments=args))
-            b.user_actions += 1
+                rooms_for_action = c.rooms
+            for room in rooms_for_action or [None]:
+                if room is not None and room != position:
+                    _move(b, registry, room, guard)
+                    position = room
+                _add_action(b, registry, cap, hit.operation_id, args, guard)
+
+
+def _add_action(b: _Builder, registry: Registry, cap, operation_id: str, args: dict, guard) -> None:
+    """One user action; a capability that needs consent gets (or reuses) a consent step before it."""
+    action = Action(capability_id=cap.capability_id, operation_id=operation_id, arguments=args)
+    if cap.requires_consent:
+        consent = next((s for s in b.steps if s.action and s.action.capability_id == "request_consent"), None)
+        if consent is None:
+            consent = b.add("ODL", _names(registry)["request_consent"], condition=guard,
+                            action=Action(capability_id="request_consent", operation_id="start",
+                                          arguments={"purpose": cap.capability_id}))
+        guard = StepOutputCondition(step_id=consent.id, field="granted", operator="eq", value=True)
+    b.add("ODL", _names(registry)[cap.capability_id], condition=guard, action=action)
+    b.user_actions += 1
 
 
 def _move(b: _Builder, registry: Registry, room: str, guard) -> None:
