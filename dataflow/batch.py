@@ -9,9 +9,10 @@ from typing import Any, Callable, Iterable
 
 from pydantic import ValidationError
 
-from dataflow.driver import TurnRunner, error_record
+from dataflow.driver import DriverConfig, TurnRunner, error_record
+from dataflow.model_metrics import model_usage
 from registry.contracts import FAMILIES, DecisionRecord, DeviceContext, TurnInput, VoiceContext
-from registry.loader import Registry
+from registry.loader import Registry, load_registry
 
 
 def read_set(path: Path) -> list[tuple[int, dict[str, Any] | None, str | None]]:
@@ -31,6 +32,8 @@ def read_set(path: Path) -> list[tuple[int, dict[str, Any] | None, str | None]]:
             except json.JSONDecodeError as exc:
                 rows.append((number, None, f"malformed JSON: {exc.msg}"))
                 continue
+            if isinstance(row, dict) and "text" not in row and isinstance(row.get("question"), str):
+                row = {**row, "text": row["question"]}  # a DQR question set row (data/questions/dqr.jsonl)
             if not isinstance(row, dict) or not isinstance(row.get("text"), str):
                 rows.append((number, row if isinstance(row, dict) else None, "row needs a string 'text'"))
                 continue
@@ -158,6 +161,7 @@ def score(rows: list[dict[str, Any]], records: list[DecisionRecord]) -> dict[str
         "scored": {k: len(v) for k, v in checks.items()},
         "second_pass_rate": rate([r.second_pass_ran for r in records if not r.error]),
         "latency_ms": {"p50": _percentile(latencies, 0.5), "p95": _percentile(latencies, 0.95), "max": round(max(latencies), 4) if latencies else 0.0},
+        "model_usage": model_usage(records),
     }
 
 
@@ -189,16 +193,29 @@ def write_run(out_dir: Path, rows: list[dict[str, Any]], records: list[DecisionR
     (out_dir / "metrics.json").write_text(json.dumps(metrics, ensure_ascii=False, indent=2), encoding="utf-8")
 
 
-def run_batch(runner: TurnRunner, set_path: Path, out_dir: Path | None = None, progress_factory=None) -> dict[str, Any]:
+def run_batch(runner: TurnRunner | None, set_path: Path, out_dir: Path | None = None, progress_factory=None,
+              engine: str = "local", workers: int | None = None, address: str | None = None) -> dict[str, Any]:
+    """Route a set on an engine (see dataflow/engines.py), score it and write the run directory."""
+    from dataflow.engines import route_rows
+
     parsed = read_set(set_path)
     rows = [row for _, row, _ in parsed if row]
+    if engine == "local" and runner is None:
+        runner = TurnRunner()
+    kwargs = dict(workers=workers, address=address, runner=runner)
     if progress_factory:
         with progress_factory(len(parsed)) as advance:
-            records = decide_rows(runner, parsed, advance)
+            records = route_rows(parsed, engine, progress=lambda n: [advance() for _ in range(n)], **kwargs)
     else:
-        records = decide_rows(runner, parsed)
+        records = route_rows(parsed, engine, **kwargs)
     metrics = score(rows, records)
+    metrics["engine"] = engine
     metrics["set"] = str(set_path)
     if out_dir is not None:
         write_run(out_dir, rows, records, metrics)
+        from dataflow.tuning import write_features  # the evidence cache that re-scoring reads
+
+        registry = runner.registry if runner else load_registry()
+        config = runner.config if runner else DriverConfig()
+        write_features(out_dir, rows, records, registry.weights, {"planner_backend": config.planner_backend})
     return metrics

@@ -15,6 +15,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemaining
 from rich.table import Table
 from rich.tree import Tree
 
+from dataflow.cli_model import BackendOption, CassetteOption, ModelOption, RecordOption, model_line, print_model_usage
 from registry.errors import A2AError
 
 app = typer.Typer(help="a2a-planner: route Korean voice turns through the planning DAG.", no_args_is_help=True, add_completion=False)
@@ -38,10 +39,10 @@ def _context_arg(value: Optional[str], name: str) -> dict[str, Any]:
     return data
 
 
-def _runner():
-    from dataflow.driver import TurnRunner
+def _runner(**model_options: Any):
+    from dataflow.cli_model import model_runner
 
-    return TurnRunner()
+    return model_runner(**model_options)
 
 
 def _show(record) -> None:
@@ -83,6 +84,8 @@ def _show(record) -> None:
     if record.stt_null_subtype:
         console.print(f"STT_NULL subtype {record.stt_null_subtype}")
     console.print(f"[green]tts:[/green] {record.tts_response}")
+    if model_line(record):
+        console.print(model_line(record))
     console.print(f"[dim]trace {record.trace_id}  {record.usage.total_ms:.2f} ms[/dim]")
 
 
@@ -92,6 +95,10 @@ def route(
     voice_context: Optional[str] = typer.Option(None, "--voice-context", help="voice_context as JSON or @file."),
     device_context: Optional[str] = typer.Option(None, "--device-context", help="device_context overrides as JSON or @file."),
     as_json: bool = typer.Option(False, "--json", help="Print the decision record as JSON."),
+    backend: BackendOption = "heuristic",
+    record_to: RecordOption = None,
+    cassette: CassetteOption = None,
+    model: ModelOption = None,
 ) -> None:
     """Route one turn and show the family, the evidence that decided it and the plan."""
     from dataflow.batch import turn_from_row
@@ -103,7 +110,7 @@ def route(
         first = exc.errors()[0]
         where = exc.title.replace("Context", "_context").lower() + "." + ".".join(map(str, first["loc"]))
         raise typer.BadParameter(f"{where}: {first['msg']}") from None
-    record = _runner().route(turn)
+    record = _runner(backend=backend, record=record_to, cassette=cassette, model=model).route(turn)
     if as_json:
         sys.stdout.write(record.model_dump_json(indent=2) + "\n")
     else:
@@ -121,11 +128,28 @@ def _progress(total: int):
 def batch(
     set_path: Path = typer.Argument(..., exists=True, dir_okay=False, help="An utterance set (JSON Lines)."),
     out: Path = typer.Option(Path("runs/latest"), "--out", help="Directory for decisions.jsonl, decisions.parquet, metrics.json."),
+    engine: str = typer.Option("local", "--engine", help="local | processes | dask | ray (dask and ray need their extras)."),
+    workers: Optional[int] = typer.Option(None, "--workers", min=1, help="Worker processes for processes/dask/ray (default: cores)."),
+    address: Optional[str] = typer.Option(None, "--address", help="A running Dask scheduler (tcp://host:8786) or Ray cluster (ray://host:10001)."),
+    backend: BackendOption = "heuristic",
+    record_to: RecordOption = None,
+    cassette: CassetteOption = None,
+    model: ModelOption = None,
+    answer: bool = typer.Option(False, "--answer", help="Give DQR turns their grounded answer; on a DQR question set also print retrieval metrics."),
+    db: Optional[Path] = typer.Option(None, "--db", dir_okay=False, help="Knowledge index for --answer (default .a2a/knowledge.duckdb)."),
 ) -> None:
     """Route every row of a set, write the decisions and print the metrics."""
     from dataflow.batch import run_batch
+    from dataflow.engines import ENGINES
 
-    metrics = run_batch(_runner(), set_path, out, progress_factory=_progress)
+    if engine not in ENGINES:
+        raise typer.BadParameter(f"one of {', '.join(ENGINES)}", param_hint="--engine")
+    runner = _runner(backend=backend, record=record_to, cassette=cassette, model=model, engine=engine)
+    if answer:
+        from dataflow.cli_knowledge import attach_knowledge
+
+        runner = attach_knowledge(runner, engine, db)
+    metrics = run_batch(runner, set_path, out, progress_factory=_progress, engine=engine, workers=workers, address=address)
     table = Table(title=f"{set_path.name}: {metrics['rows']} rows, {metrics['errors']} errors")
     table.add_column("metric")
     table.add_column("value", justify="right")
@@ -141,26 +165,31 @@ def batch(
     for fam, v in metrics["per_family"].items():
         per.add_row(fam, f"{v['precision']:.3f}", f"{v['recall']:.3f}", f"{v['f1']:.3f}", str(v["support"]))
     console.print(per)
+    if answer:
+        from dataflow.cli_knowledge import report_question_set
+
+        report_question_set(runner, set_path, out, metrics)
+    print_model_usage(console, metrics)
     console.print(f"written to {out}/")
 
 
 @app.command()
 def graph(
     out: Path = typer.Option(Path("stage_graph.png"), "--out", help="Output file: .png, .svg or .dot"),
-    inline_unified_router: bool = typer.Option(True, help="Draw the inline (true) or separate (false) ranked-flow variant."),
+    inline_unified_router: Optional[bool] = typer.Option(None, help="Draw the inline (true) or separate (false) ranked-flow variant."),
+    config: list[str] = typer.Option([], "--config", help="Driver config KEY=VALUE (repeatable), e.g. inline_unified_router=false."),
 ) -> None:
-    """Draw the stage DAG."""
-    from dataflow.driver import DriverConfig, build_driver
+    """Draw the stage DAG: node types, pipeline steps, and the config's variants (chosen and not built)."""
+    from dataflow.cli_workbench import parse_config
+    from dataflow.graph_views import GraphError, render, stage_graph
 
-    dr = build_driver(DriverConfig(inline_unified_router=inline_unified_router))
-    suffix = out.suffix.lstrip(".").lower()
-    if suffix not in ("png", "svg", "dot"):
-        raise typer.BadParameter("use a .png, .svg or .dot file name", param_hint="--out")
-    if suffix == "dot":
-        dot = dr.display_all_functions(None)
-        out.write_text(dot.source, encoding="utf-8")
-    else:
-        dr.display_all_functions(str(out.with_suffix("")), render_kwargs={"format": suffix, "view": False})
+    cfg = parse_config(config)
+    if inline_unified_router is not None:
+        cfg = cfg.model_copy(update={"inline_unified_router": inline_unified_router})
+    try:
+        render(stage_graph(cfg), out)
+    except GraphError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--out") from None
     console.print(f"stage graph written to {out}")
 
 
@@ -176,6 +205,18 @@ def schema(out: Path = typer.Option(Path("schemas"), "--out", help="Directory fo
 def _register_subcommands(app: typer.Typer) -> None:
     """Command groups that live beside their feature (one `register(app)` per module)."""
     # each feature module adds its commands here with one import and one call
+    from dataflow import cli_workbench
+
+    cli_workbench.register(app)
+    from dataflow import cli_model
+
+    cli_model.register(app)
+    from dataflow import cli_runtime
+
+    cli_runtime.register(app)
+    from dataflow import cli_knowledge
+
+    cli_knowledge.register(app)
 
 
 _register_subcommands(app)

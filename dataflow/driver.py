@@ -11,22 +11,37 @@ from hamilton import driver
 from hamilton.lifecycle import NodeExecutionHook
 from pydantic import ValidationError
 
-from registry.contracts import Contract, DecisionRecord, TurnInput, Usage
+from registry.contracts import Contract, DecisionRecord, KnowledgeAnswer, TurnInput, Usage
 from registry.errors import ConfigError
 from registry.loader import Registry, load_registry
-from stages import anchors, candidates, checks, decision, history, judge, normalization, planner, reply_meta, routing
+from registry.model_contracts import ModelClient
+from stages import anchors, candidates, checks, compiler, decision, experience, history, judge, normalization, planner, reply_meta, routing
+from stages import knowledge, model_stages
 
-STAGE_MODULES = (normalization, history, anchors, routing, reply_meta, candidates, planner, judge, checks, decision)
+STAGE_MODULES = (normalization, history, anchors, routing, reply_meta, candidates, planner, judge, checks, experience, decision, compiler, model_stages, knowledge)
 FINAL_NODE = "decision_record"
+ANSWER_NODE = "dqr_answer"
 
 
 class DriverConfig(Contract):
     """The driver's config; a misspelt value fails loudly instead of silently building nothing."""
 
-    planner_backend: Literal["heuristic"] = "heuristic"
-    object_typer_mode: Literal["deterministic"] = "deterministic"
-    replyability_judge_mode: Literal["deterministic"] = "deterministic"
+    planner_backend: Literal["heuristic", "gemini", "hybrid", "replay"] = "heuristic"
+    """heuristic: no model; gemini: the model plans; hybrid: the model only when the heuristic is unsure;
+    replay: as gemini, answers from a cassette (stages/model_stages.py)."""
+    object_typer_mode: Literal["deterministic", "llm"] = "deterministic"
+    replyability_judge_mode: Literal["deterministic", "llm"] = "deterministic"
     inline_unified_router: bool = True
+    ranked_flow_selector: Literal["deterministic", "llm"] = "deterministic"
+    """The separate ranking stage used when inline_unified_router is false: deterministic or a model."""
+    experience_live_tier: Literal["full", "no_motion", "read_only"] = "full"
+    """Which provider tiers an admitted Experience goal may use (effect_catalog live_tiers)."""
+
+    @property
+    def uses_model(self) -> bool:
+        """Whether any stage of this config calls the model client."""
+        return (self.planner_backend != "heuristic" or "llm" in (self.object_typer_mode, self.replyability_judge_mode)
+                or (not self.inline_unified_router and self.ranked_flow_selector == "llm"))
 
     @classmethod
     def parse(cls, data: dict[str, Any]) -> "DriverConfig":
@@ -82,26 +97,53 @@ def build_driver(config: DriverConfig | None = None, timer: StageTimer | None = 
     return builder.build()
 
 
+def model_session(config: DriverConfig, client: ModelClient | None):
+    """The model inputs and per-turn accounting when a stage of the config calls a model."""
+    if client is None:
+        if config.uses_model:
+            raise ConfigError(f"driver config {config.model_dump()} has model stages: pass a model_client "
+                              "(dataflow.model_client.client_from_env, or a ReplayClient)")
+        return None
+    from dataflow.model_client import ModelSession
+
+    return ModelSession(client)
+
+
 class TurnRunner:
     """Builds the driver, the Kiwi analyser and the registries once; routes turns through the DAG."""
 
-    def __init__(self, config: DriverConfig | None = None, registry: Registry | None = None):
+    def __init__(self, config: DriverConfig | None = None, registry: Registry | None = None, model_client: ModelClient | None = None,
+                 knowledge: Any = None):
         self.config = config or DriverConfig()
+        self.knowledge = knowledge
+        """A rag.store.KnowledgeStore: DQR turns then carry a grounded answer (path B)."""
+        self.models = model_session(self.config, model_client)
         self.registry = registry or load_registry()
         self.kiwi = shared_kiwi()
         self.timer = StageTimer()
         self.driver = build_driver(self.config, self.timer)
 
     def route(self, turn: TurnInput, row_id: str | None = None, trace_id: str | None = None) -> DecisionRecord:
+        return self.route_with(turn, (), row_id, trace_id)[0]
+
+    def route_with(self, turn: TurnInput, extra_outputs: tuple[str, ...], row_id: str | None = None,
+                   trace_id: str | None = None) -> tuple[DecisionRecord, dict[str, Any]]:
+        """The decision record plus other nodes asked for by name (the runtime asks for compiled_workflow)."""
         trace_id = trace_id or uuid.uuid4().hex
         self.timer.stage_ms = {}
         started = time.perf_counter()
         result = self.driver.execute(
-            [FINAL_NODE], inputs={"turn_input": turn, "kiwi": self.kiwi, "registry": self.registry, "trace_id": trace_id}
+            [FINAL_NODE, *extra_outputs, *((ANSWER_NODE,) if self.knowledge is not None else ())],
+            inputs={"turn_input": turn, "kiwi": self.kiwi, "registry": self.registry, "trace_id": trace_id,
+                    **(self.models.begin_turn() if self.models else {}), **(self.knowledge.turn_inputs() if self.knowledge is not None else {})}
         )
         total = (time.perf_counter() - started) * 1000
         record: DecisionRecord = result[FINAL_NODE]
-        return record.model_copy(update={"id": row_id, "usage": Usage(stage_ms=dict(self.timer.stage_ms), total_ms=round(total, 4))})
+        record = record.model_copy(update={"id": row_id, "usage": Usage(stage_ms=dict(self.timer.stage_ms), total_ms=round(total, 4),
+                                                                        **(self.models.usage() if self.models else {}))})
+        if isinstance(result.get(ANSWER_NODE), KnowledgeAnswer):
+            record = record.model_copy(update={"answer": result[ANSWER_NODE]})
+        return record, {name: result[name] for name in extra_outputs}
 
     def route_text(self, text: str, **context: Any) -> DecisionRecord:
         return self.route(TurnInput(recognized_text=text, **context))

@@ -416,8 +416,59 @@ class Usage(Contract):
     model_calls: int = 0
     prompt_tokens: int = 0
     output_tokens: int = 0
+    model_ms: dict[str, float] = Field(default_factory=dict)
+    """Model-call latency per model stage (main_planner, second_pass_judge, ...), retries included."""
     stage_ms: dict[str, float] = Field(default_factory=dict)
     total_ms: float = 0.0
+
+
+# --- product knowledge answers (DQR, path B; the retrieval contracts are in knowledge_contracts) ---
+
+Answerability = Literal["sufficient", "insufficient", "conflicting"]
+
+
+class Evidence(Contract):
+    """A manual passage that supports an answer (DESIGN section 8)."""
+
+    source_id: str
+    """The section id, e.g. R6-V5-S024."""
+    location: str
+    """Where it is in the document: `chapter.section title`."""
+    claim: str
+    """The sentence of the passage that supports the answer."""
+
+
+class Relation(Contract):
+    """One typed relation of the product knowledge graph (serialized with `from`, as in DESIGN A.2)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", validate_by_name=True, validate_by_alias=True, serialize_by_alias=True)
+
+    from_: str = Field(alias="from")
+    type: str
+    to: str
+    source_refs: list[str] = Field(default_factory=list)
+    """Manual sections that state it (only versions valid at the question time)."""
+    valid_at: str | None = None
+
+
+class AnswerProjection(Contract):
+    """The scoped graph projection an answer used."""
+
+    entities: list[str] = Field(default_factory=list)
+    relations: list[Relation] = Field(default_factory=list)
+
+
+class KnowledgeAnswer(Contract):
+    """A grounded DQR answer, as a decision record carries it."""
+
+    text: str
+    """The Korean answer, citing section ids and locations."""
+    answerability: Answerability
+    evidence: list[Evidence] = Field(default_factory=list)
+    projection: AnswerProjection = Field(default_factory=AnswerProjection)
+    notices: list[str] = Field(default_factory=list)
+    """Codes such as question_truncated, version_superseded, sources_conflict, index_missing."""
+    index_version: str | None = None
 
 
 class DecisionRecord(Contract):
@@ -442,8 +493,13 @@ class DecisionRecord(Contract):
     unsupported_categories: list[str] = Field(default_factory=list)
     stt_null_subtype: str | None = None
     experience_admission: str | None = None
+    """What the planner proposed: candidate | not_admitted."""
+    experience_status: str | None = None
+    """What the deterministic admission decided: admitted | not_admitted."""
     ask_follow_up: str | None = None
     tts_response: str | None = None
+    answer: KnowledgeAnswer | None = None
+    """The grounded answer of a DQR turn, when the run asked for answers (`a2a ask`, `a2a batch --answer`)."""
     evidence: dict[str, Any] = Field(default_factory=dict)
     usage: Usage = Field(default_factory=Usage)
     error: str | None = None

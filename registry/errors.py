@@ -19,3 +19,16 @@ class InputError(A2AError):
 
 class ConfigError(A2AError):
     """A driver or backend configuration is invalid."""
+
+
+class KnowledgeIndexError(A2AError):
+    """The knowledge index (documents, graph) is missing, locked or cannot be built; the message says how to fix it."""
+
+
+class ModelUnavailable(A2AError):
+    """A model call got no answer after its bounded retries (timeout, 429, 5xx, connection):
+    the stage takes its safe route and records why."""
+
+
+class CassetteMiss(A2AError):
+    """Replay found no recorded answer for a request; the message names the stage and the utterance."""

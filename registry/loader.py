@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from registry.contracts import FAMILIES, Flow, FlowCatalog
 from registry.errors import RegistryError
+from registry.experience import EffectCatalog
 
 REGISTRY_DIR = Path(__file__).resolve().parent
 FILES = {
@@ -23,6 +24,7 @@ FILES = {
     "rooms": "rooms.json",
     "lexicon": "lexicon.json",
     "weights": "evidence_weights.json",
+    "effects": "effect_catalog.v1.json",
 }
 
 
@@ -211,12 +213,14 @@ class Registry:
         rooms: RoomRegistry,
         lexicon: dict[str, Any],
         weights: EvidenceWeights,
+        effects: EffectCatalog | None = None,
     ):
         self.capabilities = capabilities
         self.skills = skills
         self.rooms = rooms
         self.lexicon = lexicon
         self.weights = weights
+        self.effects = effects
         self._check_cross_references()
 
     def _check_cross_references(self) -> None:
@@ -229,8 +233,32 @@ class Registry:
                             f"agents[{a_i}].skills[{s_i}].required_capabilities",
                             f"unknown capability {cap!r}",
                         )
+        if self.effects is not None:
+            self._check_effects(self.effects)
         if self.rooms.station_room not in self.room_by_id:
             raise RegistryError(FILES["rooms"], "station_room", f"unknown room {self.rooms.station_room!r}")
+
+    def _check_effects(self, effects: EffectCatalog) -> None:
+        """Every capability operation's effect is in the catalog with that provider, and back."""
+        file = FILES["effects"]
+        for c in self.capabilities.capabilities:
+            for op in c.operations:
+                effect = effects.effect_of(c.capability_id, op.operation_id)
+                if effect is None or effect.effect_id != op.effect:
+                    raise RegistryError(file, f"effects[{op.effect}]", f"missing provider {c.capability_id}.{op.operation_id}")
+                if effect.terminal_evidence != op.terminal_evidence:
+                    raise RegistryError(file, f"effects[{op.effect}].terminal_evidence", "differs from the capability registry")
+        for e_i, effect in enumerate(effects.effects):
+            for p_i, p in enumerate(effect.providers):
+                where = f"effects[{e_i}].providers[{p_i}]"
+                if p.kind == "capability_operation":
+                    cap = self.capability_by_id.get(p.capability_id or "")
+                    if cap is None or cap.operation(p.operation_id or "") is None:
+                        raise RegistryError(file, where, f"unknown capability operation {p.key}")
+                elif p.skill_id not in self.skill_ids or p.agent_id not in self.agent_ids:
+                    raise RegistryError(file, where, f"unknown skill provider {p.key}")
+                if p.tier not in effects.tiers:
+                    raise RegistryError(file, where + ".tier", f"unknown tier {p.tier!r}")
 
     # -- capabilities -------------------------------------------------------------------
 
@@ -348,6 +376,7 @@ def from_dicts(data: dict[str, Any]) -> Registry:
         rooms=_validate(RoomRegistry, data["rooms"], FILES["rooms"]),
         lexicon=lexicon,
         weights=_validate(EvidenceWeights, data["weights"], FILES["weights"]),
+        effects=_validate(EffectCatalog, data["effects"], FILES["effects"]) if "effects" in data else None,
     )
 
 

@@ -10,6 +10,8 @@ extras="${1:-}"
 need=()
 command -v dot >/dev/null 2>&1 || need+=(graphviz)
 fc-list 2>/dev/null | grep -qi nanum || need+=(fonts-nanum)
+# headless Chromium opens the HTML run reports in the tests (Debian's package; nothing downloaded at test time)
+case ",$extras," in *,test,*|*,workbench,*) command -v chromium >/dev/null 2>&1 || need+=(chromium) ;; esac
 if [ ${#need[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ]; then
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null

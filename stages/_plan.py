@@ -50,14 +50,6 @@ def ranked(scores: FamilyScores) -> list[str]:
     return sorted(scores.scores, key=lambda f: (-scores.scores[f], list(scores.scores).index(f)))
 
 
-def confidence_of(scores: FamilyScores, registry: Registry) -> tuple[str, float]:
-    order = ranked(scores)
-    margin = scores.scores[order[0]] - scores.scores[order[1]]
-    conf = registry.weights.confidence
-    level = "high" if margin >= conf["high_margin"] else "medium" if margin >= conf["medium_margin"] else "low"
-    return level, margin
-
-
 @dataclass
 class _Builder:
     registry: Registry
@@ -181,6 +173,10 @@ def _move(b: _Builder, registry: Registry, room: str, guard) -> None:
 def _resolve_guard(b: _Builder, c: ClauseAnalysis, registry: Registry):
     """The typed condition of a guard clause; inserts the state query it reads when missing."""
     polarity = _guard_polarity(c)
+    unprovided = registry.effects.unprovided_in(c.compact) if registry.effects else []
+    if unprovided:
+        # "엄마 오면": no provider can observe this; the condition stays ungrounded and plan checks refuse it
+        return StateCondition(path=f"event.{unprovided[0]}", operator="eq", value=True)
     if polarity == "consent":
         return None  # consent is the capability's own precondition: the consent step guards it
     subject = next((h.capability_id for h in c.capabilities if registry.capability_by_id[h.capability_id].guard_conditions), None)

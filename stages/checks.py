@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from registry.contracts import (
+    DeviceContext,
     HistoryEvidence,
     PlanCheckReport,
     PlannerOutput,
@@ -15,6 +16,9 @@ from stages._clauses import ClauseAnalysis
 from stages.planner import plan_for_family
 
 _SAFE_FAMILY = "STT_NULL"
+_STATE_PATHS = {f"device.{name}" for name in DeviceContext.model_fields}
+"""Guards may read only what the device context exposes."""
+_UNOBSERVABLE = "which nothing on the robot can observe"
 
 
 def corrected_plan(
@@ -89,6 +93,8 @@ def _violations(plan: PlannerOutput, registry: Registry) -> list[str]:
         cond = step.condition
         if cond is not None and cond.kind == "step_output" and cond.step_id not in seen:
             problems.append(f"{step.id}: condition reads {cond.step_id}, which does not come before it")
+        if cond is not None and cond.kind == "state" and cond.path not in _STATE_PATHS:
+            problems.append(f"{step.id}: condition reads {cond.path}, {_UNOBSERVABLE}")
         seen.add(step.id)
     return problems
 
@@ -100,13 +106,19 @@ def plan_check_report(corrected_plan: PlannerOutput, registry: Registry) -> Plan
 
 
 def final_plan(corrected_plan: PlannerOutput, plan_check_report: PlanCheckReport, registry: Registry) -> PlannerOutput:
-    """The checked plan, or a fail-closed safe reply with no action."""
+    """The checked plan, or a fail-closed reply with no step: the owner stays when its flow is valid."""
     if not plan_check_report.fail_closed:
         return corrected_plan
-    skill = registry.default_skill(_SAFE_FAMILY)
+    owner_ok = registry.flow_by_id.get(corrected_plan.selected_flow_id) is not None and not any(
+        v.startswith(("unknown agent", "unknown skill", "unknown flow", "selected_routes[0]")) for v in plan_check_report.violations
+    )
+    family = corrected_plan.selected_routes[0] if owner_ok else _SAFE_FAMILY
+    skill = corrected_plan.selected_skill if owner_ok else registry.default_skill(_SAFE_FAMILY)
     return PlannerOutput(
-        turn_mode="singleton", selected_routes=[_SAFE_FAMILY], selected_flow_id=registry.flow_id(_SAFE_FAMILY, skill),
-        selected_agent=registry.agent_for_family(_SAFE_FAMILY), selected_skill=skill, owner_selection=_SAFE_FAMILY,
+        turn_mode="singleton", selected_routes=[family], selected_flow_id=registry.flow_id(family, skill),
+        selected_agent=registry.agent_for_family(family), selected_skill=skill, owner_selection=family,
         steps=[], family_confidence="low", ambiguity_reason="fail_closed: " + "; ".join(plan_check_report.violations),
-        stt_null_subtype="GENERIC", tts_response=registry.lexicon["responses"]["fail_closed"],
+        stt_null_subtype="GENERIC" if family == _SAFE_FAMILY else None,
+        tts_response=registry.lexicon["responses"][
+            "ungrounded_condition" if any(_UNOBSERVABLE in v for v in plan_check_report.violations) else "fail_closed"],
     )

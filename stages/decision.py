@@ -15,6 +15,9 @@ from registry.contracts import (
     NormalizedText,
     ScheduleShortCircuit,
 )
+from registry.experience import ExperienceAdmission
+from registry.model_contracts import PlannerProvenance
+from registry.loader import Registry
 
 
 def decision_record(
@@ -29,6 +32,9 @@ def decision_record(
     schedule_short_circuit: ScheduleShortCircuit,
     normalized_text: NormalizedText,
     trace_id: str,
+    registry: Registry,
+    experience_admission: ExperienceAdmission,
+    planner_provenance: PlannerProvenance | None = None,
 ) -> DecisionRecord:
     """The turn's decision with the evidence that decided it; usage is filled by the runner."""
     plan = final_plan
@@ -51,7 +57,8 @@ def decision_record(
         second_pass_ran=second_pass_verdict.ran,
         unsupported_categories=plan.unsupported_categories,
         stt_null_subtype=plan.stt_null_subtype,
-        experience_admission=plan.experience_request.admission_status if plan.experience_request else "not_admitted",
+        experience_admission=experience_admission.proposed,
+        experience_status=experience_admission.status,
         ask_follow_up=plan.ask_follow_up,
         tts_response=plan.tts_response,
         evidence={
@@ -60,6 +67,8 @@ def decision_record(
             "rejected_reason": normalized_text.rejected_reason,
             "clauses": [c.model_dump() for c in preclassifier_hints.clauses],
             "axes": {k: v.model_dump() for k, v in preclassifier_hints.axes.items()},
+            "clause_axes": [{k: v.strength for k, v in axes.items()} for axes in preclassifier_hints.clause_axes],
+            "candidate_families": list(dict.fromkeys(registry.flow_by_id[f].route_family for f in candidate_pool.flow_ids)),
             "unsupported_request_categories": preclassifier_hints.unsupported_request_categories,
             "device_qna_topics": preclassifier_hints.device_qna_topics,
             "stt_null_response_strategy": preclassifier_hints.stt_null_response_strategy,
@@ -71,7 +80,9 @@ def decision_record(
             "schedule_short_circuit": schedule_short_circuit.model_dump(),
             "second_pass": second_pass_verdict.model_dump(),
             "plan_checks": plan_check_report.model_dump(),
+            "planner": planner_provenance.model_dump() if planner_provenance else None,
             "stt_null_target_scope": plan.stt_null_target_scope,
             "experience_request": plan.experience_request.model_dump() if plan.experience_request else None,
+            "experience_admission": experience_admission.model_dump(),
         },
     )

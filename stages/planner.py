@@ -18,13 +18,11 @@ from registry.contracts import (
 )
 from registry.loader import Registry
 from stages._clauses import ClauseAnalysis
+from stages._family import choose_owner, deciding_clauses
 from stages._plan import (
-    GRAY,
     _Builder,
     admission,
     build_device_steps,
-    confidence_of,
-    ranked,
     schedule_plan,
     score_families,
     tts,
@@ -45,11 +43,6 @@ def schedule_short_circuit(history_evidence: HistoryEvidence, preclassifier_hint
     if preclassifier_hints.flag("has_schedule_management_anchor"):
         return ScheduleShortCircuit(active=True, reason="schedule_cancel_or_list")
     return ScheduleShortCircuit(active=False, reason="strong_non_schedule_anchor")
-
-
-def _clause_family(c: ClauseAnalysis, axes, registry: Registry) -> tuple[str, FamilyScores]:
-    scores = score_families(axes, registry)
-    return ranked(scores)[0], scores
 
 
 def plan_for_family(
@@ -199,36 +192,15 @@ def planner_output__heuristic(
     registry: Registry,
 ) -> PlannerOutput:
     """The heuristic planner: owner family from weighted evidence, a typed plan from the clauses."""
-    order = ranked(family_scores)
     allowed = {registry.flow_by_id[f].route_family for f in candidate_pool.flow_ids}
-    order = [f for f in order if f in allowed] or order
-    confidence, margin = confidence_of(family_scores, registry)
-    clause_families: list[str | None] = []
-    # a guard on public information ("밖에 미세먼지 나쁘면") is a lookup step the guard reads
-    deciding = [c for c, axes in zip(clause_analyses, preclassifier_hints.clause_axes)
-                if c.role == "action" or (c.role == "guard" and "has_frg_scope" in axes)]
-    for c, axes in zip(clause_analyses, preclassifier_hints.clause_axes):
-        if c not in deciding or len(deciding) < 2:
-            clause_families.append(None)
-            continue
-        fam, scores = _clause_family(c, axes, registry)
-        clause_families.append(fam if fam in ("ODL", "FRG", "SCH", "DQR", "UNS") else None)
-    if schedule_short_circuit.active:
-        family, continuation = "SCH", True
-        confidence = "high"
-    else:
-        continuation = False
-        firsts = [f for f in clause_families if f]
-        family = firsts[0] if firsts and len(set(firsts)) > 1 else order[0]
-    runner_up = next((f for f in order if f != family), None)
-    gray = frozenset((family, runner_up)) in GRAY
-    second_margin = registry.weights.second_pass["margin"]
-    needs_second_pass = gray and margin < second_margin and not schedule_short_circuit.active
-    ambiguity = f"{family}~{runner_up} margin {margin:.2f}" if needs_second_pass else None
+    deciding = deciding_clauses([c.role for c in clause_analyses], preclassifier_hints.clause_axes)
+    clause_scores = {i: score_families(preclassifier_hints.clause_axes[i], registry).scores for i in deciding}
+    choice = choose_owner(family_scores.scores, clause_scores, len(clause_analyses), allowed,
+                          schedule_short_circuit.active, registry.weights)
+    family, clause_families = choice.family, choice.clause_families
     if len(set(f for f in clause_families if f)) <= 1:
         clause_families = [family if c.role == "action" else None for c in clause_analyses]
     return plan_for_family(
         family, clause_analyses, clause_families, preclassifier_hints, history_evidence, turn_input, registry,
-        continuation, confidence, runner_up if margin < registry.weights.confidence["high_margin"] else None,
-        needs_second_pass, ambiguity,
+        choice.continuation, choice.confidence, choice.plan_runner_up, choice.needs_second_pass, choice.ambiguity,
     )

@@ -73,7 +73,7 @@ def ranked_flows__inline(flow_catalog: FlowCatalog, preclassifier_hints: Preclas
     return _ranked(flow_catalog, ranked(scores), scores.scores, "inline")
 
 
-@config.when(inline_unified_router=False)
+@config.when(inline_unified_router=False, ranked_flow_selector="deterministic")
 def ranked_flows__separate(flow_catalog: FlowCatalog, family_scores: FamilyScores) -> RankedFlows:
     """A separate ranking stage over the planner's family scores (the model selector slots in here)."""
     return _ranked(flow_catalog, ranked(family_scores), family_scores.scores, "separate")

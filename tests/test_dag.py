@@ -12,6 +12,7 @@ from dataflow.schemas import schema_texts
 from registry.contracts import DeviceContext, VoiceContext
 from registry.errors import ConfigError
 from tests.conftest import actions
+from tests.fake_gemini import InProcessFake
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -20,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_driver_builds_for_every_valid_config(config, registry):
     dr = build_driver(config)
     assert "decision_record" in {v.name for v in dr.list_available_variables()}
-    runner = TurnRunner(config, registry)
+    runner = TurnRunner(config, registry, model_client=InProcessFake() if config.uses_model else None)
     assert runner.route_text("고마워").family == "DEF"
 
 

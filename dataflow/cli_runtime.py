@@ -1,0 +1,255 @@
+"""Execution commands: `a2a run`, `a2a task`, `a2a resume`, `a2a workflows list|show`, `a2a schedules list|run`."""
+
+from __future__ import annotations
+
+import json
+import sys
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from registry.errors import A2AError
+
+console = Console()
+err = Console(stderr=True)
+
+DB_HELP = "DuckDB file holding workflows, steps, results, events and schedules."
+_DB = Path("runs/workflows.duckdb")
+_EVENT_STYLE = {"COMPLETED": "green", "FAILED": "red", "BLOCKED": "red", "TIMEOUT": "red", "PAUSED": "yellow",
+                "NEEDS_USER_INPUT": "yellow", "CANCELLED": "magenta", "PROGRESS": "dim", "QUEUED": "dim", "RUNNING": "cyan"}
+_STATUS_STYLE = {"completed": "green", "running": "cyan", "cancelled": "magenta", "needs_user_input": "yellow", "paused": "yellow"}
+
+
+@contextmanager
+def _user_errors() -> Iterator[None]:
+    """A user's mistake is a red line and exit code 2, never a traceback."""
+    try:
+        yield
+    except A2AError as exc:
+        err.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from None
+
+
+def _store(db: Path):
+    from dataflow.store import WorkflowStore
+
+    return WorkflowStore(db)
+
+
+def _scenario(path: Optional[Path]):
+    from device.scenario import Scenario, load_scenario
+
+    return load_scenario(path) if path else Scenario()
+
+
+def _timeline(run, event, new: bool) -> None:
+    from dataflow.runtime import clock_text
+
+    style = _EVENT_STYLE.get(event.event_name, "white")
+    mark = "" if new else " [dim](replayed)[/dim]"
+    detail = " ".join(x for x in (event.reason_code, event.terminal_evidence) if x)
+    if event.output and event.event_name in ("COMPLETED", "BLOCKED", "FAILED", "CANCELLED"):
+        detail += " " + json.dumps(event.output, ensure_ascii=False)
+    console.print(f"[dim]{clock_text(event.observed_at)}[/dim] [{style}]{event.event_name:<16}[/{style}] "
+                  f"{event.step_id:<8} {event.task_method:<24} {detail}{mark}", highlight=False, soft_wrap=True)
+
+
+def _print_report(report, as_json: bool, extra: dict | None = None) -> None:
+    if as_json:
+        data = report.cli_json()
+        if extra:
+            data.update(extra)
+        sys.stdout.write(json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+        return
+    style = _STATUS_STYLE.get(report.status, "red")
+    head = f"[bold {style}]{report.status}[/bold {style}]" + (f" ({report.reason_code})" if report.reason_code else "")
+    console.print(f"{head}  workflow {report.workflow_id}  trace {report.trace_id}")
+    table = Table(show_header=True)
+    for col in ("step", "capability", "status", "reason", "terminal evidence"):
+        table.add_column(col)
+    for s in report.steps:
+        table.add_row(s.step_id, s.capability_id or s.route, s.status, s.reason_code or "", s.terminal_evidence or "")
+    console.print(table)
+    console.print(f"[green]response:[/green] {report.response}")
+    c = report.clocks
+    console.print(f"[dim]first response {c.first_response_ms} ms (wall), completion {c.completion_sim_s} s (simulated)[/dim]")
+
+
+def run(
+    text: str = typer.Argument(..., help="The recognized Korean text to route and execute."),
+    device_context: Optional[str] = typer.Option(None, "--device-context", help="device_context overrides as JSON or @file."),
+    voice_context: Optional[str] = typer.Option(None, "--voice-context", help="voice_context as JSON or @file."),
+    scenario: Optional[Path] = typer.Option(None, "--scenario", help="A fault scenario JSON (see data/scenarios/README.md)."),
+    seed: int = typer.Option(0, "--seed", help="Simulator seed: the same seed gives the same run."),
+    db: Path = typer.Option(_DB, "--db", help=DB_HELP),
+    pace: Optional[float] = typer.Option(None, "--pace", min=0.1, help="Simulated seconds per wall second (default: as fast as possible)."),
+    as_json: bool = typer.Option(False, "--json", help="Print {trace_id, workflow_id, status, steps, response, clocks} as JSON."),
+) -> None:
+    """Route a turn, run its plan on the simulated robot and report what really happened."""
+    import uuid
+
+    from dataflow.cli import _context_arg
+    from dataflow.runtime import Runtime
+    from stages._compile import workflow_id_for
+
+    with _user_errors():
+        store = _store(db)
+        runtime = Runtime(store)
+        listener = None if as_json else _timeline
+        trace_id = uuid.uuid4().hex
+        if not as_json:
+            console.print(f"[bold]{text}[/bold]  trace {trace_id}  workflow {workflow_id_for(trace_id)}", highlight=False, soft_wrap=True)
+        report = runtime.run_text(text, _context_arg(device_context, "--device-context"), _scenario(scenario), seed,
+                                  _context_arg(voice_context, "--voice-context"), pace=pace, listener=listener, trace_id=trace_id)
+        _print_report(report, as_json)
+        store.close()
+
+
+def task(
+    request: str = typer.Argument(..., help='A structured request as JSON or @file, e.g. \'{"taskMethod": "returnToStation"}\'.'),
+    device_context: Optional[str] = typer.Option(None, "--device-context", help="device_context overrides as JSON or @file."),
+    scenario: Optional[Path] = typer.Option(None, "--scenario", help="A fault scenario JSON."),
+    seed: int = typer.Option(0, "--seed", help="Simulator seed."),
+    db: Path = typer.Option(_DB, "--db", help=DB_HELP),
+    as_json: bool = typer.Option(False, "--json", help="Print the run report as JSON."),
+) -> None:
+    """Path A: validate an app's structured request against the registry and run it with no planner."""
+    from dataflow.cli import _context_arg
+    from dataflow.runtime import Runtime
+
+    with _user_errors():
+        raw = Path(request[1:]).read_text(encoding="utf-8") if request.startswith("@") else request
+        try:
+            data = json.loads(raw)
+        except json.JSONDecodeError as exc:
+            raise typer.BadParameter(f"not valid JSON ({exc.msg} at column {exc.colno})", param_hint="REQUEST") from None
+        store = _store(db)
+        report = Runtime(store).run_task(data, _context_arg(device_context, "--device-context"), _scenario(scenario), seed,
+                                         listener=None if as_json else _timeline)
+        _print_report(report, as_json)
+        store.close()
+
+
+def resume(
+    workflow_id: str = typer.Argument(..., help="A workflow id from `a2a workflows list`."),
+    db: Path = typer.Option(_DB, "--db", help=DB_HELP),
+    pace: Optional[float] = typer.Option(None, "--pace", min=0.1, help="Simulated seconds per wall second."),
+    as_json: bool = typer.Option(False, "--json", help="Print the run report as JSON."),
+) -> None:
+    """Continue a workflow that a killed process left running (a finished one is only shown)."""
+    from dataflow.runtime import Runtime
+
+    with _user_errors():
+        store = _store(db)
+        report, stats = Runtime(store).resume(workflow_id, pace=pace, listener=None if as_json else _timeline)
+        if not as_json:
+            console.print(f"[dim]{stats['replayed']} logged events replayed, {stats['new']} new[/dim]")
+        _print_report(report, as_json, {"resume": stats})
+        store.close()
+
+
+workflows_app = typer.Typer(help="Workflows stored in the DuckDB state.", no_args_is_help=True)
+schedules_app = typer.Typer(help="Schedules registered by SCH turns, and the simulated clock that fires them.", no_args_is_help=True)
+
+
+@workflows_app.command("list")
+def workflows_list(
+    db: Path = typer.Option(_DB, "--db", help=DB_HELP),
+    status: Optional[str] = typer.Option(None, "--status", help="Only this status (running, completed, blocked, ...)."),
+    limit: int = typer.Option(50, "--limit", min=1, help="How many, newest first."),
+) -> None:
+    """List workflows, newest first."""
+    with _user_errors():
+        store = _store(db)
+        table = Table(title=f"workflows in {db}")
+        table.add_column("workflow", no_wrap=True, min_width=23)
+        for col in ("kind", "family", "status", "reason", "text"):
+            table.add_column(col, overflow="fold")
+        for w in store.list_workflows(limit, status):
+            table.add_row(w["workflow_id"], w["kind"], w["family"] or "", w["status"], w["reason_code"] or "", (w["text"] or "")[:40])
+        console.print(table)
+        store.close()
+
+
+@workflows_app.command("show")
+def workflows_show(
+    workflow_id: str = typer.Argument(..., help="A workflow id."),
+    db: Path = typer.Option(_DB, "--db", help=DB_HELP),
+    as_json: bool = typer.Option(False, "--json", help="Print the report and the event log as JSON."),
+) -> None:
+    """Show a workflow's steps, results, event log, decisions and response."""
+    from dataflow.runtime import Runtime, clock_text
+
+    with _user_errors():
+        store = _store(db)
+        report = Runtime(store).stored_report(workflow_id)
+        events = store.events(workflow_id)
+        if as_json:
+            _print_report(report, True, {"events": [{k: v for k, v in e.items() if k != "received_seq"} for e in events],
+                                         "decisions": store.decisions(workflow_id)})
+        else:
+            _print_report(report, False)
+            log = Table(title="event log")
+            for col in ("observed", "event", "step", "method", "reason / evidence"):
+                log.add_column(col)
+            for e in events:
+                log.add_row(clock_text(e["observed_at"]), e["event_name"], e["step_id"], e["task_method"],
+                            " ".join(x for x in (e["reason_code"], e["terminal_evidence"]) if x))
+            console.print(log)
+            for d in store.decisions(workflow_id):
+                console.print(f"decision on {d['step_id']}: {d['action']} ({d['reason']})")
+        store.close()
+
+
+@schedules_app.command("list")
+def schedules_list(db: Path = typer.Option(_DB, "--db", help=DB_HELP),
+                   all_: bool = typer.Option(False, "--all", help="Include cancelled schedules.")) -> None:
+    """List the schedules SCH turns registered."""
+    with _user_errors():
+        store = _store(db)
+        table = Table(title="schedules")
+        for col in ("schedule", "kind", "function", "start", "end", "repeat", "status"):
+            table.add_column(col)
+        for s in store.schedules(active_only=not all_):
+            table.add_row(s.schedule_id, s.kind, s.function or s.message or "", s.start_time or "", s.end_time or "",
+                          ",".join(s.repeat_days), s.status)
+        console.print(table)
+        store.close()
+
+
+@schedules_app.command("run")
+def schedules_run(
+    start: str = typer.Option("17:55", "--start", help="Simulated time of day to start at (HH:MM)."),
+    until: str = typer.Option("19:05", "--until", help="Simulated time to stop at (HH:MM; earlier than --start means the next day)."),
+    weekday: str = typer.Option("mon", "--weekday", help="Weekday of the simulated first day (mon..sun)."),
+    device_context: Optional[str] = typer.Option(None, "--device-context", help="device_context overrides as JSON or @file."),
+    seed: int = typer.Option(0, "--seed", help="Simulator seed."),
+    db: Path = typer.Option(_DB, "--db", help=DB_HELP),
+) -> None:
+    """Advance the simulated clock and fire the schedules that fall due, with their timeline."""
+    from dataflow.cli import _context_arg
+    from dataflow.runtime import WEEKDAYS, Runtime
+
+    if weekday not in WEEKDAYS:
+        raise typer.BadParameter(f"one of {', '.join(WEEKDAYS)}", param_hint="--weekday")
+    with _user_errors():
+        store = _store(db)
+        reports = Runtime(store).run_clock(start, until, _context_arg(device_context, "--device-context"), seed=seed,
+                                           listener=_timeline, start_weekday=weekday)
+        if not reports:
+            console.print("no schedule fell due in that window")
+        for report in reports:
+            _print_report(report, False)
+        store.close()
+
+
+def register(app: typer.Typer) -> None:
+    app.command()(run)
+    app.command()(task)
+    app.command()(resume)
+    app.add_typer(workflows_app, name="workflows")
+    app.add_typer(schedules_app, name="schedules")

@@ -1,0 +1,348 @@
+"""A self-contained HTML report of a batch run directory (inline CSS and SVG, opens offline).
+
+    a2a report runs/a      # writes runs/a/report.html
+
+Sections: headline metrics, the confusion matrix as a heatmap, per-family precision/recall/F1,
+the family errors with the evidence that decided each one, plan errors, the latency histogram
+and per-stage time, and the model-economy figures when the run made model calls.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import statistics
+from collections import Counter
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from dataflow.batch import actions_match, decision_actions
+from registry.contracts import FAMILIES, DecisionRecord
+from registry.errors import A2AError
+
+REPORT_FILE = "report.html"
+
+
+class ReportError(A2AError):
+    """A run directory the report cannot be built from."""
+
+
+def _e(value: Any) -> str:
+    return html.escape("" if value is None else str(value), quote=True)
+
+
+def load_run(run_dir: Path) -> tuple[list[DecisionRecord], dict[str, Any]]:
+    """The decision records and metrics of a run directory."""
+    run_dir = Path(run_dir)
+    if not run_dir.is_dir():
+        raise ReportError(f"{run_dir}: not a directory (run `a2a batch SET --out {run_dir}` first)")
+    missing = [n for n in ("decisions.jsonl", "metrics.json") if not (run_dir / n).exists()]
+    if missing:
+        raise ReportError(f"{run_dir}: missing {', '.join(missing)}; is it a batch run directory?")
+    records = []
+    for number, line in enumerate((run_dir / "decisions.jsonl").read_text(encoding="utf-8").splitlines(), 1):
+        if line.strip():
+            try:
+                records.append(DecisionRecord.model_validate_json(line))
+            except ValueError as exc:
+                raise ReportError(f"{run_dir / 'decisions.jsonl'} line {number}: not a decision record ({str(exc).splitlines()[0]})") from None
+    try:
+        metrics = json.loads((run_dir / "metrics.json").read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise ReportError(f"{run_dir / 'metrics.json'}: not valid JSON ({exc.msg})") from None
+    return records, metrics
+
+
+def _expectations(run_dir: Path, metrics: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """id -> expect, from the parquet (families) and, when it is still there, the set (actions)."""
+    out: dict[str, dict[str, Any]] = {}
+    parquet = run_dir / "decisions.parquet"
+    if parquet.exists():
+        import pyarrow.parquet as pq
+
+        table = pq.read_table(parquet, columns=["id", "expected_family"]).to_pydict()
+        for rid, fam in zip(table["id"], table["expected_family"]):
+            if fam:
+                out.setdefault(str(rid), {})["family"] = fam
+    set_path = Path(metrics.get("set", ""))
+    if set_path.is_file():
+        for line in set_path.read_text(encoding="utf-8", errors="replace").splitlines():
+            try:
+                row = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            if isinstance(row, dict) and isinstance(row.get("expect"), dict):
+                out.setdefault(str(row.get("id")), {}).update(row["expect"])
+    return out
+
+
+# --- drawing ---------------------------------------------------------------------------------
+
+
+def _heat(value: float, good: bool) -> str:
+    """A cell colour: green shades on the diagonal, red shades off it; white at zero."""
+    if value <= 0:
+        return "#ffffff"
+    a = 0.15 + 0.85 * min(1.0, value)
+    return f"rgba(46,139,87,{a:.2f})" if good else f"rgba(205,55,55,{a:.2f})"
+
+
+def confusion_svg(confusion: dict[str, dict[str, int]]) -> str:
+    """Rows: expected family; columns: decided family; shade: share of the row."""
+    rows = [f for f in FAMILIES if f in confusion] + sorted(f for f in confusion if f not in FAMILIES)
+    cols = list(FAMILIES) + sorted({g for c in confusion.values() for g in c} - set(FAMILIES))
+    cell, left, top = 58, 96, 74
+    w, h = left + cell * len(cols) + 20, top + cell * len(rows) + 20
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" role="img" aria-label="confusion matrix" class="heatmap">',
+             f'<text x="{left + cell * len(cols) / 2}" y="16" text-anchor="middle" class="axis-title">decided family</text>',
+             f'<text x="14" y="{top + cell * len(rows) / 2}" text-anchor="middle" class="axis-title" transform="rotate(-90 14 {top + cell * len(rows) / 2})">expected family</text>']
+    for j, g in enumerate(cols):
+        parts.append(f'<text x="{left + j * cell + cell / 2}" y="{top - 10}" text-anchor="middle" class="tick">{_e(g)}</text>')
+    for i, e in enumerate(rows):
+        total = sum(confusion[e].values()) or 1
+        parts.append(f'<text x="{left - 8}" y="{top + i * cell + cell / 2 + 4}" text-anchor="end" class="tick">{_e(e)}</text>')
+        for j, g in enumerate(cols):
+            n = confusion[e].get(g, 0)
+            x, y = left + j * cell, top + i * cell
+            parts.append(f'<rect x="{x}" y="{y}" width="{cell}" height="{cell}" fill="{_heat(n / total, e == g)}" stroke="#ccc">'
+                         f'<title>expected {_e(e)}, decided {_e(g)}: {n} of {total}</title></rect>')
+            if n:
+                dark = n / total > 0.55
+                parts.append(f'<text x="{x + cell / 2}" y="{y + cell / 2 + 5}" text-anchor="middle" class="count{" dark" if dark else ""}">{n}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def histogram_svg(values: list[float], *, bins: int = 30, unit: str = "ms", marks: dict[str, float] | None = None) -> str:
+    """A histogram with labelled percentile marks."""
+    if not values:
+        return '<p class="muted">no values</p>'
+    ordered = sorted(values)
+    p99 = ordered[min(len(ordered) - 1, int(0.99 * (len(ordered) - 1)))]
+    lo, hi = 0.0, (min(ordered[-1], 1.5 * p99) * 1.02) or 1.0  # a cold-start outlier must not flatten the rest
+    width = (hi - lo) / bins
+    counts = [0] * bins
+    for v in values:
+        counts[max(0, min(bins - 1, int((v - lo) / width)))] += 1
+    over = sum(1 for v in values if v > hi)
+    W, H, left, bottom = 640, 220, 44, 34
+    plot_w, plot_h = W - left - 12, H - bottom - 14
+    top_count = max(counts)
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{H}" role="img" aria-label="histogram" class="hist">']
+    bw = plot_w / bins
+    for k, c in enumerate(counts):
+        bh = plot_h * c / top_count if top_count else 0
+        parts.append(f'<rect x="{left + k * bw:.1f}" y="{14 + plot_h - bh:.1f}" width="{bw - 1:.1f}" height="{bh:.1f}" fill="#4a78b5">'
+                     f'<title>{lo + k * width:.2f}-{lo + (k + 1) * width:.2f} {unit}: {c}</title></rect>')
+    parts.append(f'<line x1="{left}" y1="{14 + plot_h}" x2="{left + plot_w}" y2="{14 + plot_h}" stroke="#333"/>')
+    for t in range(5):
+        v = lo + (hi - lo) * t / 4
+        x = left + plot_w * t / 4
+        parts.append(f'<text x="{x:.1f}" y="{H - 16}" text-anchor="middle" class="tick">{v:.2f}</text>')
+    parts.append(f'<text x="{left + plot_w / 2}" y="{H - 2}" text-anchor="middle" class="tick">{_e(unit)}'
+                 + (f" ({over} above {hi:.2f}, max {ordered[-1]:.2f}, counted in the last bar)" if over else "") + "</text>")
+    parts.append(f'<text x="{left - 6}" y="18" text-anchor="end" class="tick">{top_count}</text>')
+    for n, (label, v) in enumerate((marks or {}).items()):
+        x = left + plot_w * min(v, hi) / hi
+        parts.append(f'<line x1="{x:.1f}" y1="10" x2="{x:.1f}" y2="{14 + plot_h}" stroke="#d9822b" stroke-dasharray="4 3"/>'
+                     f'<text x="{x + 3:.1f}" y="{24 + 13 * n}" class="mark">{_e(label)} {v:.2f}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def bar(value: float, good: bool = True) -> str:
+    """A small inline bar for a share in [0, 1]."""
+    w = max(0.0, min(1.0, value)) * 120
+    colour = "#2e8b57" if good else "#cd3737"
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="124" height="12" class="bar"><rect x="0" y="1" width="120" height="10" fill="#eee"/>'
+            f'<rect x="0" y="1" width="{w:.1f}" height="10" fill="{colour}"/></svg>')
+
+
+def _bars_svg(items: list[tuple[str, float]], unit: str) -> str:
+    if not items:
+        return '<p class="muted">no values</p>'
+    top = max(v for _, v in items) or 1.0
+    W, row, left = 640, 20, 190
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{W}" height="{row * len(items) + 8}" role="img" aria-label="stage time" class="stagebars">']
+    for i, (name, v) in enumerate(items):
+        y = 4 + i * row
+        parts.append(f'<text x="{left - 6}" y="{y + 13}" text-anchor="end" class="tick">{_e(name)}</text>'
+                     f'<rect x="{left}" y="{y + 2}" width="{(W - left - 90) * v / top:.1f}" height="{row - 6}" fill="#7a9cc6"/>'
+                     f'<text x="{left + (W - left - 90) * v / top + 4:.1f}" y="{y + 13}" class="tick">{v:.3f} {unit}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+# --- sections --------------------------------------------------------------------------------
+
+
+def _pct(v: float | None) -> str:
+    return "-" if v is None else f"{100 * v:.1f}%"
+
+
+def _headline(metrics: dict[str, Any], records: list[DecisionRecord]) -> str:
+    cards = [
+        ("rows", str(metrics.get("rows", len(records)))), ("errors", str(metrics.get("errors", 0))),
+        ("family accuracy", _pct(metrics.get("family_accuracy"))), ("actions exact", _pct(metrics.get("action_exact_match"))),
+        ("routes match", _pct(metrics.get("routes_match"))), ("slots", _pct(metrics.get("slot_accuracy"))),
+        ("second pass rate", _pct(metrics.get("second_pass_rate"))),
+        ("latency p50 / p95", f"{metrics.get('latency_ms', {}).get('p50', 0):.2f} / {metrics.get('latency_ms', {}).get('p95', 0):.2f} ms"),
+    ]
+    return '<div class="cards">' + "".join(f'<div class="card"><div class="label">{_e(k)}</div><div class="value">{_e(v)}</div></div>' for k, v in cards) + "</div>"
+
+
+def _per_family(metrics: dict[str, Any]) -> str:
+    rows = []
+    for fam, v in metrics.get("per_family", {}).items():
+        rows.append(f"<tr><td class='fam'>{_e(fam)}</td><td>{v['precision']:.3f} {bar(v['precision'])}</td>"
+                    f"<td>{v['recall']:.3f} {bar(v['recall'])}</td><td>{v['f1']:.3f} {bar(v['f1'])}</td><td class='num'>{v['support']}</td></tr>")
+    return ("<table id='per-family-table'><thead><tr><th>family</th><th>precision</th><th>recall</th><th>F1</th><th>support</th></tr></thead>"
+            f"<tbody>{''.join(rows)}</tbody></table>")
+
+
+def _terms(contrib: dict[str, float], limit: int = 4) -> str:
+    items = sorted(contrib.items(), key=lambda kv: -abs(kv[1]))[:limit]
+    return "<br>".join(f"<span class='{'pos' if v > 0 else 'neg'}'>{_e(k)} {v:+.2f}</span>" for k, v in items) or "<span class='muted'>(bias only)</span>"
+
+
+def _family_errors(records: list[DecisionRecord], expect: dict[str, dict[str, Any]]) -> tuple[str, int]:
+    rows = []
+    for rec in records:
+        exp = expect.get(str(rec.id), {}).get("family")
+        if not exp or exp == rec.family:
+            continue
+        ev = rec.evidence
+        scores = ev.get("family_scores", {})
+        contrib = ev.get("family_contributions", {})
+        sp = ev.get("second_pass") or {}
+        judge = f"{'/'.join(sp.get('pair') or [])} → {sp.get('winner')}<br><span class='muted'>{_e(', '.join(sp.get('reason', [])[:3]))}</span>" if sp.get("ran") else "<span class='muted'>closed</span>"
+        axes = sorted(((k, v["strength"]) for k, v in ev.get("axes", {}).items() if v["strength"] >= 0.005), key=lambda kv: -kv[1])
+        axes_html = ", ".join(f"{_e(k)} {s:.2f}" for k, s in axes[:6]) or "<span class='muted'>none lit</span>"
+        why = (f"<b>{_e(rec.family)}</b> {scores.get(rec.family or '', 0):.2f}<br>{_terms(contrib.get(rec.family or '', {}))}"
+               if rec.family in scores else _e(rec.error or rec.family))
+        missed = f"<b>{_e(exp)}</b> {scores.get(exp, 0):.2f}<br>{_terms(contrib.get(exp, {}))}" if exp in scores else _e(exp)
+        rows.append(
+            f"<tr><td class='id'>{_e(rec.id)}</td><td class='text'>{_e(rec.text)}</td><td class='fam exp'>{_e(exp)}</td>"
+            f"<td class='fam got'>{_e(rec.family or 'ERROR')}</td><td>{_e(rec.family_confidence)}</td><td>{why}</td><td>{missed}</td>"
+            f"<td>{judge}</td><td class='axes'>{axes_html}</td></tr>")
+    if not rows:
+        return "<p class='ok'>No family errors.</p>", 0
+    head = ("<table id='error-table'><thead><tr><th>id</th><th>utterance</th><th>expected</th><th>decided</th><th>confidence</th>"
+            "<th>why the decided family scored (top terms)</th><th>the expected family's score</th><th>second pass</th><th>axes that lit</th></tr></thead>")
+    return head + f"<tbody>{''.join(rows)}</tbody></table>", len(rows)
+
+
+def _fmt_actions(actions: list[dict[str, Any]]) -> str:
+    out = []
+    for a in actions:
+        args = ",".join(f"{k}={v}" for k, v in (a.get("arguments") or {}).items())
+        out.append(f"{'?' if a.get('conditional') else ''}{a['capability_id']}.{a['operation_id']}({args})")
+    return " → ".join(out) or "(none)"
+
+
+def _plan_errors(records: list[DecisionRecord], expect: dict[str, dict[str, Any]]) -> tuple[str, int]:
+    rows = []
+    for rec in records:
+        exp = expect.get(str(rec.id), {})
+        if "actions" not in exp or exp.get("family") not in (None, rec.family):
+            continue
+        got = decision_actions(rec)
+        if actions_match(exp["actions"] or [], got):
+            continue
+        rows.append(f"<tr><td class='id'>{_e(rec.id)}</td><td class='text'>{_e(rec.text)}</td><td class='fam'>{_e(rec.family)}</td>"
+                    f"<td class='plan'>{_e(_fmt_actions(exp['actions'] or []))}</td><td class='plan'>{_e(_fmt_actions(got))}</td></tr>")
+    if not rows:
+        return "<p class='ok'>No plan errors among rows with the right family (or the set is not reachable for action checks).</p>", 0
+    head = "<table id='plan-error-table'><thead><tr><th>id</th><th>utterance</th><th>family</th><th>expected actions</th><th>planned actions</th></tr></thead>"
+    return head + f"<tbody>{''.join(rows)}</tbody></table>", len(rows)
+
+
+def _economy(records: list[DecisionRecord]) -> str:
+    used = [r for r in records if r.usage.model_calls or r.usage.prompt_tokens or r.usage.output_tokens]
+    if not used:
+        return "<p class='muted' id='economy-none'>No model calls in this run (the heuristic backend decides without a model).</p>"
+    calls = sum(r.usage.model_calls for r in records)
+    prompt = sum(r.usage.prompt_tokens for r in records)
+    output = sum(r.usage.output_tokens for r in records)
+    n = len(records) or 1
+    by_family: dict[str, Counter] = {}
+    for r in records:
+        c = by_family.setdefault(r.family or "ERROR", Counter())
+        c["rows"] += 1
+        c["calls"] += r.usage.model_calls
+        c["tokens"] += r.usage.prompt_tokens + r.usage.output_tokens
+    fam_rows = "".join(f"<tr><td class='fam'>{_e(f)}</td><td class='num'>{c['rows']}</td><td class='num'>{c['calls']}</td>"
+                       f"<td class='num'>{c['calls'] / c['rows']:.2f}</td><td class='num'>{c['tokens'] / c['rows']:.0f}</td></tr>"
+                       for f, c in sorted(by_family.items()))
+    cards = [("model calls", f"{calls}"), ("turns with a call", f"{len(used)} ({100 * len(used) / n:.1f}%)"),
+             ("calls per turn", f"{calls / n:.2f}"), ("prompt tokens / turn", f"{prompt / n:.0f}"), ("output tokens / turn", f"{output / n:.0f}")]
+    return ('<div class="cards" id="economy">' + "".join(f'<div class="card"><div class="label">{_e(k)}</div><div class="value">{_e(v)}</div></div>' for k, v in cards)
+            + "</div><table><thead><tr><th>family</th><th>rows</th><th>calls</th><th>calls / row</th><th>tokens / row</th></tr></thead>"
+            + f"<tbody>{fam_rows}</tbody></table>"
+            + "<h3>Tokens per turn (turns with a call)</h3>" + histogram_svg([r.usage.prompt_tokens + r.usage.output_tokens for r in used], unit="tokens"))
+
+
+_CSS = """
+body{font-family:"Nanum Gothic","NanumGothic","Noto Sans CJK KR","Apple SD Gothic Neo","Malgun Gothic",sans-serif;margin:24px 32px;color:#222;max-width:1400px}
+h1{font-size:22px;margin-bottom:2px}h2{font-size:18px;margin-top:34px;border-bottom:1px solid #ddd;padding-bottom:4px}h3{font-size:15px}
+.muted{color:#888}.ok{color:#2e8b57}.sub{color:#666;font-size:13px}
+.cards{display:flex;flex-wrap:wrap;gap:10px;margin:12px 0}.card{border:1px solid #ddd;border-radius:6px;padding:8px 14px;min-width:120px;background:#fafafa}
+.card .label{font-size:12px;color:#666}.card .value{font-size:20px;font-weight:600}
+table{border-collapse:collapse;font-size:13px;margin:8px 0}th,td{border:1px solid #ddd;padding:4px 8px;vertical-align:top;text-align:left}
+th{background:#f2f4f7}td.num{text-align:right}td.fam{font-weight:600;white-space:nowrap}td.exp{color:#2e8b57}td.got{color:#cd3737}
+td.text{min-width:200px;max-width:340px}td.axes{font-size:12px;max-width:300px}td.plan{font-family:monospace;font-size:12px}
+.pos{color:#2e6b9e}.neg{color:#b04a4a}svg text{font-family:inherit}.tick{font-size:12px;fill:#333}.axis-title{font-size:13px;fill:#555}
+.count{font-size:14px;fill:#222}.count.dark{fill:#fff;font-weight:600}.mark{font-size:11px;fill:#b0651b}.bar{vertical-align:middle;margin-left:6px}
+.grid{display:flex;flex-wrap:wrap;gap:40px;align-items:flex-start}
+"""
+
+
+def render_report(run_dir: Path) -> str:
+    """The report's HTML text."""
+    run_dir = Path(run_dir)
+    records, metrics = load_run(run_dir)
+    expect = _expectations(run_dir, metrics)
+    errors_html, n_errors = _family_errors(records, expect)
+    plan_html, n_plan = _plan_errors(records, expect)
+    lat = [r.usage.total_ms for r in records if not r.error and r.usage.total_ms > 0]
+    lat_marks = metrics.get("latency_ms", {})
+    stage: dict[str, list[float]] = {}
+    for r in records:
+        for name, ms in r.usage.stage_ms.items():
+            stage.setdefault(name, []).append(ms)
+    stage_items = sorted(((k, statistics.mean(v)) for k, v in stage.items()), key=lambda kv: -kv[1])
+    written = datetime.fromtimestamp((run_dir / "decisions.jsonl").stat().st_mtime, tz=timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    bad_rows = metrics.get("error_rows", [])
+    bad_html = ("<table><thead><tr><th>id</th><th>why it could not be routed</th></tr></thead><tbody>"
+                + "".join(f"<tr><td class='id'>{_e(b.get('id'))}</td><td>{_e(b.get('error'))}</td></tr>" for b in bad_rows)
+                + "</tbody></table>") if bad_rows else "<p class='ok'>Every row was routed.</p>"
+    return f"""<!DOCTYPE html>
+<html lang="ko"><head><meta charset="utf-8"><title>a2a run report: {_e(run_dir.name)}</title><style>{_CSS}</style></head>
+<body>
+<h1>Run report: {_e(run_dir.name)}</h1>
+<div class="sub">set {_e(metrics.get('set', '?'))} · engine {_e(metrics.get('engine', 'local'))} · written {_e(written)}</div>
+<section id="summary"><h2>Summary</h2>{_headline(metrics, records)}</section>
+<section id="families"><h2>Owner families</h2>
+<div class="grid"><div><h3>Confusion matrix</h3><p class="sub">Rows are the labelled family, columns the decided one; the shade is the share of the row (green: right, red: wrong).</p>
+<div id="confusion">{confusion_svg(metrics.get('confusion_matrix', {}))}</div></div>
+<div><h3>Precision, recall and F1 per family</h3>{_per_family(metrics)}</div></div></section>
+<section id="errors"><h2>Family errors ({n_errors})</h2>
+<p class="sub">Each family is scored as bias + Σ weight × axis strength (registry/evidence_weights.json). For each error: the terms that lifted the decided family, the expected family's score and terms, whether the second-pass judge ran, and the axes that lit.</p>
+{errors_html}</section>
+<section id="plan-errors"><h2>Plan errors ({n_plan})</h2><p class="sub">Rows with the right family whose typed actions differ from the labels (? marks a guarded step).</p>{plan_html}</section>
+<section id="latency"><h2>Latency</h2><p class="sub">Wall time per turn through the DAG ({len(lat)} turns).</p>
+<div id="latency-histogram">{histogram_svg(lat, marks={k: v for k, v in lat_marks.items() if k in ('p50', 'p95')})}</div>
+<h3>Mean time per stage</h3>{_bars_svg(stage_items, 'ms')}</section>
+<section id="model-economy"><h2>Model economy</h2>{_economy(records)}</section>
+<section id="bad-rows"><h2>Rows that could not be routed ({metrics.get('errors', 0)})</h2>{bad_html}</section>
+</body></html>
+"""
+
+
+def write_report(run_dir: Path, out: Path | None = None) -> Path:
+    """Write report.html into the run directory (or `out`) and return its path."""
+    text = render_report(run_dir)
+    path = out or Path(run_dir) / REPORT_FILE
+    path.write_text(text, encoding="utf-8")
+    return path

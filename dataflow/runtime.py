@@ -1,0 +1,221 @@
+"""Turns run end to end: route and compile (the driver), a simulated robot, the cloud orchestrator,
+durable state, and the two clocks. Also path A requests, resume after a kill, and the schedule clock.
+
+Resume replays the robot deterministically from the stored context, scenario and seed (the
+simulator stands in for a robot that kept its own state): events already in the log are
+applied to memory again, checked to match, and not stored twice; cloud results already stored
+are reused, never recomposed.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from typing import Any
+
+from pydantic import ValidationError
+
+from dataflow.orchestrator import DecisionHandler, EventListener, Orchestrator, WorkflowRun
+from dataflow.path_a import parse_structured_request, structured_request_step
+from dataflow.store import WorkflowStore
+from device.scenario import Scenario, start_clock_s
+from device.session import DeviceSession
+from registry.contracts import Action, DecisionRecord, DeviceContext, Step, TurnInput, VoiceContext
+from registry.device_bridge import load_device_bridge
+from registry.device_contracts import ClockDelay, CompiledWorkflow
+from registry.errors import InputError
+from registry.loader import Registry, load_registry
+from registry.runtime_contracts import Clocks, RunReport, ScheduleRecord, StepReport
+from registry.templates import fill, load_response_templates
+from stages._compile import compile_steps
+
+DAY_S = 86400
+WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
+_SLACK_TICKS = 120
+
+
+def device_context_from(scenario: Scenario, overrides: dict[str, Any] | None) -> DeviceContext:
+    """The scenario's device context with the caller's overrides on top (unknown fields are an error)."""
+    data = {**scenario.device_context, **(overrides or {})}
+    unknown = sorted(set(data) - set(DeviceContext.model_fields))
+    if unknown:
+        raise InputError(f"device_context: unknown field {unknown[0]!r} (known: {', '.join(DeviceContext.model_fields)})")
+    try:
+        return DeviceContext(**data)
+    except ValidationError as exc:
+        err = exc.errors()[0]
+        raise InputError(f"device_context.{'.'.join(map(str, err['loc']))}: {err['msg']}") from None
+
+
+def tick_budget(compiled: CompiledWorkflow, grace_s: int) -> int:
+    """Enough simulated seconds for every device task to reach its timeout, plus waits and slack."""
+    tasks = compiled.submission.subTasks if compiled.submission else []
+    delays = sum(1 for t in tasks if t.start_after is not None) * DAY_S
+    return sum(t.timeout_s * (t.max_local_retries + 1) for t in tasks) + delays + grace_s + _SLACK_TICKS
+
+
+class Runtime:
+    def __init__(self, store: WorkflowStore, runner=None, registry: Registry | None = None, handler: DecisionHandler | None = None):
+        self.store = store
+        self.runner = runner
+        self.registry = registry or (runner.registry if runner is not None else load_registry())
+        self.handler = handler
+        self.templates = load_response_templates()
+        self.bridge = load_device_bridge(self.registry)
+
+    def _orchestrator(self, session: DeviceSession, listener: EventListener | None, replaying: bool = False) -> Orchestrator:
+        return Orchestrator(self.registry, self.store, session, self.templates, self.bridge, self.handler, listener, replaying)
+
+    def _persist(self, text: str, context: DeviceContext, scenario: Scenario, seed: int) -> dict[str, Any]:
+        return {"text": text, "device_context": context.model_dump(), "scenario_json": scenario.model_dump_json(), "seed": seed}
+
+    def _execute(self, compiled: CompiledWorkflow, record: DecisionRecord | None, kind: str, text: str, context: DeviceContext,
+                 scenario: Scenario, seed: int, started: float, ack: str | None, pace: float | None,
+                 listener: EventListener | None) -> RunReport:
+        session = DeviceSession(self.registry, context, scenario, seed)
+        orch = self._orchestrator(session, listener)
+        run = orch.start(compiled, record, kind, started, ack, self._persist(text, context, scenario, seed))
+        orch.run_until_done(run, tick_budget(compiled, session.sim.physics.callback_grace_s), pace)
+        return orch.report(run)
+
+    # -- entry points ---------------------------------------------------------------------------
+
+    def run_text(self, text: str, device_context: dict[str, Any] | None = None, scenario: Scenario | None = None, seed: int = 0,
+                 voice_context: dict[str, Any] | None = None, pace: float | None = None, listener: EventListener | None = None,
+                 trace_id: str | None = None) -> RunReport:
+        """Route one utterance through the DAG (asking the driver for compiled_workflow) and run it."""
+        if self.runner is None:
+            from dataflow.driver import TurnRunner
+
+            self.runner = TurnRunner(registry=self.registry)
+        started = time.perf_counter()  # the turn's clock starts when the utterance arrives, not at process start
+        scenario = scenario or Scenario()
+        context = device_context_from(scenario, device_context)
+        voice = {k: v for k, v in (voice_context or {}).items() if k in VoiceContext.model_fields}
+        turn = TurnInput(recognized_text=text, voice_context=VoiceContext(**voice), device_context=context)
+        record, extra = self.runner.route_with(turn, ("compiled_workflow",), trace_id=trace_id or uuid.uuid4().hex)
+        compiled: CompiledWorkflow = extra["compiled_workflow"]
+        ack = record.tts_response if compiled.submission is not None else None
+        return self._execute(compiled, record, "turn", text, context, scenario, seed, started, ack, pace, listener)
+
+    def run_task(self, request: Any, device_context: dict[str, Any] | None = None, scenario: Scenario | None = None, seed: int = 0,
+                 pace: float | None = None, listener: EventListener | None = None) -> RunReport:
+        """Path A: validate a structured request against the registry and run it with no planner."""
+        started = time.perf_counter()
+        parsed = parse_structured_request(request)
+        step = structured_request_step(parsed, self.registry, self.bridge)
+        scenario = scenario or Scenario()
+        context = device_context_from(scenario, device_context)
+        trace_id = uuid.uuid4().hex
+        compiled = compile_steps([step], "ODL", trace_id, self.registry, self.bridge)
+        if compiled.errors:
+            raise InputError("; ".join(compiled.errors))
+        return self._execute(compiled, None, "task", json.dumps(request, ensure_ascii=False), context, scenario, seed, started,
+                             None, pace, listener)
+
+    def resume(self, workflow_id: str, pace: float | None = None, listener: EventListener | None = None) -> tuple[RunReport, dict[str, int]]:
+        """Continue a workflow a killed process left running; a finished one is only reported."""
+        row = self.store.workflow(workflow_id)
+        if row["status"] != "running":
+            return self.stored_report(workflow_id), {"replayed": 0, "new": 0}
+        if row["kind"] == "schedule":
+            raise InputError(f"{workflow_id} was fired by the schedule clock; run `a2a schedules run` again to continue it")
+        compiled = CompiledWorkflow.model_validate_json(row["compiled_json"])
+        record = DecisionRecord.model_validate_json(row["record_json"]) if row["record_json"] else None
+        scenario = Scenario.model_validate_json(row["scenario_json"])
+        context = DeviceContext.model_validate(json.loads(row["device_context_json"]))
+        session = DeviceSession(self.registry, context, scenario, int(row["seed"]))
+        for _ in range(int(row["submit_tick"])):
+            session.tasks.tick()
+        orch = self._orchestrator(session, listener, replaying=True)
+        before = len(self.store.events(workflow_id))
+        run = orch.start(compiled, record, row["kind"], time.perf_counter(), row["ack"], persist=None)
+        orch.run_until_done(run, tick_budget(compiled, session.sim.physics.callback_grace_s), pace)
+        after = len(self.store.events(workflow_id))
+        return orch.report(run), {"replayed": orch.replayed, "new": after - before}
+
+    def stored_report(self, workflow_id: str) -> RunReport:
+        row = self.store.workflow(workflow_id)
+        results = self.store.results(workflow_id)
+        steps = [StepReport(step_id=s["step_id"], capability_id=s["capability_id"], route=s["route"], status=s["status"],
+                            reason_code=s["reason_code"], terminal_evidence=s["terminal_evidence"],
+                            output={k: v for k, v in results.get(s["step_id"], {}).items()
+                                    if k not in ("status", "terminal_evidence", "reason_code", "cloud_result")})
+                 for s in self.store.steps(workflow_id)]
+        order = {s.step_id: i for i, s in enumerate(CompiledWorkflow.model_validate_json(row["compiled_json"]).steps)}
+        steps.sort(key=lambda s: order.get(s.step_id, len(order)))
+        turn = self.store.turn(row["trace_id"]) or {}
+        return RunReport(trace_id=row["trace_id"], workflow_id=workflow_id, status=row["status"], reason_code=row["reason_code"],
+                         steps=steps, response=row["response"] or "", ack=row["ack"],
+                         clocks=Clocks(first_response_ms=turn.get("first_response_ms"), completion_sim_s=turn.get("completion_sim_s")),
+                         decisions=self.store.decisions(workflow_id))
+
+    # -- the schedule clock ------------------------------------------------------------------
+
+    def run_clock(self, start: str, until: str, device_context: dict[str, Any] | None = None, scenario: Scenario | None = None,
+                  seed: int = 0, listener: EventListener | None = None, start_weekday: str = "mon") -> list[RunReport]:
+        """Advance the simulated clock from `start` to `until` (HH:MM, the next day when earlier), firing due schedules."""
+        scenario = (scenario or Scenario()).model_copy(update={"start_clock": start})
+        begin = start_clock_s(start)
+        end = start_clock_s(until)
+        end += DAY_S if end <= begin else 0
+        context = device_context_from(scenario, device_context)
+        session = DeviceSession(self.registry, context, scenario, seed)
+        orch = self._orchestrator(session, listener)
+        fires = upcoming_fires(self.store.schedules(), begin, end, WEEKDAYS.index(start_weekday))
+        runs: list[WorkflowRun] = []
+        while session.clock_s < end:
+            while fires and fires[0][0] <= session.clock_s:
+                fire_s, schedule = fires.pop(0)
+                run = self._fire(orch, session, schedule, fire_s, context, scenario, seed)
+                if run is not None:
+                    runs.append(run)
+            orch.tick()
+        return [orch.report(r) for r in runs]
+
+    def _fire(self, orch: Orchestrator, session: DeviceSession, schedule: ScheduleRecord, fire_s: int, context: DeviceContext,
+              scenario: Scenario, seed: int) -> WorkflowRun | None:
+        cap = self.registry.capability_by_id.get(schedule.function or "")
+        start_op = cap.operation("start") if cap else None
+        if cap is None or start_op is None:
+            return None
+        trace_id = uuid.uuid4().hex
+        names = self.registry.lexicon["responses"]["capability_names"]
+        steps = [Step(id="step_1", route="ODL", purpose=names.get(cap.capability_id, cap.capability_id), output_key="start_result",
+                      execution_target="device", wait_policy="event", action=Action(capability_id=cap.capability_id, operation_id="start"))]
+        delays = {}
+        if schedule.end_time and cap.operation("stop") is not None:
+            length = (start_clock_s(schedule.end_time) - start_clock_s(schedule.start_time or "00:00")) % DAY_S
+            steps.append(Step(id="step_2", route="ODL", purpose=names.get(cap.capability_id, ""), output_key="stop_result", depends_on=["step_1"],
+                              execution_target="device", wait_policy="completed", action=Action(capability_id=cap.capability_id, operation_id="stop")))
+            delays["step_2"] = ClockDelay(not_before_s=fire_s + length)
+        compiled = compile_steps(steps, "ODL", trace_id, self.registry, self.bridge, start_after=delays)
+        if not self.store.record_fire(schedule.schedule_id, fire_s, compiled.workflow_id):
+            return None
+        text = fill("{id} @ {clock}", {"id": schedule.schedule_id, "clock": clock_text(fire_s)})
+        return orch.start(compiled, None, "schedule", time.perf_counter(), None, self._persist(text, context, scenario, seed))
+
+
+def clock_text(clock_s: float) -> str:
+    day, rest = divmod(int(clock_s), DAY_S)
+    text = f"{rest // 3600:02d}:{rest % 3600 // 60:02d}:{rest % 60:02d}"
+    return f"+{day}d {text}" if day else text
+
+
+def upcoming_fires(schedules: list[ScheduleRecord], begin_s: int, end_s: int, weekday0: int) -> list[tuple[int, ScheduleRecord]]:
+    """(clock second, schedule) of every device-task schedule due in [begin_s, end_s), in time order."""
+    fires = []
+    for schedule in schedules:
+        if schedule.kind != "device_task" or not schedule.start_time or schedule.status != "active":
+            continue
+        at = start_clock_s(schedule.start_time)
+        for day in range(begin_s // DAY_S, end_s // DAY_S + 1):
+            moment = day * DAY_S + at
+            weekday = WEEKDAYS[(weekday0 + day) % 7]
+            due = not schedule.repeat_days or "daily" in schedule.repeat_days or weekday in schedule.repeat_days
+            if due and begin_s <= moment < end_s:
+                fires.append((moment, schedule))
+                if not schedule.repeat_days:
+                    break
+    return sorted(fires, key=lambda f: (f[0], f[1].schedule_id))

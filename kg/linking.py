@@ -1,0 +1,128 @@
+"""Entity linking: which graph entities a question names, and which manual words it means.
+
+Aliases come from the graph's entity table and, for entities that are capabilities, from the
+capability registry; synonyms map everyday words onto the manual's wording. Matching ignores
+spacing (the compact text), prefers the longest alias, and a Latin alias ("e1", "hepa") must
+not sit inside a longer Latin word or number.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import duckdb
+
+from registry.knowledge_contracts import EntityLink
+from registry.loader import Registry
+
+
+def compact(text: str) -> str:
+    return "".join(text.lower().split())
+
+
+def _is_latin_or_digit(ch: str) -> bool:
+    return ch.isascii() and ch.isalnum()
+
+
+@dataclass(frozen=True)
+class _Alias:
+    surface: str
+    entity_id: str
+
+
+@dataclass(frozen=True)
+class LinkResult:
+    links: list[EntityLink]
+    expansions: list[str]
+    """Texts to add to the search: linked entities' labels and synonyms' manual wording."""
+    expansion_terms: list[str]
+    """The expansions as index terms."""
+    matched: list[str]
+    """Compact surfaces that matched (a question word inside one is known to the graph)."""
+
+
+class Linker:
+    """Built once per index (and registry) from the graph tables; `link` is pure."""
+
+    def __init__(self, entities: dict[str, tuple[str, str]], aliases: list[_Alias], synonym_surfaces: list[tuple[str, str]],
+                 synonym_lemmas: dict[str, str], generic_nouns: set[str], analyse: Callable[[str], list[str]]):
+        self.entities = entities
+        """entity id -> (type, label)"""
+        self.aliases = sorted(aliases, key=lambda a: -len(a.surface))
+        self.synonym_surfaces = sorted(synonym_surfaces, key=lambda s: -len(s[0]))
+        self.synonym_lemmas = synonym_lemmas
+        self.generic_nouns = generic_nouns
+        texts = [label for _, label in entities.values()] + [e for _, e in synonym_surfaces] + list(synonym_lemmas.values())
+        self._terms = {text: analyse(text) for text in dict.fromkeys(texts)}
+
+    @classmethod
+    def from_connection(cls, con: duckdb.DuckDBPyConnection, analyse: Callable[[str], list[str]],
+                        registry: Registry | None = None) -> "Linker":
+        entities, aliases = {}, []
+        rows = con.execute("SELECT id, type, label, aliases, capability_id, registry_aliases FROM kg_entities").fetchall()
+        for entity_id, etype, label, own, capability_id, use_registry in rows:
+            entities[entity_id] = (etype, label)
+            words = list(own)
+            if use_registry and registry is not None and capability_id in registry.capability_by_id:
+                words += registry.capability_by_id[capability_id].aliases
+            aliases += [_Alias(compact(w), entity_id) for w in dict.fromkeys(words) if compact(w)]
+        surfaces, lemmas = [], {}
+        for syn_surfaces, syn_lemmas, expand in con.execute("SELECT surfaces, lemmas, expand FROM kg_synonyms").fetchall():
+            surfaces += [(compact(s), expand) for s in syn_surfaces if compact(s)]
+            lemmas.update({lemma.lower(): expand for lemma in syn_lemmas})
+        generic = {row[0] for row in con.execute("SELECT term FROM kg_generic_nouns").fetchall()}
+        return cls(entities, aliases, surfaces, lemmas, generic, analyse)
+
+    @staticmethod
+    def _find(text: str, surface: str, taken: list[bool]) -> int:
+        start = text.find(surface)
+        while start >= 0:
+            end = start + len(surface)
+            free = not any(taken[start:end])
+            bounded = not (
+                (_is_latin_or_digit(surface[0]) and start > 0 and _is_latin_or_digit(text[start - 1]))
+                or (_is_latin_or_digit(surface[-1]) and end < len(text) and _is_latin_or_digit(text[end]))
+            )
+            if free and bounded:
+                return start
+            start = text.find(surface, start + 1)
+        return -1
+
+    def link(self, text: str, lemmas: list[str]) -> LinkResult:
+        """Entities named in `text` (longest alias first, no overlaps) and the search expansions."""
+        squeezed = compact(text)
+        taken = [False] * len(squeezed)
+        links: list[EntityLink] = []
+        claimed: dict[tuple[int, int], set[str]] = {}
+        for alias in self.aliases:
+            start = self._find(squeezed, alias.surface, taken)
+            span = None
+            if start < 0:
+                # an alias of the same span as one already taken may name a second entity
+                span = next((s for s in claimed if squeezed[s[0]:s[1]] == alias.surface), None)
+                if span is None or alias.entity_id in claimed[span]:
+                    continue
+                start = span[0]
+            if any(link.entity_id == alias.entity_id for link in links):
+                continue
+            etype, label = self.entities[alias.entity_id]
+            links.append(EntityLink(entity_id=alias.entity_id, type=etype, label=label, surface=alias.surface, start=start))
+            end = start + len(alias.surface)
+            claimed.setdefault((start, end), set()).add(alias.entity_id)
+            for i in range(start, end):
+                taken[i] = True
+        links.sort(key=lambda link: link.start)
+        matched = [link.surface for link in links]
+        expansions = [link.label for link in links]
+        for surface, expand in self.synonym_surfaces:
+            if surface in squeezed:
+                expansions.append(expand)
+                matched.append(surface)
+        for lemma in lemmas:
+            if lemma in self.synonym_lemmas:
+                expansions.append(self.synonym_lemmas[lemma])
+                matched.append(lemma)
+        expansions = list(dict.fromkeys(expansions))
+        terms = [t for text in expansions for t in self._terms[text]]
+        return LinkResult(links=links, expansions=expansions, expansion_terms=list(dict.fromkeys(terms)), matched=matched)

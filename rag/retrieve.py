@@ -1,0 +1,219 @@
+"""Retrieval: BM25 (SQL over posting lists) fused with the dense channel and the graph's sections.
+
+Every value from the question reaches DuckDB as a bound parameter. One query ranks the
+sections of the document versions valid at the question time and returns the top ones with
+their sentences and the question terms' idf; a second, tiny one reads version alignments.
+Answerability comes from a calibrated logistic score over the signals below, then from
+agreement across sources: an aligned section of another current document that states other
+numbers makes the answer `conflicting`.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+import duckdb
+
+from rag.embed import DIM, embed
+from rag.index import BM25_K1
+from rag.store import DEFAULT_FUSION, Calibration
+from registry.contracts import Evidence
+from registry.knowledge_contracts import (
+    AnswerabilitySignals,
+    KgProjection,
+    KnowledgeQuery,
+    RetrievalHit,
+    RetrievalResult,
+    VersionNote,
+)
+
+FOCUS_WEIGHT = 1.0
+OTHER_WEIGHT = 0.3
+"""Predicates and bound nouns ("되", "있", "수") say little about which section answers."""
+EXPANSION_WEIGHT = 0.5
+CONNECTING_BOOST = 1.0
+NEIGHBOUR_BOOST = 0.5
+TOP_K = 10
+EVIDENCE_HITS = 3
+MAX_EVIDENCE = 5
+
+_SEARCH_SQL = f"""
+WITH q AS (SELECT unnest(?::VARCHAR[]) AS term, unnest(?::DOUBLE[]) AS qw),
+matched AS (SELECT q.qw, unnest(p.chunk_ids) AS chunk_id, unnest(p.weights) AS w FROM postings p JOIN q USING (term)),
+lex AS (SELECT chunk_id, sum(w * qw) AS bm25 FROM matched GROUP BY chunk_id),
+graph AS (SELECT unnest(?::VARCHAR[]) AS source_id, unnest(?::DOUBLE[]) AS w),
+scored AS (
+    SELECT v.chunk_id, v.source_id, coalesce(lex.bm25, 0.0) AS bm25,
+           coalesce(array_cosine_similarity(v.vec, ?::FLOAT[{DIM}]), 0.0) AS dense, coalesce(graph.w, 0.0) AS graph
+    FROM chunk_vectors v LEFT JOIN lex USING (chunk_id) LEFT JOIN graph USING (source_id)
+    WHERE v.doc_key IN (SELECT unnest(?::VARCHAR[]))
+),
+ranked AS (
+    SELECT *, bm25 / greatest(max(bm25) OVER (), 1e-9) + ? * dense + ? * graph AS fused
+    FROM scored ORDER BY fused DESC, source_id LIMIT ?
+)
+SELECT r.source_id, d.doc_id, d.version, d.valid_at, c.location, r.bm25, r.dense, r.graph, r.fused, c.sentences,
+       (SELECT list(struct_pack(term := p.term, idf := p.idf)) FROM postings p WHERE p.term IN (SELECT term FROM q)) AS idf
+FROM ranked r JOIN chunks c USING (chunk_id) JOIN documents d USING (doc_key)
+ORDER BY r.fused DESC, r.source_id
+"""
+
+_NOTES_SQL = """
+SELECT source_id, other_source_id, other_doc_key, other_version, other_valid_at, kind, values_here, values_there
+FROM alignments WHERE source_id IN (SELECT unnest(?::VARCHAR[])) ORDER BY source_id, other_valid_at DESC
+"""
+
+Sentences = list[tuple[str, list[str]]]
+
+
+@dataclass(frozen=True)
+class IndexStats:
+    n_chunks: int
+
+    @property
+    def max_idf(self) -> float:
+        """idf of a term no section contains (the rarest possible)."""
+        return math.log(1 + (self.n_chunks + 0.5) / 0.5)
+
+
+def index_stats(con: duckdb.DuckDBPyConnection) -> IndexStats:
+    return IndexStats(n_chunks=con.execute("SELECT count(*) FROM chunks").fetchall()[0][0])
+
+
+def query_weights(query: KnowledgeQuery) -> dict[str, float]:
+    """Term -> weight: the question's focus and quantity terms count fully, expansions half, the rest little."""
+    key = set(query.focus_terms) | set(query.quantity_terms)
+    weights: dict[str, float] = {}
+    for term in query.terms:
+        weights[term] = weights.get(term, 0.0) + (FOCUS_WEIGHT if term in key else OTHER_WEIGHT)
+    for term in query.expansion_terms:
+        weights[term] = max(weights.get(term, 0.0), EXPANSION_WEIGHT)
+    return weights
+
+
+def graph_boosts(projection: KgProjection) -> dict[str, float]:
+    boosts: dict[str, float] = {}
+    for rel in projection.relations:
+        for ref in rel.source_refs:
+            boosts[ref] = max(boosts.get(ref, 0.0), CONNECTING_BOOST if rel.connects else NEIGHBOUR_BOOST)
+    return boosts
+
+
+@dataclass(frozen=True)
+class Ranked:
+    hits: list[RetrievalHit]
+    sentences: dict[str, Sentences]
+    """source_id -> (sentence, its terms) for the returned sections."""
+    idf: dict[str, float]
+    """idf of the question terms the index knows."""
+
+
+def search(con: duckdb.DuckDBPyConnection, weights: dict[str, float], vector: Any, boosts: dict[str, float],
+           doc_keys: list[str], fusion: dict[str, float] | None = None, k: int = TOP_K) -> Ranked:
+    """Top-k sections of the given document versions by fused score, with their sentences."""
+    fusion = fusion or DEFAULT_FUSION
+    rows = con.execute(_SEARCH_SQL, [
+        list(weights), list(weights.values()), list(boosts), list(boosts.values()), [float(x) for x in vector],
+        doc_keys, fusion["dense"], fusion["graph"], k,
+    ]).fetchall()
+    hits = [RetrievalHit(source_id=r[0], doc_id=r[1], version=r[2], valid_at=r[3], location=r[4], bm25=round(r[5], 4),
+                         dense=round(r[6], 4), graph=r[7], fused=round(r[8], 4)) for r in rows]
+    sentences = {r[0]: [(s["text"], list(s["terms"])) for s in r[9] or []] for r in rows}
+    idf = {item["term"]: item["idf"] for item in (rows[0][10] or [])} if rows else {}
+    return Ranked(hits=hits, sentences=sentences, idf=idf)
+
+
+def _bigrams(text: str) -> set[str]:
+    squeezed = "".join(text.split())
+    return {squeezed[i:i + 2] for i in range(len(squeezed) - 1)}
+
+
+def _best_for_query(sentences: Sentences, weights: dict[str, float], idf: dict[str, float]) -> str:
+    scored = [(sum(weights.get(t, 0.0) * idf.get(t, 0.0) for t in set(terms)), -i, text) for i, (text, terms) in enumerate(sentences)]
+    return max(scored)[2] if scored else ""
+
+
+def _best_for_claim(sentences: Sentences, claim: str) -> str:
+    want = _bigrams(claim)
+    scored = [(len(want & _bigrams(text)) / (len(want) or 1), -i, text) for i, (text, _) in enumerate(sentences)]
+    return max(scored)[2] if scored else claim
+
+
+def signals(query: KnowledgeQuery, weights: dict[str, float], known_idf: dict[str, float], stats: IndexStats,
+            hits: list[RetrievalHit], top_terms: set[str], projection: KgProjection, calibration: Calibration) -> AnswerabilitySignals:
+    """The answerability features and the calibrated score."""
+    idf = lambda t: known_idf.get(t, stats.max_idf)  # noqa: E731  (a word no section has is the rarest)
+    focus = list(dict.fromkeys(query.focus_terms))
+
+    def known(term: str) -> bool:
+        return term in known_idf or any(term in m or m in term for m in query.known_surfaces)
+
+    total = sum(idf(t) for t in focus)
+    coverage = sum(idf(t) for t in focus if known(t)) / total if total else 1.0
+    asked = [t for t in dict.fromkeys(query.terms) if weights.get(t, 0.0) >= FOCUS_WEIGHT]
+    asked_total = sum(idf(t) for t in asked)
+    evidence = sum(idf(t) for t in asked if t in top_terms) / asked_total if asked_total else 0.0
+    attainable = sum(w * known_idf[t] * (BM25_K1 + 1) for t, w in weights.items() if t in known_idf)
+    ratio = hits[0].bm25 / attainable if hits and attainable else 0.0
+    dense_top = max((h.dense for h in hits), default=0.0)
+    top_ids = {h.source_id for h in hits[:EVIDENCE_HITS]}
+    support = 1.0 if any(ref in top_ids for rel in projection.relations for ref in rel.source_refs) else 0.0
+    feats = {"focus_coverage": coverage, "evidence_coverage": evidence, "top_bm25_ratio": ratio, "dense_top": dense_top, "graph_support": support}
+    z = calibration.bias + sum(calibration.weights.get(name, 0.0) * value for name, value in feats.items())
+    score = 1.0 / (1.0 + math.exp(-max(min(z, 50.0), -50.0)))
+    return AnswerabilitySignals(focus_coverage=round(min(coverage, 1.0), 4), evidence_coverage=round(min(evidence, 1.0), 4),
+                                top_bm25_ratio=round(ratio, 4), dense_top=round(dense_top, 4), graph_support=support,
+                                score=round(score, 4), threshold=calibration.threshold)
+
+
+def _notes(con: duckdb.DuckDBPyConnection, ids: list[str], doc_keys: list[str]) -> list[VersionNote]:
+    """Older versions that said otherwise, and other current documents that say otherwise."""
+    if not ids:
+        return []
+    current = set(doc_keys)
+    return [VersionNote(source_id=r[0], other_source_id=r[1], other_version=r[3], other_valid_at=r[4], kind=r[5],
+                        values_here=list(r[6]), values_there=list(r[7]))
+            for r in con.execute(_NOTES_SQL, [ids]).fetchall() if r[5] == "superseded" or r[2] in current]
+
+
+def retrieve(con: duckdb.DuckDBPyConnection, query: KnowledgeQuery, projection: KgProjection, doc_keys: list[str],
+             calibration: Calibration, index_version: str, stats: IndexStats) -> RetrievalResult:
+    """Search the versions in `doc_keys`, pick evidence sentences, decide answerability, note other versions."""
+    weights = query_weights(query)
+    ranked = search(con, weights, embed(query.text, query.terms), graph_boosts(projection), doc_keys, calibration.fusion)
+    hits, sentences = ranked.hits, dict(ranked.sentences)
+    missing = [ref for rel in projection.relations if rel.connects for ref in rel.source_refs[:1] if ref not in sentences]
+    locations = {h.source_id: h.location for h in hits}
+    if missing:
+        for source_id, location, sents in con.execute(
+            "SELECT source_id, location, sentences FROM chunks WHERE source_id IN (SELECT unnest(?::VARCHAR[]))", [missing]
+        ).fetchall():
+            sentences[source_id] = [(s["text"], list(s["terms"])) for s in sents or []]
+            locations[source_id] = location
+    evidence: list[Evidence] = []
+    # a relation that connects the question's entities carries the reason: its section comes first
+    for rel in projection.relations:
+        ref = next((r for r in rel.source_refs if r in sentences), None)
+        if rel.connects and ref and all(e.source_id != ref for e in evidence):
+            evidence.append(Evidence(source_id=ref, location=locations[ref], claim=_best_for_claim(sentences[ref], rel.claim)))
+    for hit in hits[:EVIDENCE_HITS]:
+        if all(e.source_id != hit.source_id for e in evidence):
+            evidence.append(Evidence(source_id=hit.source_id, location=hit.location,
+                                     claim=_best_for_query(sentences.get(hit.source_id, []), weights, ranked.idf)))
+    evidence = evidence[:MAX_EVIDENCE]
+    focus = set(query.focus_terms)
+    section_terms = {h.source_id: {t for _, terms in sentences.get(h.source_id, []) for t in terms} for h in hits[:EVIDENCE_HITS]}
+    hits = [h.model_copy(update={"focus_matches": len(focus & section_terms[h.source_id])}) if h.source_id in section_terms else h for h in hits]
+    top_terms = set().union(*section_terms.values()) if section_terms else set()
+    sig = signals(query, weights, ranked.idf, stats, hits, top_terms, projection, calibration)
+    notes = _notes(con, [e.source_id for e in evidence[:2]], doc_keys)
+    if sig.score < sig.threshold or not hits:
+        answerability = "insufficient"
+    elif any(n.kind == "conflict" for n in notes):
+        answerability = "conflicting"
+    else:
+        answerability = "sufficient"
+    return RetrievalResult(query_id=query.query_id, answerability=answerability, retrieval_evidence=evidence,
+                           index_version=index_version, hits=hits, signals=sig, version_notes=notes)

@@ -1,0 +1,82 @@
+"""The ODL bridge's data (`device_bridge.json`): fixed params of operations and device intent tokens.
+
+Validated against the capability registry so the compiler can never emit a param or a token
+that the registries do not define.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+from registry.contracts import Scalar
+from registry.errors import RegistryError
+from registry.loader import REGISTRY_DIR, Operation, Registry, _read_json, _validate
+
+BRIDGE_FILE = "device_bridge.json"
+
+
+class DeviceBridge(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    version: str
+    description: str = ""
+    room_param_form: Literal["canonical_name", "room_id"]
+    """How a room argument is sent to the device: the registry's canonical name (the app registers
+    rooms by name) or its id."""
+    fixed_params: dict[str, dict[str, Scalar]]
+    """`capability_id.operation_id` -> params the operation itself fixes (on/off -> enabled)."""
+    tokens: dict[str, str]
+    """task method -> device intent token name."""
+    token_end: str
+
+    def params_fixed_by(self, capability_id: str, operation_id: str) -> dict[str, Scalar]:
+        return self.fixed_params.get(f"{capability_id}.{operation_id}", {})
+
+    def token_text(self, task_method: str, params: dict[str, Scalar]) -> str | None:
+        """`<token>(k=v,...)<end>` from registry entries only; None when the method has no token."""
+        token = self.tokens.get(task_method)
+        if token is None:
+            return None
+        inner = ",".join(f"{k}={_token_value(v)}" for k, v in sorted(params.items()))
+        return f"<{token}>({inner})<{self.token_end}>"
+
+
+def _token_value(value: Scalar) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def check_bridge(bridge: DeviceBridge, registry: Registry) -> DeviceBridge:
+    for key in bridge.fixed_params:
+        cap_id, _, op_id = key.partition(".")
+        cap = registry.capability_by_id.get(cap_id)
+        if cap is None or cap.operation(op_id) is None:
+            raise RegistryError(BRIDGE_FILE, f"fixed_params.{key}", "names no registered capability operation")
+    for method in bridge.tokens:
+        if method not in registry.task_methods:
+            raise RegistryError(BRIDGE_FILE, f"tokens.{method}", "not a registered task method")
+    return bridge
+
+
+def operations_for_method(registry: Registry, task_method: str) -> list[tuple[str, Operation]]:
+    """(capability_id, operation) pairs that compile to a task method."""
+    return [(c.capability_id, op) for c in registry.capabilities.capabilities for op in c.operations if op.task_method == task_method]
+
+
+def required_device_params(op: Operation) -> list[str]:
+    """Device params the task cannot run without: required arguments, and levels with no default."""
+    return [op.param_map.get(name, name) for name, spec in op.arguments.items()
+            if spec.required or (spec.type == "integer" and spec.default is None)]
+
+
+@lru_cache(maxsize=4)
+def _load(directory: Path) -> DeviceBridge:
+    return _validate(DeviceBridge, _read_json(directory / BRIDGE_FILE), BRIDGE_FILE)
+
+
+def load_device_bridge(registry: Registry, directory: Path = REGISTRY_DIR) -> DeviceBridge:
+    """The bridge data, read once per process and checked against the registry."""
+    return check_bridge(_load(directory), registry)

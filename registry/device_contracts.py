@@ -1,0 +1,162 @@
+"""Contracts between the cloud runtime and the robot's TaskManager (DESIGN section 4).
+
+`DeviceTaskRequest` and `WorkflowSubmission` are what the plan compiler produces and the
+TaskManager consumes; `DeviceEvent` is the callback the TaskManager sends back. They live on
+the ground floor because the compiler stage, the cloud runtime and the device all share them.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import Field
+
+from registry.contracts import Condition, Contract, ExecutionTarget, Family, Scalar, WaitPolicy
+
+CONTRACT_VERSION = "a2a-task-orchestration-v1"
+
+EventName = Literal[
+    "QUEUED", "RUNNING", "PROGRESS", "COMPLETED", "FAILED", "BLOCKED", "PAUSED", "TIMEOUT", "NEEDS_USER_INPUT", "CANCELLED",
+]
+EVENT_NAMES: tuple[str, ...] = EventName.__args__  # type: ignore[attr-defined]
+NORMAL_EVENTS = frozenset({"QUEUED", "RUNNING", "PROGRESS", "COMPLETED"})
+"""Events that only update state; every other event (or requires_cloud_decision) opens a decision."""
+DECISION_EVENTS = frozenset({"FAILED", "BLOCKED", "PAUSED", "TIMEOUT", "NEEDS_USER_INPUT"})
+
+ExecutionMode = Literal["queued_wait", "queued_async"]
+"""queued_wait: dependants wait for this task's completion evidence; queued_async: they start once it runs."""
+
+StepStatus = Literal[
+    "pending", "queued", "running", "paused", "completed", "failed", "blocked", "timeout", "needs_user_input",
+    "cancelled", "skipped", "not_dispatched", "unconfirmed",
+]
+"""skipped: its guard was false; not_dispatched: a dependency did not complete; unconfirmed: the device
+finished (or went quiet) but no terminal evidence reached the cloud."""
+TERMINAL_STEP_STATUSES = frozenset(
+    {"completed", "failed", "blocked", "timeout", "needs_user_input", "cancelled", "skipped", "not_dispatched", "unconfirmed"}
+)
+SATISFIED_STEP_STATUSES = frozenset({"completed", "skipped"})
+"""A dependant may run after these; after any other terminal status it is never dispatched."""
+
+
+class ClockDelay(Contract):
+    """Start no earlier than a simulated clock time (clock_delay, schedule end times)."""
+
+    kind: Literal["clock_delay"] = "clock_delay"
+    not_before_s: float = Field(ge=0)
+    """Simulated seconds since the simulator's midnight of day 0."""
+
+
+class AfterEvent(Contract):
+    """Start only after a terminal callback of another task (after_existing_event)."""
+
+    kind: Literal["after_event"] = "after_event"
+    task_method: str
+    """The running task whose callback is awaited."""
+    terminal_evidence: list[str] = Field(min_length=1)
+    """Any of these evidences releases the waiting task."""
+
+
+StartAfter = Annotated[ClockDelay | AfterEvent, Field(discriminator="kind")]
+
+
+class DeviceTaskRequest(Contract):
+    """One sub-task of a workflow submission, as the on-device TaskManager consumes it."""
+
+    taskMethod: str
+    """A task method of the capability registry, never invented."""
+    params: dict[str, Scalar] = Field(default_factory=dict)
+    """Device params after the registry's param_map (room names as the registry's canonical name)."""
+    cloud_workflow_id: str
+    cloud_step_id: str
+    executionMode: ExecutionMode
+    wait_policy: WaitPolicy
+    contract_version: Literal["a2a-task-orchestration-v1"] = CONTRACT_VERSION
+    capability_id: str
+    operation_id: str
+    depends_on: list[str] = Field(default_factory=list)
+    """Step ids (device or cloud) that must be satisfied before release."""
+    condition: Condition | None = None
+    """Guard evaluated at release time: on device state or on a stored step output."""
+    completion_evidence: list[str] = Field(min_length=1)
+    """Terminal evidence that completes this step (from the registry operation)."""
+    timeout_s: int = Field(gt=0)
+    """From the capability's timeout_s in the registry."""
+    max_local_retries: int = Field(1, ge=0, le=3)
+    start_after: StartAfter | None = None
+    token_text: str | None = None
+    """Device intent token, built only from registry entries (None when the registry defines none)."""
+
+
+class WorkflowSubmission(Contract):
+    """The one payload a workflow's device steps are submitted in (DESIGN section 4)."""
+
+    method: Literal["submitWorkflow"] = "submitWorkflow"
+    queue: Literal["workflow"] = "workflow"
+    dispatch: Literal[True] = True
+    forceTaskManager: Literal[True] = True
+    workflow_id: str
+    subTasks: list[DeviceTaskRequest]
+
+
+class CompiledStep(Contract):
+    """A plan step after compilation: a cloud step for a route composer, or a device task."""
+
+    step_id: str
+    route: Family
+    execution_target: ExecutionTarget
+    purpose: str
+    skill_id: str | None = None
+    capability_id: str | None = None
+    operation_id: str | None = None
+    depends_on: list[str] = Field(default_factory=list)
+    input_from: list[str] = Field(default_factory=list)
+    output_key: str
+    condition: Condition | None = None
+    wait_policy: WaitPolicy
+    device_task: DeviceTaskRequest | None = None
+
+
+class CompiledWorkflow(Contract):
+    """What the compiler makes of a final plan; `errors` non-empty means fail closed (nothing runs)."""
+
+    workflow_id: str
+    trace_id: str
+    family: Family
+    steps: list[CompiledStep]
+    submission: WorkflowSubmission | None = None
+    """None when the plan has no device step."""
+    errors: list[str] = Field(default_factory=list)
+
+    def step(self, step_id: str) -> CompiledStep | None:
+        return next((s for s in self.steps if s.step_id == step_id), None)
+
+
+class DeviceEvent(Contract):
+    """A TaskManager callback."""
+
+    event_id: str
+    """Unique and deterministic: `{workflow_id}:{step_id}:{sequence}`; the cloud is idempotent on it."""
+    event_name: EventName
+    workflow_id: str
+    step_id: str
+    task_method: str
+    requires_cloud_decision: bool = False
+    reason_code: str | None = None
+    terminal_evidence: str | None = None
+    observed_at: float
+    """Simulated seconds since the simulator's midnight of day 0."""
+    attempt: int = 1
+    output: dict[str, Any] = Field(default_factory=dict)
+    """What the task reported (a state reading, the applied setting, the session outcome)."""
+
+    @property
+    def opens_decision(self) -> bool:
+        return self.requires_cloud_decision or self.event_name in DECISION_EVENTS
+
+
+class StructuredTaskRequest(Contract):
+    """Path A: an app's structured request, validated against the registry with no planner."""
+
+    taskMethod: str
+    params: dict[str, Scalar] = Field(default_factory=dict)

@@ -1,0 +1,142 @@
+"""Contracts of the product knowledge path (DESIGN sections 7-8): question, projection, retrieval.
+
+The answer itself (KnowledgeAnswer, Evidence, Relation) lives in registry.contracts because the
+decision record carries it. Every stage of the path returns either its contract or
+KnowledgeNotRun, so a turn DQR does not own costs three cheap node calls and nothing else.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Literal
+
+from pydantic import ConfigDict, Field
+
+from registry.contracts import Answerability, Contract, Evidence, Relation
+
+
+class KnowledgeNotRun(Contract):
+    """The knowledge path did not run for this turn, and why."""
+
+    kind: Literal["not_run"] = "not_run"
+    reason: Literal["not_dqr", "index_missing", "empty_question"]
+    detail: str = ""
+
+
+class EntityLink(Contract):
+    """A graph entity named in the question."""
+
+    entity_id: str
+    type: str
+    label: str
+    surface: str
+    """The alias as it matched (spacing removed)."""
+    start: int
+    """Offset in the compact question."""
+
+
+class KnowledgeQuery(Contract):
+    """The question as the graph and the index see it."""
+
+    kind: Literal["query"] = "query"
+    query_id: str
+    text: str
+    """The question that is searched (cut to the query limit)."""
+    truncated: bool = False
+    as_of: date
+    """Question time: the newest document version valid then is the one that counts."""
+    terms: list[str]
+    """Kiwi lemmas of the question (BM25 terms)."""
+    focus_terms: list[str]
+    """Nouns and serials the question is about (answerability checks the manual knows them)."""
+    quantity_terms: list[str] = Field(default_factory=list)
+    """Numbers with their unit ("9개월", "20%")."""
+    possibility_question: bool
+    """Shaped as "can I / does it ..." (a relation verdict may answer it)."""
+    links: list[EntityLink]
+    expansion_terms: list[str] = Field(default_factory=list)
+    """Terms from linked entities' labels and from the synonym table (weighted lower)."""
+    known_surfaces: list[str] = Field(default_factory=list)
+    """Aliases and synonyms that matched: a question word inside one is known even if the manual words it otherwise."""
+
+
+class GraphRelation(Relation):
+    """A projected relation with the sentence that states it."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", validate_by_name=True, validate_by_alias=True, serialize_by_alias=True)
+
+    fact_id: str
+    claim: str
+    connects: bool = False
+    """On a path between two entities of the question."""
+
+
+class KgProjection(Contract):
+    """Only the relations relevant to the question (DESIGN A.2)."""
+
+    kind: Literal["projection"] = "projection"
+    entities: list[str]
+    relations: list[GraphRelation]
+    source_refs: list[str]
+    valid_at: date | None = None
+    """Newest valid_at among the projected relations."""
+    seeds: list[str]
+    """Entities linked in the question."""
+
+
+class RetrievalHit(Contract):
+    """One ranked section with the channel scores that placed it."""
+
+    source_id: str
+    doc_id: str
+    version: str
+    valid_at: date
+    location: str
+    bm25: float
+    dense: float
+    graph: float
+    fused: float
+    focus_matches: int = 0
+    """How many of the question's focus terms the section contains (filled for the top evidence hits)."""
+
+
+class VersionNote(Contract):
+    """Another version or document says something else about a retrieved section."""
+
+    source_id: str
+    other_source_id: str
+    other_version: str
+    other_valid_at: date
+    kind: Literal["superseded", "conflict"]
+    """superseded: an older version of the same document; conflict: another document valid now."""
+    values_here: list[str]
+    values_there: list[str]
+
+
+class AnswerabilitySignals(Contract):
+    """The features answerability was decided from (and the calibrated score)."""
+
+    focus_coverage: float = Field(ge=0.0, le=1.0)
+    """idf-weighted share of the question's focus terms that the manual contains."""
+    evidence_coverage: float = Field(ge=0.0, le=1.0)
+    """The same share within the top evidence passages."""
+    top_bm25_ratio: float
+    """Top BM25 score over the question's best attainable score."""
+    dense_top: float
+    graph_support: float
+    score: float
+    """Calibrated probability that the manual answers the question."""
+    threshold: float
+
+
+class RetrievalResult(Contract):
+    """The retrieval contract of DESIGN A.1, with the diagnostics that decided it."""
+
+    kind: Literal["retrieval"] = "retrieval"
+    query_id: str
+    answerability: Answerability
+    retrieval_evidence: list[Evidence]
+    index_version: str
+    hits: list[RetrievalHit]
+    signals: AnswerabilitySignals
+    version_notes: list[VersionNote] = Field(default_factory=list)

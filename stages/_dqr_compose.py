@@ -1,0 +1,146 @@
+"""The DQR composer's mechanisms: Korean templates with particles, relation verdicts, answer text.
+
+Templates and their wording live in data/rag/templates.json; this module only fills them.
+A verdict ("can I use F in mode M?") comes from the projection's connecting relations:
+M restricts X and F requires X means F is blocked while M is on.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from registry.contracts import Evidence
+from registry.knowledge_contracts import GraphRelation, KgProjection, RetrievalResult, VersionNote
+
+Verdict = Literal["blocked", "limited", "allowed"]
+_SLOT = re.compile(r"\{(\w+)(?:\|([^/{}]+)/([^{}]+))?\}")
+_HANGUL_BASE, _HANGUL_LAST = 0xAC00, 0xD7A3
+_RIEUL = 8
+_DIGITS_WITH_FINAL = set("013678")
+"""Digits whose Korean reading ends in a consonant (영 일 삼 육 칠 팔)."""
+_LATIN_WITH_FINAL = set("lmnr")
+_CONDITION_TYPES = ("mode",)
+"""Entities that are a state which is on or off: "in mode M, can I ...?" has an unconditional answer."""
+
+
+def _final(word: str) -> int | None:
+    """Final consonant index of the last sounded character (0 = none), None when unknown."""
+    for ch in reversed(word.strip()):
+        code = ord(ch)
+        if _HANGUL_BASE <= code <= _HANGUL_LAST:
+            return (code - _HANGUL_BASE) % 28
+        if ch.isdigit():
+            return 1 if ch in _DIGITS_WITH_FINAL else 0
+        if ch.isascii() and ch.isalpha():
+            return 1 if ch.lower() in _LATIN_WITH_FINAL else 0
+    return None
+
+
+def sentence(text: str) -> str:
+    """The text ending like a sentence (a table row becomes one)."""
+    text = text.strip()
+    return text if text.endswith((".", "?", "!")) else text + "."
+
+
+def fill(template: str, values: dict[str, Any], rieul_exempt: frozenset[str] = frozenset()) -> str:
+    """Fill `{name}` and `{name|A/B}` (A after a final consonant, B after a vowel)."""
+
+    def one(match: re.Match) -> str:
+        name, with_final, without_final = match.groups()
+        value = str(values[name])
+        if with_final is None:
+            return value
+        final = _final(value)
+        pair = f"{with_final}/{without_final}"
+        if final is None:
+            return value + without_final
+        if pair in rieul_exempt and final == _RIEUL:
+            return value + without_final
+        return value + (with_final if final else without_final)
+
+    return _SLOT.sub(one, template)
+
+
+@dataclass(frozen=True)
+class RelationVerdict:
+    verdict: Verdict
+    condition: str
+    feature: str
+    reasons: list[GraphRelation]
+
+
+def relation_verdict(projection: KgProjection, entity_types: dict[str, str]) -> RelationVerdict | None:
+    """blocked | limited | allowed for a mode and a feature the question names, from connecting relations."""
+    connecting = [r for r in projection.relations if r.connects]
+    conditions = [s for s in projection.seeds if entity_types.get(s) in _CONDITION_TYPES]
+    for cond in conditions:
+        for feature in (s for s in projection.seeds if s != cond):
+            direct = [r for r in connecting if r.from_ == cond and r.to == feature]
+            for kind in ("restricts", "limits", "allows"):
+                found = [r for r in direct if r.type == kind]
+                if found:
+                    return RelationVerdict({"restricts": "blocked", "limits": "limited", "allows": "allowed"}[kind], cond, feature, found)
+            needs = {r.to: r for r in connecting if r.from_ == feature and r.type in ("requires", "uses")}
+            for r in connecting:
+                if r.from_ == cond and r.to in needs and r.type in ("restricts", "limits"):
+                    hard = r.type == "restricts" and needs[r.to].type == "requires"
+                    return RelationVerdict("blocked" if hard else "limited", cond, feature, [r, needs[r.to]])
+    return None
+
+
+class Composer:
+    """Fills the answer templates for one store (wording comes from data)."""
+
+    def __init__(self, templates: dict[str, Any]):
+        self.t: dict[str, str] = templates["answers"]
+        self.exempt = frozenset(templates.get("rieul_exempt", []))
+
+    def say(self, key: str, **values: Any) -> str:
+        return fill(self.t[key], values, self.exempt)
+
+    def _cite(self, relation: GraphRelation, evidence: list[Evidence], locations: dict[str, str]) -> str:
+        ref = next((e.source_id for e in evidence if e.source_id in relation.source_refs), None)
+        ref = ref or (relation.source_refs[0] if relation.source_refs else "")
+        return self.say("reason", claim=relation.claim.rstrip(". "), location=locations.get(ref, ""), source_id=ref)
+
+    def verdict_text(self, verdict: RelationVerdict, labels: dict[str, str], evidence: list[Evidence], locations: dict[str, str]) -> str:
+        head = self.say(verdict.verdict, condition=labels.get(verdict.condition, verdict.condition),
+                        feature=labels.get(verdict.feature, verdict.feature))
+        return " ".join([head] + [self._cite(r, evidence, locations) for r in verdict.reasons])
+
+    def extract_text(self, evidence: list[Evidence]) -> str:
+        if not evidence:
+            return ""
+        first = evidence[0]
+        parts = [self.say("extract", location=first.location, source_id=first.source_id, claim=sentence(first.claim))]
+        second = evidence[1] if len(evidence) > 1 else None
+        if second is not None and second.claim != first.claim:
+            parts.append(self.say("also", location=second.location, source_id=second.source_id, claim=sentence(second.claim)))
+        return " ".join(parts)
+
+    def insufficient_text(self, topics: list[str]) -> str:
+        parts = [self.say("insufficient")]
+        if topics:
+            parts.append(self.say("insufficient_offer", topics=self.t.get("list_separator", ", ").join(topics)))
+        else:
+            parts.append(self.say("insufficient_general"))
+        return " ".join(parts)
+
+    def version_text(self, notes: list[VersionNote], retrieval: RetrievalResult) -> str:
+        sep = self.t.get("list_separator", ", ")
+        valid = {h.source_id: h.valid_at for h in retrieval.hits}
+        out = []
+        for note in notes:
+            if note.kind == "superseded":
+                out.append(self.say("superseded", other_version=note.other_version, other_source_id=note.other_source_id,
+                                    values_there=sep.join(note.values_there), values_here=sep.join(note.values_here)))
+                continue
+            here_date = valid.get(note.source_id)
+            here = (note.source_id, here_date, sep.join(note.values_here))
+            there = (note.other_source_id, note.other_valid_at, sep.join(note.values_there))
+            newest, older = (here, there) if here_date is not None and here_date >= note.other_valid_at else (there, here)
+            out.append(self.say("conflicting", newest_source_id=newest[0], newest_valid_at=newest[1], newest_values=newest[2],
+                                older_source_id=older[0], older_valid_at=older[1], older_values=older[2]))
+        return " ".join(dict.fromkeys(out))

@@ -1,0 +1,145 @@
+"""Path B (DESIGN sections 7-8): graph projection, document retrieval and the grounded DQR answer.
+
+These nodes do work only when DQR owns the turn; for any other turn each returns
+KnowledgeNotRun at once, and nothing here can change the route. The DuckDB handle, the
+question clock and the answer templates come in at the edge through `knowledge_store`.
+"""
+
+from __future__ import annotations
+
+from datetime import date
+from typing import Any
+
+from kg.graph import project
+from kg.linking import Linker, compact
+from rag.index import current_doc_keys, current_source_ids
+from rag.retrieve import index_stats, retrieve
+from rag.store import KnowledgeStore, build_hint
+from rag.text import analyse, analyse_tokens
+from registry.contracts import AnswerProjection, KnowledgeAnswer, NormalizedText, PlannerOutput, Relation
+from registry.knowledge_contracts import KgProjection, KnowledgeNotRun, KnowledgeQuery, RetrievalResult
+from registry.loader import Registry
+from stages._dqr_compose import Composer, relation_verdict
+
+QUERY_MAX_CHARS = 200
+"""A product question is a sentence or two; the rest of a longer text is not searched (and the answer says so)."""
+
+
+def _linker(store: KnowledgeStore, kiwi: Any, registry: Registry) -> Linker:
+    return store.memo(f"linker:{id(registry)}", lambda: Linker.from_connection(
+        store.require(), lambda text: [t.text for t in analyse(kiwi, text)], registry))
+
+
+def dqr_owns_turn(final_plan: PlannerOutput) -> bool:
+    """Whether the turn's owner family is DQR (the only gate of path B)."""
+    return bool(final_plan.selected_routes) and final_plan.selected_routes[0] == "DQR"
+
+
+def knowledge_query(
+    dqr_owns_turn: bool,
+    normalized_text: NormalizedText,
+    knowledge_store: KnowledgeStore,
+    knowledge_as_of: date,
+    kiwi: Any,
+    registry: Registry,
+    trace_id: str,
+) -> KnowledgeQuery | KnowledgeNotRun:
+    """The question's terms, focus words and linked graph entities (cut to QUERY_MAX_CHARS)."""
+    if not dqr_owns_turn:
+        return KnowledgeNotRun(reason="not_dqr")
+    if normalized_text.rejected_reason or not normalized_text.text.strip():
+        return KnowledgeNotRun(reason="empty_question", detail=normalized_text.rejected_reason or "empty")
+    if not knowledge_store.available:
+        return KnowledgeNotRun(reason="index_missing", detail=knowledge_store.problem or "")
+    text = normalized_text.text[:QUERY_MAX_CHARS]
+    truncated = normalized_text.truncated or len(normalized_text.text) > QUERY_MAX_CHARS
+    tokens = [(m.form, m.tag, m.start, m.length) for m in normalized_text.morphemes if m.start + m.length <= len(text)]
+    terms = analyse_tokens(tokens)
+    linker = _linker(knowledge_store, kiwi, registry)
+    lemmas = [t.text for t in terms]
+    linked = linker.link(text, lemmas)
+    focus = [t.text for t in terms if t.focus and t.text not in linker.generic_nouns]
+    shapes = {compact(s) for s in registry.lexicon.get("dqr", {}).get("capability_question_shapes", [])}
+    squeezed = compact(text)
+    return KnowledgeQuery(
+        query_id=f"q-{trace_id[:12]}", text=text, truncated=truncated, as_of=knowledge_as_of, terms=lemmas,
+        focus_terms=list(dict.fromkeys(focus)), quantity_terms=list(dict.fromkeys(t.text for t in terms if t.quantity)),
+        possibility_question=any(s and s in squeezed for s in shapes), links=linked.links,
+        expansion_terms=linked.expansion_terms, known_surfaces=linked.matched,
+    )
+
+
+def kg_projection(knowledge_query: KnowledgeQuery | KnowledgeNotRun, knowledge_store: KnowledgeStore) -> KgProjection | KnowledgeNotRun:
+    """Relations around the linked entities, at most two hops, valid at the question time."""
+    if isinstance(knowledge_query, KnowledgeNotRun):
+        return knowledge_query
+    con = knowledge_store.require()
+    as_of = knowledge_query.as_of
+    current = knowledge_store.memo(f"current:{as_of.isoformat()}", lambda: current_source_ids(con, as_of))
+    return project(con, [link.entity_id for link in knowledge_query.links], as_of, current)
+
+
+def retrieval(
+    knowledge_query: KnowledgeQuery | KnowledgeNotRun,
+    kg_projection: KgProjection | KnowledgeNotRun,
+    knowledge_store: KnowledgeStore,
+) -> RetrievalResult | KnowledgeNotRun:
+    """Sections that answer the question (BM25 + dense + graph), with evidence and answerability."""
+    if isinstance(knowledge_query, KnowledgeNotRun):
+        return knowledge_query
+    if isinstance(kg_projection, KnowledgeNotRun):
+        return kg_projection
+    con = knowledge_store.require()
+    as_of = knowledge_query.as_of
+    stats = knowledge_store.memo("stats", lambda: index_stats(con))
+    doc_keys = knowledge_store.memo(f"docs:{as_of.isoformat()}", lambda: current_doc_keys(con, as_of))
+    return retrieve(con, knowledge_query, kg_projection, doc_keys, knowledge_store.calibration, knowledge_store.index_version or "", stats)
+
+
+def _answer_projection(projection: KgProjection) -> AnswerProjection:
+    return AnswerProjection(entities=projection.entities, relations=[
+        Relation(from_=r.from_, type=r.type, to=r.to, source_refs=r.source_refs, valid_at=r.valid_at) for r in projection.relations
+    ])
+
+
+def dqr_answer(
+    knowledge_query: KnowledgeQuery | KnowledgeNotRun,
+    kg_projection: KgProjection | KnowledgeNotRun,
+    retrieval: RetrievalResult | KnowledgeNotRun,
+    knowledge_store: KnowledgeStore,
+) -> KnowledgeAnswer | KnowledgeNotRun:
+    """The Korean answer from the projection and the evidence, citing section ids and locations."""
+    composer = Composer(knowledge_store.templates)
+    if isinstance(knowledge_query, KnowledgeNotRun):
+        if knowledge_query.reason != "index_missing":
+            return knowledge_query
+        return KnowledgeAnswer(text=composer.say("index_missing", command=build_hint(knowledge_store.db_path)),
+                               answerability="insufficient", notices=["index_missing"])
+    if isinstance(kg_projection, KnowledgeNotRun) or isinstance(retrieval, KnowledgeNotRun):
+        return kg_projection if isinstance(kg_projection, KnowledgeNotRun) else retrieval  # type: ignore[return-value]
+    notices: list[str] = []
+    head: list[str] = []
+    if knowledge_query.truncated:
+        notices.append("question_truncated")
+        head.append(composer.say("truncated", limit=QUERY_MAX_CHARS))
+    labels = {link.entity_id: link.label for link in knowledge_query.links}
+    types = {link.entity_id: link.type for link in knowledge_query.links}
+    evidence = retrieval.retrieval_evidence
+    if retrieval.answerability == "insufficient":
+        # offer only what the question and the manual share: its entities, else sections holding one of its words
+        topics = list(dict.fromkeys([link.label for link in knowledge_query.links] or
+                                    [h.location.split(" ", 1)[-1] for h in retrieval.hits if h.focus_matches][:2]))
+        text = composer.insufficient_text(topics)
+        evidence = []
+    else:
+        locations = {e.source_id: e.location for e in evidence}
+        verdict = relation_verdict(kg_projection, types) if knowledge_query.possibility_question else None
+        text = composer.verdict_text(verdict, labels, evidence, locations) if verdict else composer.extract_text(evidence)
+        first = evidence[0].source_id if evidence else None
+        notes = [n for n in retrieval.version_notes if n.kind == "conflict" or n.source_id == first]
+        if notes:
+            notices += list(dict.fromkeys("sources_conflict" if n.kind == "conflict" else "version_superseded" for n in notes))
+            text = " ".join([text, composer.version_text(notes, retrieval)])
+    return KnowledgeAnswer(text=" ".join(head + [text]), answerability=retrieval.answerability, evidence=evidence,
+                           projection=_answer_projection(kg_projection), notices=notices, index_version=retrieval.index_version)
+

@@ -1,0 +1,173 @@
+"""Path B in the DAG: gating on DQR, the grounded answer, versions, conflicts, missing index, bad input."""
+
+from __future__ import annotations
+
+import json
+import time
+from datetime import date
+from pathlib import Path
+
+import pytest
+
+from dataflow.batch import read_set, turn_from_row
+from dataflow.driver import TurnRunner, shared_kiwi
+from dataflow.knowledge import DEFAULT_GRAPH, build_knowledge_index
+from dataflow.knowledge_eval import knowledge_metrics, read_questions
+from rag.store import KnowledgeStore, load_templates
+from registry import load_registry
+from registry.contracts import DecisionRecord, KnowledgeAnswer, NormalizedText, TurnInput
+from registry.knowledge_contracts import KgProjection, KnowledgeNotRun
+from stages._dqr_compose import fill, relation_verdict
+from stages.knowledge import QUERY_MAX_CHARS, dqr_answer, kg_projection, knowledge_query, retrieval
+from tests._knowledge import TODAY, answering_runner, copy_corpus, knowledge_db, knowledge_store  # noqa: F401  (fixtures)
+
+ROOT = Path(__file__).resolve().parents[1]
+T = load_templates()["answers"]
+
+
+def _head(template: str) -> str:
+    """The fixed wording a template starts with (before its first slot)."""
+    return template.split("{", 1)[0]
+
+
+def test_nodes_return_not_run_at_once_when_dqr_does_not_own_the_turn(knowledge_store, registry):
+    nt = NormalizedText(original="x", text="x", compact="x", morphemes=[])
+    started = time.perf_counter()
+    query = knowledge_query(False, nt, knowledge_store, TODAY, shared_kiwi(), registry, "t" * 32)
+    proj = kg_projection(query, knowledge_store)
+    found = retrieval(query, proj, knowledge_store)
+    answer = dqr_answer(query, proj, found, knowledge_store)
+    assert (time.perf_counter() - started) < 0.05
+    assert all(isinstance(v, KnowledgeNotRun) and v.reason == "not_dqr" for v in (query, proj, found, answer))
+
+
+def _route_view(record: DecisionRecord) -> dict:
+    return record.model_dump(exclude={"usage", "answer"})
+
+
+def test_retrieval_never_changes_the_route(answering_runner):
+    plain = TurnRunner()
+    rows = [row for _, row, _ in read_set(ROOT / "data/utterances/core.jsonl") if row][:120]
+    rows += [{"id": q["id"], "text": q["question"]} for q in read_questions(ROOT / "data/questions/dqr.jsonl")[::4]]
+    for n, row in enumerate(rows):
+        trace = f"{n:032d}"  # ids derived from the trace (goal ids) must match too
+        with_answers = answering_runner.route(turn_from_row(row), trace_id=trace)
+        without = plain.route(turn_from_row(row), trace_id=trace)
+        assert _route_view(with_answers) == _route_view(without), row["text"]
+        assert (with_answers.answer is not None) == (with_answers.family == "DQR"), row["text"]
+
+
+def test_done_when_privacy_mode_blocks_vital_signs(answering_runner):
+    rec = answering_runner.route_text("프라이버시 모드에서 바이탈사인 쓸 수 있어?")
+    assert rec.family == "DQR"
+    answer = rec.answer
+    assert answer.answerability == "sufficient"
+    assert answer.text.startswith(_head(T["blocked"]))
+    relations = {(r.from_, r.type, r.to) for r in answer.projection.relations}
+    assert relations == {("privacy_mode", "restricts", "camera"), ("vital_signs", "requires", "camera")}
+    cited = {(e.source_id, e.location) for e in answer.evidence}
+    assert {("R6-V5-S024", "5.3 프라이버시 모드"), ("R6-V5-S018", "4.1 바이탈사인 측정")} <= cited
+    assert "R6-V5-S024" in answer.text and "R6-V5-S018" in answer.text
+    record = json.loads(rec.model_dump_json())
+    assert {"from": "privacy_mode", "type": "restricts", "to": "camera"}.items() <= record["answer"]["projection"]["relations"][0].items()
+
+
+def test_done_when_electricity_bill_is_insufficient(answering_runner):
+    rec = answering_runner.route_text("한 달 전기 요금 얼마 나와?")
+    assert rec.family == "DQR"
+    assert rec.answer.answerability == "insufficient"
+    assert rec.answer.text.startswith(T["insufficient"]) and rec.answer.evidence == []
+
+
+@pytest.mark.parametrize("text, verdict, condition, feature", [
+    ("나이트 모드에서 풍량 터보 돼?", "limited", "night_mode", "fan_speed"),
+    ("프라이버시 모드 켜도 공기청정은 계속 돼?", "allowed", "privacy_mode", "selected_room_clean"),
+    ("프라이버시모드 켜놓고 사진 찍을 수 있어요?", "blocked", "privacy_mode", "take_photo"),
+])
+def test_relation_verdicts_come_from_the_projection(answering_runner, text, verdict, condition, feature):
+    store = answering_runner.knowledge
+    result = answering_runner.driver.execute(
+        ["knowledge_query", "kg_projection", "dqr_answer"],
+        inputs={"turn_input": TurnInput(recognized_text=text), "kiwi": answering_runner.kiwi, "registry": answering_runner.registry,
+                "trace_id": "0" * 32, **store.turn_inputs()},
+        overrides={"dqr_owns_turn": True},
+    )
+    types = {link.entity_id: link.type for link in result["knowledge_query"].links}
+    found = relation_verdict(result["kg_projection"], types)
+    assert (found.verdict, found.condition, found.feature) == (verdict, condition, feature)
+    assert result["dqr_answer"].text.startswith(_head(T[verdict]))
+
+
+def test_newer_version_wins_and_the_older_value_is_noted(answering_runner):
+    answer = answering_runner.route_text("헤파 필터 9개월마다 바꾸는 거 맞죠?").answer
+    assert answer.answerability == "sufficient" and answer.evidence[0].source_id == "R6-V5-S040"
+    assert "12개월" in answer.evidence[0].claim and "version_superseded" in answer.notices
+    assert "R6-V4-S023" in answer.text
+
+
+def test_question_time_before_v5_answers_from_v4(knowledge_db):
+    store = KnowledgeStore.open(knowledge_db, clock=lambda: date(2025, 6, 1))
+    answer = TurnRunner(knowledge=store).route_text("헤파 필터 교체 주기 알려줘").answer
+    assert answer.evidence[0].source_id in ("R6-V4-S023", "R6-V4-S027") and "9개월" in answer.evidence[0].claim
+    assert all(e.source_id.startswith("R6-V4") for e in answer.evidence)
+    assert all(ref.startswith("R6-V4") for r in answer.projection.relations for ref in r.source_refs)
+
+
+def test_two_current_documents_that_disagree_make_a_conflicting_answer(tmp_path):
+    corpus = copy_corpus(tmp_path / "manual")
+    (corpus / "quick_guide.md").write_text(
+        "---\ndoc_id: r6_quick_guide\nversion: v1\nvalid_at: 2026-06-01\ntitle: R6 빠른 안내\n---\n\n# 1. 관리\n\n"
+        "## [R6-QG-S001] 1.1 HEPA H13 필터 교체\n\nHEPA H13 필터는 6개월마다 교체하세요.\n", encoding="utf-8")
+    db = tmp_path / "k.duckdb"
+    build_knowledge_index(db, shared_kiwi(), load_registry(), corpus, DEFAULT_GRAPH)
+    store = KnowledgeStore.open(db, clock=lambda: TODAY)
+    answer = TurnRunner(knowledge=store).route_text("헤파 필터 교체 주기 알려줘").answer
+    assert answer.answerability == "conflicting" and "sources_conflict" in answer.notices
+    # the newest valid source (the quick guide, 2026-06-01) is named first and preferred
+    conflict = answer.text[answer.text.index(_head(T["conflicting"])):]
+    assert conflict.index("R6-QG-S001") < conflict.index("R6-V5-S040")
+    assert "6개월" in conflict and "12개월" in conflict
+    store.close()
+
+
+def test_missing_index_still_routes_and_says_how_to_build_it(tmp_path):
+    store = KnowledgeStore.open(tmp_path / "absent.duckdb")
+    runner = TurnRunner(knowledge=store)
+    dqr = runner.route_text("필터 교체 주기를 알려줘")
+    assert dqr.family == "DQR" and dqr.answer.answerability == "insufficient"
+    assert "a2a index build --db" in dqr.answer.text and dqr.answer.notices == ["index_missing"]
+    odl = runner.route_text("거실로 가서 청정해줘")
+    assert odl.family == "ODL" and odl.answer is None
+
+
+def test_huge_and_hostile_questions(answering_runner):
+    long = "헤파 필터 교체 주기 알려줘 " + "그리고 " * 300
+    answer = answering_runner.route_text(long).answer
+    assert answer is not None and "question_truncated" in answer.notices
+    assert answer.text.startswith(_head(T["truncated"])) and str(QUERY_MAX_CHARS) in answer.text
+    hostile = answering_runner.route_text("필터 교체 주기'); DROP TABLE chunks; -- 알려줘")
+    assert hostile.family == "DQR" and isinstance(hostile.answer, KnowledgeAnswer)
+    assert answering_runner.route_text("필터 교체 주기를 알려줘").answer.evidence  # the index is intact
+    assert answering_runner.route_text("   ").answer is None  # nothing to ask: no DQR turn, no answer
+
+
+def test_particles_follow_the_final_consonant():
+    assert fill("{a|이/가} {b|을/를} {c|으로/로} {d|으로/로} {e|은/는}",
+                {"a": "카메라", "b": "바이탈사인 측정", "c": "12개월", "d": "2주", "e": "E2"},
+                frozenset({"으로/로"})) == "카메라가 바이탈사인 측정을 12개월로 2주로 E2는"
+    assert fill("{a|은/는}", {"a": "E6"}) == "E6은"  # read 이육: a final consonant
+    assert fill("{a|이/가}", {"a": "풍량"}) == "풍량이"
+    assert fill("{a|으로/로}", {"a": "3단"}, frozenset({"으로/로"})) == "3단으로"
+
+
+def test_relation_verdict_needs_a_mode_and_a_connecting_path():
+    empty = KgProjection(entities=[], relations=[], source_refs=[], seeds=["battery", "move_to_room"])
+    assert relation_verdict(empty, {"battery": "part", "move_to_room": "capability"}) is None
+
+
+def test_question_set_meets_the_retrieval_targets(answering_runner):
+    rows = read_questions(ROOT / "data/questions/dqr.jsonl")
+    metrics = knowledge_metrics(answering_runner, rows)
+    assert metrics["recall@5"] >= 0.95 and metrics["answerability_accuracy"] >= 0.95
+    assert metrics["by_split"]["heldout"]["answerability_accuracy"] >= 0.9
+    assert metrics["mrr"] >= 0.85
