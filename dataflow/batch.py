@@ -5,14 +5,14 @@ from __future__ import annotations
 import json
 from collections import Counter
 from pathlib import Path
-from typing import Any, Callable, Iterable
+from typing import Any, Callable
 
 from pydantic import ValidationError
 
 from dataflow.driver import DriverConfig, TurnRunner, error_record
 from dataflow.model_metrics import model_usage
 from registry.contracts import FAMILIES, DecisionRecord, DeviceContext, TurnInput, VoiceContext
-from registry.loader import Registry, load_registry
+from registry.loader import load_registry
 
 
 def read_set(path: Path) -> list[tuple[int, dict[str, Any] | None, str | None]]:

@@ -22,7 +22,7 @@ import numpy as np
 
 from registry.contracts import FAMILIES, DecisionRecord
 from registry.errors import A2AError
-from registry.loader import EvidenceWeights
+from registry.loader import EvidenceWeights, Registry
 from stages._family import choose_owner, deciding_clauses, public_target, second_pass_pair, second_pass_winner
 
 FEATURES_FILE = "features.parquet"
@@ -463,7 +463,7 @@ def weights_json(weights: EvidenceWeights) -> str:
 # --- runs ----------------------------------------------------------------------------------
 
 
-def registry_with_weights(weights: EvidenceWeights, registry: "Registry | None" = None) -> "Registry":
+def registry_with_weights(weights: EvidenceWeights, registry: Registry | None = None) -> Registry:
     """The embedded registries with other evidence weights (to run the DAG under them)."""
     import copy
 

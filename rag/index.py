@@ -39,7 +39,8 @@ CREATE TABLE IF NOT EXISTS chunks (
     location VARCHAR, text VARCHAR, n_terms INTEGER, quantities VARCHAR[],
     sentences STRUCT(text VARCHAR, terms VARCHAR[])[]);
 CREATE TABLE IF NOT EXISTS chunk_terms (chunk_id INTEGER, term VARCHAR, tf INTEGER);
-CREATE TABLE IF NOT EXISTS chunk_vectors (chunk_id INTEGER, doc_key VARCHAR, source_id VARCHAR, vec FLOAT[{DIM}]);
+CREATE TABLE IF NOT EXISTS chunk_vectors (
+    chunk_id INTEGER, doc_key VARCHAR, source_id VARCHAR, location VARCHAR, vec FLOAT[{DIM}]);
 """
 
 # One row per term with its posting list: a question touches a handful of rows instead of
@@ -145,6 +146,7 @@ def _insert_document(con: duckdb.DuckDBPyConnection, kiwi: Any, doc: ManualDocum
     _append(con, "chunk_terms", {name: [row[i] for row in terms] for i, name in enumerate(["chunk_id", "term", "tf"])})
     _append(con, "chunk_vectors", {
         "chunk_id": [c[0] for c in chunks], "doc_key": [doc.doc_key] * len(chunks), "source_id": [c[2] for c in chunks],
+        "location": [c[6] for c in chunks],
         "vec": pa.FixedSizeListArray.from_arrays(pa.array(np.concatenate(vectors) if vectors else [], pa.float32()), DIM),
     })
 

@@ -39,24 +39,26 @@ TOP_K = 10
 EVIDENCE_HITS = 3
 MAX_EVIDENCE = 5
 
+# The ranking reads only the narrow vector table (source id and location are kept beside each
+# vector); the sections' sentences are fetched afterwards for the few that become evidence.
 _SEARCH_SQL = f"""
 WITH q AS (SELECT unnest(?::VARCHAR[]) AS term, unnest(?::DOUBLE[]) AS qw),
 matched AS (SELECT q.qw, unnest(p.chunk_ids) AS chunk_id, unnest(p.weights) AS w FROM postings p JOIN q USING (term)),
 lex AS (SELECT chunk_id, sum(w * qw) AS bm25 FROM matched GROUP BY chunk_id),
 graph AS (SELECT unnest(?::VARCHAR[]) AS source_id, unnest(?::DOUBLE[]) AS w),
 scored AS (
-    SELECT v.chunk_id, v.source_id, coalesce(lex.bm25, 0.0) AS bm25,
+    SELECT v.source_id, v.doc_key, v.location, coalesce(lex.bm25, 0.0) AS bm25,
            coalesce(array_cosine_similarity(v.vec, ?::FLOAT[{DIM}]), 0.0) AS dense, coalesce(graph.w, 0.0) AS graph
     FROM chunk_vectors v LEFT JOIN lex USING (chunk_id) LEFT JOIN graph USING (source_id)
-    WHERE v.doc_key IN (SELECT unnest(?::VARCHAR[]))
+    WHERE list_contains(?::VARCHAR[], v.doc_key)
 ),
 ranked AS (
     SELECT *, bm25 / greatest(max(bm25) OVER (), 1e-9) + ? * dense + ? * graph AS fused
     FROM scored ORDER BY fused DESC, source_id LIMIT ?
 )
-SELECT r.source_id, d.doc_id, d.version, d.valid_at, c.location, r.bm25, r.dense, r.graph, r.fused, c.sentences,
+SELECT r.source_id, d.doc_id, d.version, d.valid_at, r.location, r.bm25, r.dense, r.graph, r.fused,
        (SELECT list(struct_pack(term := p.term, idf := p.idf)) FROM postings p WHERE p.term IN (SELECT term FROM q)) AS idf
-FROM ranked r JOIN chunks c USING (chunk_id) JOIN documents d USING (doc_key)
+FROM ranked r JOIN documents d USING (doc_key)
 ORDER BY r.fused DESC, r.source_id
 """
 
@@ -104,15 +106,13 @@ def graph_boosts(projection: KgProjection) -> dict[str, float]:
 @dataclass(frozen=True)
 class Ranked:
     hits: list[RetrievalHit]
-    sentences: dict[str, Sentences]
-    """source_id -> (sentence, its terms) for the returned sections."""
     idf: dict[str, float]
     """idf of the question terms the index knows."""
 
 
 def search(con: duckdb.DuckDBPyConnection, weights: dict[str, float], vector: Any, boosts: dict[str, float],
            doc_keys: list[str], fusion: dict[str, float] | None = None, k: int = TOP_K) -> Ranked:
-    """Top-k sections of the given document versions by fused score, with their sentences."""
+    """Top-k sections of the given document versions by fused score."""
     fusion = fusion or DEFAULT_FUSION
     rows = con.execute(_SEARCH_SQL, [
         list(weights), list(weights.values()), list(boosts), list(boosts.values()), [float(x) for x in vector],
@@ -120,9 +120,17 @@ def search(con: duckdb.DuckDBPyConnection, weights: dict[str, float], vector: An
     ]).fetchall()
     hits = [RetrievalHit(source_id=r[0], doc_id=r[1], version=r[2], valid_at=r[3], location=r[4], bm25=round(r[5], 4),
                          dense=round(r[6], 4), graph=r[7], fused=round(r[8], 4)) for r in rows]
-    sentences = {r[0]: [(s["text"], list(s["terms"])) for s in r[9] or []] for r in rows}
-    idf = {item["term"]: item["idf"] for item in (rows[0][10] or [])} if rows else {}
-    return Ranked(hits=hits, sentences=sentences, idf=idf)
+    idf = {item["term"]: item["idf"] for item in (rows[0][9] or [])} if rows else {}
+    return Ranked(hits=hits, idf=idf)
+
+
+def section_sentences(con: duckdb.DuckDBPyConnection, source_ids: list[str]) -> dict[str, tuple[str, Sentences]]:
+    """source_id -> (location, [(sentence, its terms)])."""
+    if not source_ids:
+        return {}
+    marks = ", ".join("?" for _ in source_ids)
+    rows = con.execute(f"SELECT source_id, location, sentences FROM chunks WHERE source_id IN ({marks})", source_ids).fetchall()
+    return {sid: (location, [(s["text"], list(s["terms"])) for s in sents or []]) for sid, location, sents in rows}
 
 
 def _bigrams(text: str) -> set[str]:
@@ -183,15 +191,11 @@ def retrieve(con: duckdb.DuckDBPyConnection, query: KnowledgeQuery, projection: 
     """Search the versions in `doc_keys`, pick evidence sentences, decide answerability, note other versions."""
     weights = query_weights(query)
     ranked = search(con, weights, embed(query.text, query.terms), graph_boosts(projection), doc_keys, calibration.fusion)
-    hits, sentences = ranked.hits, dict(ranked.sentences)
-    missing = [ref for rel in projection.relations if rel.connects for ref in rel.source_refs[:1] if ref not in sentences]
-    locations = {h.source_id: h.location for h in hits}
-    if missing:
-        for source_id, location, sents in con.execute(
-            "SELECT source_id, location, sentences FROM chunks WHERE source_id IN (SELECT unnest(?::VARCHAR[]))", [missing]
-        ).fetchall():
-            sentences[source_id] = [(s["text"], list(s["terms"])) for s in sents or []]
-            locations[source_id] = location
+    hits = ranked.hits
+    relation_refs = [ref for rel in projection.relations if rel.connects for ref in rel.source_refs[:1]]
+    fetched = section_sentences(con, list(dict.fromkeys([h.source_id for h in hits[:EVIDENCE_HITS]] + relation_refs)))
+    sentences = {sid: sents for sid, (_, sents) in fetched.items()}
+    locations = {sid: location for sid, (location, _) in fetched.items()}
     evidence: list[Evidence] = []
     # a relation that connects the question's entities carries the reason: its section comes first
     for rel in projection.relations:

@@ -14,8 +14,6 @@ from registry.contracts import (
     ExperienceRequest,
     FamilyScores,
     HistoryEvidence,
-    PlannerOutput,
-    PreclassifierHints,
     Slots,
     StateCondition,
     Step,

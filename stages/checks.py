@@ -13,7 +13,7 @@ from registry.contracts import (
 )
 from registry.loader import Registry
 from stages._clauses import ClauseAnalysis
-from stages.planner import plan_for_family
+from stages._assemble import plan_for_family
 
 _SAFE_FAMILY = "STT_NULL"
 _STATE_PATHS = {f"device.{name}" for name in DeviceContext.model_fields}

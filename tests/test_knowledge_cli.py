@@ -1,0 +1,92 @@
+"""`a2a index build|calibrate|info`, `a2a ask` and `a2a batch --answer` through the CLI."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from dataflow.cli import app
+from tests._knowledge import copy_corpus, knowledge_db  # noqa: F401  (fixture)
+
+ROOT = Path(__file__).resolve().parents[1]
+ENV = {"COLUMNS": "200", "NO_COLOR": "1", "A2A_KNOWLEDGE_DB": ""}
+
+
+def test_index_build_prints_a_summary_and_rebuilds_incrementally(tmp_path):
+    corpus, db = copy_corpus(tmp_path / "manual"), tmp_path / "k.duckdb"
+    first = CliRunner().invoke(app, ["index", "build", "--corpus", str(corpus), "--db", str(db)], env=ENV)
+    assert first.exit_code == 0, first.output
+    assert "chunks" in first.output and "91" in first.output and "relations" in first.output and "2 added" in first.output
+    again = CliRunner().invoke(app, ["index", "build", "--corpus", str(corpus), "--db", str(db)], env=ENV)
+    assert again.exit_code == 0 and "2 unchanged" in again.output
+    info = CliRunner().invoke(app, ["index", "info", "--db", str(db)], env=ENV)
+    assert info.exit_code == 0 and '"index_version"' in info.output
+
+
+def test_index_build_reports_a_broken_corpus_without_a_traceback(tmp_path):
+    bad = tmp_path / "manual"
+    bad.mkdir()
+    (bad / "m.md").write_text("# no front matter\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["index", "build", "--corpus", str(bad), "--db", str(tmp_path / "k.duckdb")], env=ENV)
+    assert result.exit_code == 2 and "m.md" in result.output and "front matter" in result.output
+    assert "Traceback" not in result.output
+
+
+def test_ask_json_carries_the_answer(knowledge_db):
+    result = CliRunner().invoke(app, ["ask", "프라이버시 모드에서 바이탈사인 쓸 수 있어?", "--json", "--db", str(knowledge_db),
+                                      "--as-of", "2026-11-30"], env=ENV)
+    assert result.exit_code == 0, result.output
+    record = json.loads(result.stdout)
+    answer = record["answer"]
+    assert record["family"] == "DQR" and answer["answerability"] == "sufficient"
+    assert {(r["from"], r["type"], r["to"]) for r in answer["projection"]["relations"]} == {
+        ("privacy_mode", "restricts", "camera"), ("vital_signs", "requires", "camera")}
+    assert {"R6-V5-S024", "R6-V5-S018"} <= {e["source_id"] for e in answer["evidence"]}
+
+
+def test_ask_shows_projection_evidence_and_answer(knowledge_db):
+    result = CliRunner().invoke(app, ["ask", "한 달 전기 요금 얼마 나와?", "--db", str(knowledge_db)], env=ENV)
+    assert result.exit_code == 0 and "insufficient" in result.output and "projection" in result.output
+    other = CliRunner().invoke(app, ["ask", "거실로 가서 청정해줘", "--db", str(knowledge_db)], env=ENV)
+    assert other.exit_code == 0 and "ODL" in other.output and "retrieval did not run" in other.output
+
+
+def test_ask_bad_input(knowledge_db, tmp_path):
+    missing = CliRunner().invoke(app, ["ask", "필터 교체 주기 알려줘", "--db", str(tmp_path / "none.duckdb")], env=ENV)
+    assert missing.exit_code == 2 and "a2a index build" in missing.output
+    empty = CliRunner().invoke(app, ["ask", "  ", "--db", str(knowledge_db)], env=ENV)
+    assert empty.exit_code == 2 and "empty" in empty.output
+    date = CliRunner().invoke(app, ["ask", "필터", "--db", str(knowledge_db), "--as-of", "soon"], env=ENV)
+    assert date.exit_code == 2 and "ISO date" in date.output
+
+
+def test_batch_answer_fills_dqr_records_and_reports_retrieval_metrics(knowledge_db, tmp_path):
+    questions = [json.loads(line) for line in (ROOT / "data/questions/dqr.jsonl").read_text(encoding="utf-8").splitlines()]
+    subset = tmp_path / "q.jsonl"
+    subset.write_text("\n".join(json.dumps(q, ensure_ascii=False) for q in questions[::12]) + "\n", encoding="utf-8")
+    out = tmp_path / "run"
+    result = CliRunner().invoke(app, ["batch", str(subset), "--answer", "--db", str(knowledge_db), "--out", str(out)], env=ENV)
+    assert result.exit_code == 0, result.output
+    assert "recall@5" in result.output and "answerability_accuracy" in result.output
+    metrics = json.loads((out / "metrics.json").read_text(encoding="utf-8"))
+    assert metrics["knowledge"]["questions"] == len(questions[::12])
+    records = [json.loads(line) for line in (out / "decisions.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert records and all((r["answer"] is not None) == (r["family"] == "DQR") for r in records)
+    no_answers = CliRunner().invoke(app, ["batch", str(subset), "--out", str(tmp_path / "plain")], env=ENV)
+    assert no_answers.exit_code == 0
+    plain = [json.loads(line) for line in (tmp_path / "plain" / "decisions.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert all(r["answer"] is None for r in plain)
+
+
+def test_calibrate_fits_on_half_and_reports_the_held_out_half(knowledge_db, tmp_path):
+    questions = [json.loads(line) for line in (ROOT / "data/questions/dqr.jsonl").read_text(encoding="utf-8").splitlines()]
+    subset = tmp_path / "q.jsonl"
+    subset.write_text("\n".join(json.dumps(q, ensure_ascii=False) for q in questions[::5]) + "\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["index", "calibrate", "--set", str(subset), "--db", str(knowledge_db), "--out", str(tmp_path)], env=ENV)
+    assert result.exit_code == 0, result.output
+    fitted = json.loads((tmp_path / "calibration.json").read_text(encoding="utf-8"))
+    assert set(fitted["weights"]) == {"focus_coverage", "evidence_coverage", "top_bm25_ratio", "dense_top", "graph_support"}
+    assert fitted["weights"]["focus_coverage"] > 0  # knowing the question's words makes an answer likelier
+    assert set(fitted["fitted_on"]["metrics"]) == {"train", "heldout"}
