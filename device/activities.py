@@ -379,6 +379,8 @@ class Setting(Timed):
 
     def start(self) -> list[Signal]:
         self.missing = [p for p in self.sim.required_params(self.request) if p not in self.params]
+        if not self.missing and "enabled" not in self.params and "level" not in self.params and "delta" not in self.params:
+            self.missing = ["level"]
         return []
 
     def step(self) -> list[Signal]:
@@ -401,7 +403,12 @@ class Setting(Timed):
                 w.brightness = ph.night_brightness
             out["value"] = value
             return evidence("setting.applied", out)
-        requested = int(self.params["level"])
+        if "level" in self.params:
+            requested = int(self.params["level"])
+        else:  # a relative change ("한 단계 올려"), kept inside the operation's range
+            spec = self.sim.registry.capability_by_id[cap].operation("level").arguments["level"]
+            current = getattr(w, _LEVEL_FIELDS[cap])
+            requested = max(spec.minimum, min(spec.maximum, current + int(self.params["delta"])))
         applied, limited_by = requested, None
         if cap == "fan_speed" and w.night_mode and requested > ph.night_max_fan:
             applied, limited_by = ph.night_max_fan, "night_mode"

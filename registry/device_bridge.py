@@ -68,8 +68,9 @@ def operations_for_method(registry: Registry, task_method: str) -> list[tuple[st
 
 def required_device_params(op: Operation) -> list[str]:
     """Device params the task cannot run without: required arguments, and levels with no default."""
+    stand_ins = {spec.alternative_to for spec in op.arguments.values() if spec.alternative_to}
     return [op.param_map.get(name, name) for name, spec in op.arguments.items()
-            if spec.required or (spec.type == "integer" and spec.default is None)]
+            if spec.required or (spec.type == "integer" and spec.default is None and not spec.alternative_to and name not in stand_ins)]
 
 
 @lru_cache(maxsize=4)

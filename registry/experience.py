@@ -71,14 +71,15 @@ class EffectCatalog(Contract):
     def effects_of_skill(self, skill_id: str) -> list[Effect]:
         return [e for e in self.effects for p in e.providers if p.skill_id == skill_id]
 
-    def unprovided_in(self, text: str) -> list[str]:
-        """Effects with no provider that compact text waits on or asks for ("엄마 오면", "문 열어")."""
+    def unprovided_in(self, text: str, context: str = "") -> list[str]:
+        """Effects with no provider that compact text waits on or asks for ("엄마 오면", "문 열어");
+        the subject ("애들") may stand elsewhere in the utterance (context)."""
         found = []
         for effect in self.effects:
             if effect.providers or not effect.cues:
                 continue
             cue = any(c.replace(" ", "") in text for c in effect.cues)
-            subject = not effect.subject_cues or any(c.replace(" ", "") in text for c in effect.subject_cues)
+            subject = not effect.subject_cues or any(c.replace(" ", "") in text + context for c in effect.subject_cues)
             if cue and subject:
                 found.append(effect.effect_id)
         return found

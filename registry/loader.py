@@ -38,6 +38,8 @@ class ArgumentSpec(_Model):
     default: int | str | bool | None = None
     minimum: int | None = None
     maximum: int | None = None
+    alternative_to: str | None = None
+    """This argument may stand in for another ("delta" for "level": "한 단계 올려")."""
 
 
 class Operation(_Model):
@@ -73,6 +75,8 @@ class Capability(_Model):
     policies: list[str] = Field(default_factory=list)
     level_words: dict[str, int] = Field(default_factory=dict)
     argument_words: dict[str, dict[str, int]] = Field(default_factory=dict)
+    intensity_via: str | None = None
+    """The setting that makes this action stronger or weaker ("청정 세게" -> fan_speed)."""
     subsumes: list[str] = Field(default_factory=list)
     """Capabilities this one already includes when both anchor in one clause ("모든 방 돌면서 청정")."""
     """Words that set an argument ("반 바퀴" -> degrees 180)."""

@@ -33,15 +33,26 @@ def plan_for_family(
     ambiguity: str | None,
 ) -> PlannerOutput:
     """Assemble the planner contract for an owner family (also used by center correction)."""
-    b = _Builder(registry=registry, device=turn_input.device_context)
+    b = _Builder(registry=registry, device=turn_input.device_context, utterance_compact="".join(c.compact for c in clauses))
     routes: list[str] = []
     skill = registry.default_skill(family)
     slots_out, missing = None, []
-    temporal = None
-    if any(c.role == "temporal" for c in clauses):
-        temporal = "after_existing_event"
+    temporal = _temporal_relation(clauses)
     sequence_temporal = any(c.connective in registry.lexicon["clauses"]["sequence_nouns"] for c in clauses[:-1])
-    if family == "SCH":
+    delay = next((c.times for c in clauses if c.times.relative), None)
+    acting = [h for c in clauses if c.role == "action" for h in c.capabilities if h.kind in ("execution", "settings")]
+    scheduling_words = any(c.cues.get("sch_scope") for c in clauses)
+    if family == "SCH" and delay is not None and len(acting) >= 2 and not scheduling_words and not continuation:
+        # "30분 뒤에 청정 끄고 충전대로 가": the scheduler holds the device steps for the delay;
+        # the planner never counts the time itself
+        seconds = _offset_seconds(delay.start_time)
+        skill = "schedule_timer_create"
+        b.add("SCH", skill, skill_id=skill)
+        build_device_steps(b, clauses, registry)
+        routes = ["SCH", "ODL"]
+        slots_out = Slots(duration_s=seconds)
+        temporal = "clock_delay"
+    elif family == "SCH":
         skill, slots_out, missing = schedule_plan(clauses, history_evidence, continuation, registry)
         b.add("SCH", skill, skill_id=skill)
         routes = ["SCH"]
@@ -98,7 +109,8 @@ def plan_for_family(
         recoverability = {"HARD": "none", "GENERIC": "low", "SOFT": "medium"}[subtype]
     slots_final = slots_out or Slots()
     text, ask = tts(registry, family, b.steps, skill, slots_final, missing, categories, subtype, scope)
-    experience = admission(b.steps, b.user_actions, b.guarded, temporal, routes) if family in ("ODL", "FRG") or len(routes) > 1 else None
+    experience = admission(b.steps, b.user_actions, b.guarded, temporal, routes) if (
+        family in ("ODL", "FRG") or len(routes) > 1 or temporal) else None
     return PlannerOutput(
         turn_mode=turn_mode,
         selected_routes=routes,
@@ -121,6 +133,27 @@ def plan_for_family(
         tts_response=text,
         experience_request=experience,
     )
+
+
+def _offset_seconds(offset: str | None) -> int | None:
+    """'+HH:MM' -> seconds."""
+    if not offset or not offset.startswith("+"):
+        return None
+    hours, minutes = offset[1:].split(":")
+    return int(hours) * 3600 + int(minutes) * 60
+
+
+def _temporal_relation(clauses: list[ClauseAnalysis]) -> str | None:
+    """after_planned_step when a completion clause follows this plan's own actions, else the
+    completion of something already running; a relative delay is a clock delay."""
+    for i, c in enumerate(clauses):
+        if c.role != "temporal":
+            continue
+        if c.times.relative:
+            return "clock_delay"
+        planned_before = any(p.role == "action" and p.capabilities for p in clauses[:i])
+        return "after_planned_step" if planned_before else "after_existing_event"
+    return None
 
 
 def _weak_scope(hints: PreclassifierHints) -> str | None:

@@ -261,6 +261,18 @@ def analyse(nt: NormalizedText, registry: Registry, m: Matchers) -> list[ClauseA
             if fuzzy_room is not None:
                 rooms.append(fuzzy_room)
                 anchors.append(AnchorMatch(kind="room", target=fuzzy_room, surface=cc, via="fuzzy", strength=weights["fuzzy"], clause=index))
+        # "청정 좀 세게": a stronger or weaker action means its intensity setting, one step
+        direction = 1 if m.increase.first(cc) else -1 if m.decrease.first(cc) else 0
+        if direction and caps and all(h.kind == "execution" for h in caps):
+            via = {registry.capability_by_id[h.capability_id].intensity_via for h in caps} - {None}
+            if len(via) == 1:
+                target = registry.capability_by_id[via.pop()]
+                caps = [CapabilityHit(target.capability_id, target.kind, "level", caps[0].surface, caps[0].via, caps[0].strength, caps[0].position)]
+                anchors = [a for a in anchors if a.kind not in ("execution", "settings")] + [
+                    AnchorMatch(kind=target.kind, target=target.capability_id, surface=caps[0].surface, via=caps[0].via, strength=caps[0].strength, clause=index)]
+        for hit in caps:
+            if hit.operation_id == "level" and "level" not in hit.arguments and direction:
+                hit.arguments["delta"] = direction
         subsumed = {sub for h in caps for sub in registry.capability_by_id[h.capability_id].subsumes}
         if subsumed:
             caps = [h for h in caps if h.capability_id not in subsumed]
@@ -291,8 +303,11 @@ def analyse(nt: NormalizedText, registry: Registry, m: Matchers) -> list[ClauseA
         if "?" in text:
             cues.setdefault("question_mark", ["?"])
         is_last = index == len(spans) - 1
+        times = parser.parse(text)
         if cues.get("completion") and not is_last:
             role = "temporal"
+        elif connective in m.conditional_endings and not is_last and times.relative and not caps:
+            role = "temporal"  # "40분 지나면": a clock delay, not a guard on a state
         elif connective in m.conditional_endings and not is_last:
             role = "guard"
         else:
@@ -301,7 +316,7 @@ def analyse(nt: NormalizedText, registry: Registry, m: Matchers) -> list[ClauseA
             ClauseAnalysis(
                 index=index, text=text, compact=cc, connective=connective, role=role, anchors=anchors,
                 capabilities=caps, rooms=rooms, unsupported=unsupported, qna_topics=topics, identity=identity,
-                unknown_modes=unknown_modes, times=parser.parse(text),
+                unknown_modes=unknown_modes, times=times,
                 has_predicate=_has_tags(nt, start, end, PREDICATE_TAGS),
                 has_final_ending=_has_tags(nt, start, end, FINAL_TAGS),
                 outdoor_dust=outdoor_dust, cues=cues,

@@ -22,6 +22,7 @@ class NumberConverter:
         self.standalone = set(numbers["standalone_native"])
         self.level_counters = set(numbers.get("level_counters", []))
         self.ambiguous_lone = set(numbers.get("ambiguous_lone_sino", []))
+        self.counter_followers = tuple(numbers.get("counter_followers", []))
         counters = sorted(numbers["counters"], key=len, reverse=True)
         particles = sorted(numbers["trailing_particles"], key=len, reverse=True)
         sino_chars = "".join(sorted(set(self.sino) | set(self.units)))
@@ -34,6 +35,11 @@ class NumberConverter:
         standalone_alt = "|".join(map(re.escape, sorted(self.standalone, key=len, reverse=True)))
         particle_alt = "|".join(map(re.escape, particles))
         self._standalone_re = re.compile(rf"(?<![가-힣])({standalone_alt})(?=(?:{particle_alt})?(?:\s|$|[?.!,]))")
+
+    def _ends_number(self, text: str, at: int) -> bool:
+        """After a counter glued to a lone numeral: the end, a non-letter, or a particle-like follower."""
+        rest = text[at:]
+        return not rest or not ("\uac00" <= rest[0] <= "\ud7a3") or rest.startswith(self.counter_followers)
 
     def _sino_value(self, word: str) -> int | None:
         total, current = 0, 0
@@ -65,6 +71,8 @@ class NumberConverter:
             # "이 시간", "일 분만": a lone sino syllable before a time counter is a word, not a number
             if m.group(1) in self.ambiguous_lone and m.group(2) and m.group(3) not in self.level_counters:
                 return m.group(0)
+            if len(m.group(1)) == 1 and not m.group(2) and not self._ends_number(m.string, m.end() + len(m.group(3))):
+                return m.group(0)  # "오시면" is "if (someone) comes", not "if 5 o'clock"
             value = self._sino_value(m.group(1))
             return f"{value}{m.group(2)}" if value is not None else m.group(0)
 

@@ -55,6 +55,7 @@ class _Builder:
     steps: list[Step] = field(default_factory=list)
     user_actions: int = 0
     guarded: bool = False
+    utterance_compact: str = ""
     pending_guard: StepOutputCondition | None = None
     """A guard set by an earlier cloud step (a lookup the device steps wait on)."""
 
@@ -151,6 +152,8 @@ def build_device_steps(b: _Builder, clauses: list[ClauseAnalysis], registry: Reg
 def _add_action(b: _Builder, registry: Registry, cap, operation_id: str, args: dict, guard) -> None:
     """One user action; a capability that needs consent gets (or reuses) a consent step before it."""
     action = Action(capability_id=cap.capability_id, operation_id=operation_id, arguments=args)
+    if b.steps and b.steps[-1].action == action:
+        return  # "충전대 가서 충전해": one action said twice is one step
     if cap.requires_consent:
         consent = next((s for s in b.steps if s.action and s.action.capability_id == "request_consent"), None)
         if consent is None:
@@ -171,7 +174,7 @@ def _move(b: _Builder, registry: Registry, room: str, guard) -> None:
 def _resolve_guard(b: _Builder, c: ClauseAnalysis, registry: Registry):
     """The typed condition of a guard clause; inserts the state query it reads when missing."""
     polarity = _guard_polarity(c)
-    unprovided = registry.effects.unprovided_in(c.compact) if registry.effects else []
+    unprovided = registry.effects.unprovided_in(c.compact, b.utterance_compact) if registry.effects else []
     if unprovided:
         # "엄마 오면": no provider can observe this; the condition stays ungrounded and plan checks refuse it
         return StateCondition(path=f"event.{unprovided[0]}", operator="eq", value=True)

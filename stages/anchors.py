@@ -160,6 +160,11 @@ def preclassifier_hints(
     anchored = any(c.capabilities or c.unsupported or c.qna_topics or c.unknown_modes for c in clause_analyses)
     if asked and anchored and "has_capability_question" not in axes:
         axes["has_capability_question"] = EvidenceAxis(strength=1.0, signals=asked[:2])
+    # "20분 있다가 나이트 모드 켜고 ...": the delay and the actions may sit in different clauses
+    delays = [sig for c in clause_analyses if c.times.relative for sig in c.times.signals[:1]]
+    acting = any(h.kind in ("execution", "settings") and h.strength >= 0.8 for c in clause_analyses for h in c.capabilities)
+    if delays and acting and "has_timed_device_action" not in axes:
+        axes["has_timed_device_action"] = EvidenceAxis(strength=1.0, signals=delays)
     fragment = axes.get("looks_fragmentary")
     weak_scope = any(a.via in ("lemma", "ambiguous") for c in clause_analyses for a in c.anchors) or any(
         c.rooms or c.times.strength for c in clause_analyses

@@ -39,18 +39,18 @@ def grounded_experience_request(corrected_plan: PlannerOutput, clause_analyses: 
         return proposed
     whole = "".join(c.compact for c in clause_analyses)
     effects: list[str] = []
+    temporal = proposed.temporal_relation
     for step in final_plan.steps:
         if step.action is not None:
             effect = catalog.effect_of(step.action.capability_id, step.action.operation_id)
             eid = effect.effect_id if effect else None
+        elif temporal == "clock_delay" and step.route == "SCH":
+            continue  # the delay is how the goal waits, not what the user wants
         else:
             eid = _cloud_effect(step.route, whole, catalog)
         if eid and eid not in effects:
             effects.append(eid)
-    unprovided = list(dict.fromkeys(e for c in clause_analyses for e in catalog.unprovided_in(c.compact)))
-    temporal = proposed.temporal_relation
-    if any(c.times.relative for c in clause_analyses) and any(s.action for s in final_plan.steps):
-        temporal = "clock_delay"
+    unprovided = list(dict.fromkeys(e for c in clause_analyses for e in catalog.unprovided_in(c.compact, whole)))
     anchor = None
     if temporal == "after_planned_step" and final_plan.steps:
         anchor = final_plan.steps[0].id
