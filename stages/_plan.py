@@ -4,7 +4,6 @@ from clause analyses (steps, guards, moves, consent, schedule slots)."""
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass, field
 
 from registry.contracts import (
@@ -204,7 +203,6 @@ def _resolve_guard(b: _Builder, c: ClauseAnalysis, registry: Registry):
     return _guard_condition(template, source.id)
 
 
-_QUOTE_TAIL = re.compile(r"\s*(알려|말해|리마인드).*$")
 
 
 def schedule_plan(c_all: list[ClauseAnalysis], history: HistoryEvidence, continuation: bool, registry: Registry):
