@@ -7,7 +7,8 @@ import pytest
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
 
 
-@pytest.mark.parametrize("name", ["01_stage_graph.ipynb", "02_evidence_axes_tuning.ipynb", "03_run_comparison.ipynb"])
+@pytest.mark.parametrize("name", ["01_stage_graph.ipynb", "02_evidence_axes_tuning.ipynb", "03_run_comparison.ipynb",
+                                  "04_device_timeline.ipynb"])
 def test_notebook_runs(name):
     nbformat = pytest.importorskip("nbformat")
     nbclient = pytest.importorskip("nbclient")
@@ -21,5 +22,8 @@ def test_notebook_runs(name):
         assert "family accuracy" in text
     if name.startswith("03"):
         assert "re-scoring predicts run B's family for 100.0% of rows" in text
+    if name.startswith("04"):
+        assert "status: completed" in text and "status: blocked | reason: path_blocked" in text
+        assert "image/svg+xml" in text and "air_clean.running" in text
     if name.startswith("01"):
         assert "image/svg+xml" in text
