@@ -132,18 +132,24 @@ class TurnRunner:
         trace_id = trace_id or uuid.uuid4().hex
         self.timer.stage_ms = {}
         started = time.perf_counter()
-        result = self.driver.execute(
-            [FINAL_NODE, *extra_outputs, *((ANSWER_NODE,) if self.knowledge is not None else ())],
-            inputs={"turn_input": turn, "kiwi": self.kiwi, "registry": self.registry, "trace_id": trace_id,
-                    **(self.models.begin_turn() if self.models else {}), **(self.knowledge.turn_inputs() if self.knowledge is not None else {})}
-        )
+        inputs = {"turn_input": turn, "kiwi": self.kiwi, "registry": self.registry, "trace_id": trace_id,
+                  **(self.models.begin_turn() if self.models else {})}
+        result = self.driver.execute([FINAL_NODE, *extra_outputs, *(("normalized_text",) if self.knowledge is not None else ())],
+                                     inputs=inputs)
+        answer = self._knowledge_answer(result, inputs)
         total = (time.perf_counter() - started) * 1000
         record: DecisionRecord = result[FINAL_NODE]
-        record = record.model_copy(update={"id": row_id, "usage": Usage(stage_ms=dict(self.timer.stage_ms), total_ms=round(total, 4),
-                                                                        **(self.models.usage() if self.models else {}))})
-        if isinstance(result.get(ANSWER_NODE), KnowledgeAnswer):
-            record = record.model_copy(update={"answer": result[ANSWER_NODE]})
+        record = record.model_copy(update={"id": row_id, "answer": answer, "usage": Usage(
+            stage_ms=dict(self.timer.stage_ms), total_ms=round(total, 4), **(self.models.usage() if self.models else {}))})
         return record, {name: result[name] for name in extra_outputs}
+
+    def _knowledge_answer(self, result: dict[str, Any], inputs: dict[str, Any]) -> KnowledgeAnswer | None:
+        """Path B, run only after DQR owns the turn (a second, small execution), so other turns pay nothing."""
+        if self.knowledge is None or result[FINAL_NODE].family != "DQR":
+            return None
+        answer = self.driver.execute([ANSWER_NODE], inputs={**inputs, **self.knowledge.turn_inputs()},
+                                     overrides={"dqr_owns_turn": True, "normalized_text": result["normalized_text"]})[ANSWER_NODE]
+        return answer if isinstance(answer, KnowledgeAnswer) else None
 
     def route_text(self, text: str, **context: Any) -> DecisionRecord:
         return self.route(TurnInput(recognized_text=text, **context))

@@ -8,7 +8,7 @@ vital_signs); otherwise the neighbourhood of the one it names, capped.
 from __future__ import annotations
 
 from datetime import date
-from typing import Any, Iterable
+from typing import Iterable
 
 import duckdb
 
@@ -31,23 +31,39 @@ CREATE OR REPLACE TABLE kg_synonyms (surfaces VARCHAR[], lemmas VARCHAR[], expan
 CREATE OR REPLACE TABLE kg_generic_nouns (term VARCHAR);
 """
 
-_WALK_SQL = f"""
-WITH RECURSIVE
-rel_now AS (
-    SELECT rel_id, src, dst FROM kg_relations WHERE valid_at <= $as_of
-    QUALIFY row_number() OVER (PARTITION BY fact_id ORDER BY valid_at DESC) = 1
-),
-walk(seed, node, depth, path) AS (
-    SELECT s, s, 0, []::INTEGER[] FROM (SELECT unnest($seeds::VARCHAR[]) AS s)
-    UNION ALL
-    SELECT w.seed, CASE WHEN r.src = w.node THEN r.dst ELSE r.src END, w.depth + 1, list_append(w.path, r.rel_id)
-    FROM walk w JOIN rel_now r ON w.node = r.src OR w.node = r.dst
-    WHERE w.depth < $max_hops
-      AND NOT list_contains(w.path, r.rel_id)
-      AND (w.depth = 0 OR w.node NOT IN (SELECT id FROM kg_entities WHERE hub))
-)
-SELECT seed, node, depth, path FROM walk WHERE depth > 0
+_EDGES_SQL = """
+CREATE OR REPLACE TABLE kg_edges AS
+SELECT r.rel_id, r.fact_id, r.valid_at, r.src AS node, r.dst AS other, coalesce(e.hub, false) AS other_hub
+FROM kg_relations r LEFT JOIN kg_entities e ON e.id = r.dst
+UNION ALL
+SELECT r.rel_id, r.fact_id, r.valid_at, r.dst AS node, r.src AS other, coalesce(e.hub, false) AS other_hub
+FROM kg_relations r LEFT JOIN kg_entities e ON e.id = r.src;
 """
+"""Both directions of every relation, so the walk joins on equality (an OR join would be a nested loop)."""
+
+# Each walk row ends with one relation; every relation on a kept path is the last relation of
+# some shorter row, so the rows carry all the details the projection needs in one query.
+_VALID_SQL = """
+SELECT rel_id FROM kg_relations WHERE valid_at <= ?
+QUALIFY row_number() OVER (PARTITION BY fact_id ORDER BY valid_at DESC) = 1
+"""
+"""The version of every fact that is valid at the question time (the newest not after it)."""
+
+_WALK_SQL = """
+WITH RECURSIVE
+edges AS (SELECT * FROM kg_edges WHERE list_contains(?::INTEGER[], rel_id)),
+walk(seed, node, depth, path, hub) AS (
+    SELECT s, s, 0, []::INTEGER[], false FROM (SELECT unnest(?::VARCHAR[]) AS s)
+    UNION ALL
+    SELECT w.seed, e.other, w.depth + 1, list_append(w.path, e.rel_id), e.other_hub
+    FROM walk w JOIN edges e ON e.node = w.node
+    WHERE w.depth < ? AND NOT w.hub AND NOT list_contains(w.path, e.rel_id)
+)
+SELECT w.seed, w.node, w.depth, w.path, r.rel_id, r.fact_id, r.src, r.type, r.dst, r.claim, r.source_refs, r.valid_at
+FROM walk w JOIN kg_relations r ON r.rel_id = w.path[-1]
+WHERE w.depth > 0
+"""
+"""A hub entity (the robot) ends a path: everything is part of it, so it relates nothing."""
 
 
 def write_graph(con: duckdb.DuckDBPyConnection, graph: GraphData, known_source_ids: set[str]) -> None:
@@ -67,6 +83,7 @@ def write_graph(con: duckdb.DuckDBPyConnection, graph: GraphData, known_source_i
             "INSERT INTO kg_relations VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             [[i, t.fact_id, t.from_, t.type, t.to, t.claim, t.source_refs, t.valid_at] for i, t in enumerate(graph.triples, 1)],
         )
+    con.execute(_EDGES_SQL)
     if graph.synonyms:
         con.executemany("INSERT INTO kg_synonyms VALUES (?, ?, ?)", [[s.surfaces, s.lemmas, s.expand] for s in graph.synonyms])
     if graph.generic_nouns:
@@ -100,24 +117,23 @@ def _select(walks: list[tuple[str, str, int, list[int]]], seeds: list[str]) -> t
     return hops, set()
 
 
-def project(con: duckdb.DuckDBPyConnection, seeds: Iterable[str], as_of: date, current_refs: set[str]) -> KgProjection:
-    """The scoped projection around the linked entities: relations valid at `as_of`, with their
-    source_refs narrowed to `current_refs` (the sections of the document versions valid then)."""
+def valid_relations(con: duckdb.DuckDBPyConnection, as_of: date) -> list[int]:
+    """Relation ids of the fact versions valid at `as_of`."""
+    return [r[0] for r in con.execute(_VALID_SQL, [as_of]).fetchall()]
+
+
+def project(con: duckdb.DuckDBPyConnection, seeds: Iterable[str], relation_ids: list[int], current_refs: set[str]) -> KgProjection:
+    """The scoped projection around the linked entities over the relations in `relation_ids` (see
+    `valid_relations`), their source_refs narrowed to `current_refs` (the sections valid then)."""
     seeds = list(dict.fromkeys(seeds))
     if not seeds:
         return KgProjection(entities=[], relations=[], source_refs=[], seeds=[])
-    walks = con.execute(_WALK_SQL, {"seeds": seeds, "as_of": as_of, "max_hops": MAX_HOPS}).fetchall()
-    hops, connecting = _select([(s, n, d, list(p)) for s, n, d, p in walks], seeds)
-    rel_ids = list(hops)
-    rows: dict[int, Any] = {}
-    if rel_ids:
-        rows = {r[0]: r for r in con.execute(
-            "SELECT rel_id, fact_id, src, type, dst, claim, source_refs, valid_at FROM kg_relations WHERE rel_id IN (SELECT unnest($ids::INTEGER[]))",
-            {"ids": rel_ids},
-        ).fetchall()}
+    rows = con.execute(_WALK_SQL, [relation_ids, seeds, MAX_HOPS]).fetchall()
+    hops, connecting = _select([(seed, node, depth, list(path)) for seed, node, depth, path, *_ in rows], seeds)
+    details = {row[4]: row[5:] for row in rows}
     relations, order = [], {}
-    for rel_id in rel_ids:
-        _, fact_id, src, rtype, dst, claim, refs, valid_at = rows[rel_id]
+    for rel_id in hops:
+        fact_id, src, rtype, dst, claim, refs, valid_at = details[rel_id]
         relations.append(GraphRelation(
             fact_id=fact_id, from_=src, type=rtype, to=dst, claim=claim, valid_at=valid_at.isoformat(),
             source_refs=[r for r in refs if r in current_refs], connects=rel_id in connecting,

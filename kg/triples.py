@@ -61,7 +61,7 @@ class Triple(Contract):
 
 
 class Synonym(Contract):
-    """Everyday words for the manual's wording ("완충" -> "완전 충전"): they widen the search, never the graph."""
+    """Everyday words for the manual's wording (완충 -> 완전 충전): they widen the search, never the graph."""
 
     surfaces: list[str] = Field(default_factory=list)
     """Matched in the question with spacing ignored."""
@@ -79,7 +79,7 @@ class SynonymFile(Contract):
     version: str
     synonyms: list[Synonym]
     generic_nouns: list[str] = Field(default_factory=list)
-    """Nouns a question uses for its shape ("얼마", "방법"), not its subject: answerability ignores them."""
+    """Nouns a question uses for its shape (얼마, 방법), not its subject: answerability ignores them."""
 
 
 @dataclass(frozen=True)

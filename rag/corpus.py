@@ -28,7 +28,7 @@ class Section:
     """`chapter.section`, e.g. "5.3"."""
     title: str
     chapter: str
-    """The chapter heading the section sits under, e.g. "5. 설정과 모드"."""
+    """The chapter heading the section sits under, e.g. 5. 설정과 모드."""
     text: str
     line: int
     """1-based line of the heading (for error messages)."""

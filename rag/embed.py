@@ -1,7 +1,7 @@
 """The dense channel's embedding: signed feature hashing of character n-grams and lemmas.
 
 It runs offline with no model: character 2- and 3-grams catch spacing slips and compound
-nouns ("헤파필터" ~ "헤파 필터"), hashed lemmas catch inflection. Deterministic across
+nouns (헤파필터 ~ 헤파 필터), hashed lemmas catch inflection. Deterministic across
 processes (no use of Python's salted `hash`).
 """
 
@@ -12,7 +12,7 @@ from typing import Iterable
 
 import numpy as np
 
-DIM = 256
+DIM = 128
 """Width of the FLOAT[DIM] column."""
 EMBEDDING_VERSION = f"charhash-2,3+lemma3-{DIM}-v1"
 _NGRAMS = (2, 3)

@@ -21,7 +21,7 @@ from rag.corpus import ManualDocument
 from rag.embed import DIM, EMBEDDING_VERSION, embed
 from rag.text import analyse_tokens, quantities, sentence_spans
 
-SCHEMA_VERSION = "a2a-knowledge-v1"
+SCHEMA_VERSION = "a2a-knowledge-v2"
 CURRENT_DOCS_SQL = """
 SELECT doc_key FROM documents WHERE valid_at <= $as_of
 QUALIFY row_number() OVER (PARTITION BY doc_id ORDER BY valid_at DESC, version DESC) = 1
@@ -38,6 +38,7 @@ CREATE TABLE IF NOT EXISTS chunks (
     chunk_id INTEGER, doc_key VARCHAR, source_id VARCHAR, number VARCHAR, title VARCHAR, chapter VARCHAR,
     location VARCHAR, text VARCHAR, n_terms INTEGER, quantities VARCHAR[],
     sentences STRUCT(text VARCHAR, terms VARCHAR[])[]);
+CREATE INDEX IF NOT EXISTS chunks_source_id ON chunks (source_id);
 CREATE TABLE IF NOT EXISTS chunk_terms (chunk_id INTEGER, term VARCHAR, tf INTEGER);
 CREATE TABLE IF NOT EXISTS chunk_vectors (
     chunk_id INTEGER, doc_key VARCHAR, source_id VARCHAR, location VARCHAR, vec FLOAT[{DIM}]);
@@ -57,6 +58,7 @@ weighted AS (
 SELECT term, any_value(df) AS df, any_value(idf) AS idf,
        list(chunk_id ORDER BY chunk_id) AS chunk_ids, list(idf * tf_part ORDER BY chunk_id) AS weights
 FROM weighted GROUP BY term ORDER BY term;
+CREATE INDEX postings_term ON postings (term);
 
 CREATE OR REPLACE TABLE alignments AS
 SELECT a.source_id, b.source_id AS other_source_id, b.doc_key AS other_doc_key, db.version AS other_version,
@@ -87,8 +89,25 @@ class DocumentChanges:
         return self.added + self.updated
 
 
-def ensure_schema(con: duckdb.DuckDBPyConnection) -> None:
+_TABLES = ("meta", "documents", "chunks", "chunk_terms", "chunk_vectors", "postings", "alignments")
+
+
+def stored_schema(con: duckdb.DuckDBPyConnection) -> str | None:
+    """The schema version an existing index was built with (None for a new file)."""
+    if not con.execute("SELECT count(*) FROM information_schema.tables WHERE table_name = 'meta'").fetchall()[0][0]:
+        return None
+    row = con.execute("SELECT value FROM meta WHERE key = 'schema'").fetchall()
+    return json.loads(row[0][0]) if row else None
+
+
+def ensure_schema(con: duckdb.DuckDBPyConnection) -> bool:
+    """Create the tables; an index of another schema version is dropped first. True when it started afresh."""
+    fresh = stored_schema(con) not in (None, SCHEMA_VERSION)
+    if fresh:
+        for table in _TABLES:
+            con.execute(f"DROP TABLE IF EXISTS {table}")
     con.execute(_DDL)
+    return fresh
 
 
 def _delete_document(con: duckdb.DuckDBPyConnection, doc_key: str) -> None:

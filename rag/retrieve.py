@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from datetime import date
 from typing import Any
 
 import duckdb
 
 from rag.embed import DIM, embed
-from rag.index import BM25_K1
+from rag.index import BM25_K1, current_doc_keys
 from rag.store import DEFAULT_FUSION, Calibration
 from registry.contracts import Evidence
 from registry.knowledge_contracts import (
@@ -31,8 +32,11 @@ from registry.knowledge_contracts import (
 
 FOCUS_WEIGHT = 1.0
 OTHER_WEIGHT = 0.3
-"""Predicates and bound nouns ("되", "있", "수") say little about which section answers."""
+"""Predicates and bound nouns (되, 있, 수) say little about which section answers."""
 EXPANSION_WEIGHT = 0.5
+COMMON_SHARE = 0.1
+"""A low-weight term found in more than this share of sections is left out of BM25: its idf is
+near zero and reading its long posting list would be most of the query's cost on a large index."""
 CONNECTING_BOOST = 1.0
 NEIGHBOUR_BOOST = 0.5
 TOP_K = 10
@@ -43,36 +47,48 @@ MAX_EVIDENCE = 5
 # vector); the sections' sentences are fetched afterwards for the few that become evidence.
 _SEARCH_SQL = f"""
 WITH q AS (SELECT unnest(?::VARCHAR[]) AS term, unnest(?::DOUBLE[]) AS qw),
-matched AS (SELECT q.qw, unnest(p.chunk_ids) AS chunk_id, unnest(p.weights) AS w FROM postings p JOIN q USING (term)),
+p AS MATERIALIZED (SELECT term, idf, chunk_ids, weights FROM postings WHERE term IN ({{marks}})),
+matched AS (SELECT q.qw, unnest(p.chunk_ids) AS chunk_id, unnest(p.weights) AS w FROM p JOIN q USING (term)),
 lex AS (SELECT chunk_id, sum(w * qw) AS bm25 FROM matched GROUP BY chunk_id),
 graph AS (SELECT unnest(?::VARCHAR[]) AS source_id, unnest(?::DOUBLE[]) AS w),
 scored AS (
     SELECT v.source_id, v.doc_key, v.location, coalesce(lex.bm25, 0.0) AS bm25,
            coalesce(array_cosine_similarity(v.vec, ?::FLOAT[{DIM}]), 0.0) AS dense, coalesce(graph.w, 0.0) AS graph
     FROM chunk_vectors v LEFT JOIN lex USING (chunk_id) LEFT JOIN graph USING (source_id)
-    WHERE list_contains(?::VARCHAR[], v.doc_key)
+    WHERE NOT list_contains(?::VARCHAR[], v.doc_key)
 ),
 ranked AS (
-    SELECT *, bm25 / greatest(max(bm25) OVER (), 1e-9) + ? * dense + ? * graph AS fused
+    SELECT *, bm25 / greatest((SELECT max(bm25) FROM lex), 1e-9) + ? * dense + ? * graph AS fused
     FROM scored ORDER BY fused DESC, source_id LIMIT ?
 )
 SELECT r.source_id, d.doc_id, d.version, d.valid_at, r.location, r.bm25, r.dense, r.graph, r.fused,
-       (SELECT list(struct_pack(term := p.term, idf := p.idf)) FROM postings p WHERE p.term IN (SELECT term FROM q)) AS idf
+       (SELECT list(struct_pack(term := p.term, idf := p.idf)) FROM p) AS idf
 FROM ranked r JOIN documents d USING (doc_key)
 ORDER BY r.fused DESC, r.source_id
 """
+"""`{marks}` becomes one `?` per question term (the terms stay bound parameters)."""
 
-_NOTES_SQL = """
+_ALIGNMENTS_SQL = """
 SELECT source_id, other_source_id, other_doc_key, other_version, other_valid_at, kind, values_here, values_there
-FROM alignments WHERE source_id IN (SELECT unnest(?::VARCHAR[])) ORDER BY source_id, other_valid_at DESC
+FROM alignments ORDER BY source_id, other_valid_at DESC
 """
 
 Sentences = list[tuple[str, list[str]]]
 
 
 @dataclass(frozen=True)
-class IndexStats:
+class IndexView:
+    """What retrieval reads besides the question, loaded once per index and question date."""
+
+    doc_keys: list[str]
+    """The document versions valid at the question date."""
+    excluded_docs: list[str]
+    """The others (superseded, or not valid yet)."""
     n_chunks: int
+    alignments: dict[str, list[tuple]]
+    """source_id -> aligned sections of other versions or documents that state other numbers."""
+    common_terms: frozenset[str]
+    """Terms in more than COMMON_SHARE of the sections."""
 
     @property
     def max_idf(self) -> float:
@@ -80,19 +96,29 @@ class IndexStats:
         return math.log(1 + (self.n_chunks + 0.5) / 0.5)
 
 
-def index_stats(con: duckdb.DuckDBPyConnection) -> IndexStats:
-    return IndexStats(n_chunks=con.execute("SELECT count(*) FROM chunks").fetchall()[0][0])
+
+def index_view(con: duckdb.DuckDBPyConnection, as_of: date) -> IndexView:
+    alignments: dict[str, list[tuple]] = {}
+    for row in con.execute(_ALIGNMENTS_SQL).fetchall():
+        alignments.setdefault(row[0], []).append(row)
+    n_chunks = con.execute("SELECT count(*) FROM chunks").fetchall()[0][0]
+    common = con.execute("SELECT term FROM postings WHERE df > ?", [max(5, int(n_chunks * COMMON_SHARE))]).fetchall()
+    current = current_doc_keys(con, as_of)
+    everything = [r[0] for r in con.execute("SELECT doc_key FROM documents ORDER BY doc_key").fetchall()]
+    return IndexView(doc_keys=current, excluded_docs=[d for d in everything if d not in current], n_chunks=n_chunks,
+                     alignments=alignments, common_terms=frozenset(r[0] for r in common))
 
 
-def query_weights(query: KnowledgeQuery) -> dict[str, float]:
-    """Term -> weight: the question's focus and quantity terms count fully, expansions half, the rest little."""
+def query_weights(query: KnowledgeQuery, common: frozenset[str] = frozenset()) -> dict[str, float]:
+    """Term -> weight: the question's focus and quantity terms count fully, expansions half, the rest little
+    (and not at all when they are `common`)."""
     key = set(query.focus_terms) | set(query.quantity_terms)
     weights: dict[str, float] = {}
     for term in query.terms:
         weights[term] = weights.get(term, 0.0) + (FOCUS_WEIGHT if term in key else OTHER_WEIGHT)
     for term in query.expansion_terms:
         weights[term] = max(weights.get(term, 0.0), EXPANSION_WEIGHT)
-    return weights
+    return {t: w for t, w in weights.items() if w >= EXPANSION_WEIGHT or t not in common}
 
 
 def graph_boosts(projection: KgProjection) -> dict[str, float]:
@@ -111,12 +137,15 @@ class Ranked:
 
 
 def search(con: duckdb.DuckDBPyConnection, weights: dict[str, float], vector: Any, boosts: dict[str, float],
-           doc_keys: list[str], fusion: dict[str, float] | None = None, k: int = TOP_K) -> Ranked:
-    """Top-k sections of the given document versions by fused score."""
+           excluded_docs: list[str], fusion: dict[str, float] | None = None, k: int = TOP_K) -> Ranked:
+    """Top-k sections by fused score, leaving out the document versions in `excluded_docs` (superseded or not
+    yet valid: usually one or two, so the filter costs nothing)."""
     fusion = fusion or DEFAULT_FUSION
-    rows = con.execute(_SEARCH_SQL, [
-        list(weights), list(weights.values()), list(boosts), list(boosts.values()), [float(x) for x in vector],
-        doc_keys, fusion["dense"], fusion["graph"], k,
+    terms = list(weights) or [""]
+    sql = _SEARCH_SQL.replace("{marks}", ", ".join("?" for _ in terms))
+    rows = con.execute(sql, [
+        terms, [weights.get(t, 0.0) for t in terms], *terms, list(boosts), list(boosts.values()), [float(x) for x in vector],
+        excluded_docs, fusion["dense"], fusion["graph"], k,
     ]).fetchall()
     hits = [RetrievalHit(source_id=r[0], doc_id=r[1], version=r[2], valid_at=r[3], location=r[4], bm25=round(r[5], 4),
                          dense=round(r[6], 4), graph=r[7], fused=round(r[8], 4)) for r in rows]
@@ -149,10 +178,10 @@ def _best_for_claim(sentences: Sentences, claim: str) -> str:
     return max(scored)[2] if scored else claim
 
 
-def signals(query: KnowledgeQuery, weights: dict[str, float], known_idf: dict[str, float], stats: IndexStats,
+def signals(query: KnowledgeQuery, weights: dict[str, float], known_idf: dict[str, float], max_idf: float,
             hits: list[RetrievalHit], top_terms: set[str], projection: KgProjection, calibration: Calibration) -> AnswerabilitySignals:
     """The answerability features and the calibrated score."""
-    idf = lambda t: known_idf.get(t, stats.max_idf)  # noqa: E731  (a word no section has is the rarest)
+    idf = lambda t: known_idf.get(t, max_idf)  # noqa: E731  (a word no section has is the rarest)
     focus = list(dict.fromkeys(query.focus_terms))
 
     def known(term: str) -> bool:
@@ -176,21 +205,19 @@ def signals(query: KnowledgeQuery, weights: dict[str, float], known_idf: dict[st
                                 score=round(score, 4), threshold=calibration.threshold)
 
 
-def _notes(con: duckdb.DuckDBPyConnection, ids: list[str], doc_keys: list[str]) -> list[VersionNote]:
+def _notes(view: IndexView, ids: list[str]) -> list[VersionNote]:
     """Older versions that said otherwise, and other current documents that say otherwise."""
-    if not ids:
-        return []
-    current = set(doc_keys)
+    current = set(view.doc_keys)
     return [VersionNote(source_id=r[0], other_source_id=r[1], other_version=r[3], other_valid_at=r[4], kind=r[5],
                         values_here=list(r[6]), values_there=list(r[7]))
-            for r in con.execute(_NOTES_SQL, [ids]).fetchall() if r[5] == "superseded" or r[2] in current]
+            for sid in ids for r in view.alignments.get(sid, []) if r[5] == "superseded" or r[2] in current]
 
 
-def retrieve(con: duckdb.DuckDBPyConnection, query: KnowledgeQuery, projection: KgProjection, doc_keys: list[str],
-             calibration: Calibration, index_version: str, stats: IndexStats) -> RetrievalResult:
-    """Search the versions in `doc_keys`, pick evidence sentences, decide answerability, note other versions."""
-    weights = query_weights(query)
-    ranked = search(con, weights, embed(query.text, query.terms), graph_boosts(projection), doc_keys, calibration.fusion)
+def retrieve(con: duckdb.DuckDBPyConnection, query: KnowledgeQuery, projection: KgProjection, view: IndexView,
+             calibration: Calibration, index_version: str) -> RetrievalResult:
+    """Search the versions valid at the question date, pick evidence sentences, decide answerability, note other versions."""
+    weights = query_weights(query, view.common_terms)
+    ranked = search(con, weights, embed(query.text, query.terms), graph_boosts(projection), view.excluded_docs, calibration.fusion)
     hits = ranked.hits
     relation_refs = [ref for rel in projection.relations if rel.connects for ref in rel.source_refs[:1]]
     fetched = section_sentences(con, list(dict.fromkeys([h.source_id for h in hits[:EVIDENCE_HITS]] + relation_refs)))
@@ -211,8 +238,8 @@ def retrieve(con: duckdb.DuckDBPyConnection, query: KnowledgeQuery, projection: 
     section_terms = {h.source_id: {t for _, terms in sentences.get(h.source_id, []) for t in terms} for h in hits[:EVIDENCE_HITS]}
     hits = [h.model_copy(update={"focus_matches": len(focus & section_terms[h.source_id])}) if h.source_id in section_terms else h for h in hits]
     top_terms = set().union(*section_terms.values()) if section_terms else set()
-    sig = signals(query, weights, ranked.idf, stats, hits, top_terms, projection, calibration)
-    notes = _notes(con, [e.source_id for e in evidence[:2]], doc_keys)
+    sig = signals(query, weights, ranked.idf, view.max_idf, hits, top_terms, projection, calibration)
+    notes = _notes(view, [e.source_id for e in evidence[:2]])
     if sig.score < sig.threshold or not hits:
         answerability = "insufficient"
     elif any(n.kind == "conflict" for n in notes):

@@ -15,6 +15,7 @@ from typing import Any, Callable
 
 import duckdb
 
+from rag.index import SCHEMA_VERSION, stored_schema
 from registry.errors import KnowledgeIndexError
 
 PROJECT_ROOT = Path(__file__).resolve().parents[1]
@@ -96,8 +97,8 @@ class KnowledgeStore:
         self.index_version: str | None = None
         self._memo: dict[str, Any] = {}
         if con is not None:
-            row = con.execute("SELECT value FROM meta WHERE key = 'index_version'").fetchone()
-            self.index_version = json.loads(row[0]) if row else None
+            rows = con.execute("SELECT value FROM meta WHERE key = 'index_version'").fetchall()
+            self.index_version = json.loads(rows[0][0]) if rows else None
 
     @classmethod
     def open(cls, db_path: Path | None = None, clock: Callable[[], date] = today_kst, data_dir: Path = RAG_DATA_DIR) -> "KnowledgeStore":
@@ -107,13 +108,17 @@ class KnowledgeStore:
             return cls(db_path, None, f"no knowledge index at {db_path}; build it with `{build_hint(db_path)}`", templates, calibration, clock)
         try:
             con = duckdb.connect(str(db_path), read_only=True)
-            con.execute("SELECT count(*) FROM meta WHERE key = 'index_version'").fetchone()
+            schema = stored_schema(con)
         except duckdb.Error as exc:
             if "lock" in str(exc).lower():
                 problem = f"cannot open {db_path}: another process holds it (is `a2a index build` running?)"
             else:
                 problem = f"{db_path} is not a knowledge index; delete it and build one with `{build_hint(db_path)}`"
             return cls(db_path, None, problem, templates, calibration, clock)
+        if schema != SCHEMA_VERSION:
+            con.close()
+            return cls(db_path, None, f"{db_path} was built by another version of a2a ({schema or 'unknown'}, this one reads "
+                                      f"{SCHEMA_VERSION}); rebuild it with `{build_hint(db_path)}`", templates, calibration, clock)
         return cls(db_path, con, None, templates, calibration, clock)
 
     @property

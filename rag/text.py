@@ -1,7 +1,7 @@
 """Text mechanisms of the index: Kiwi morpheme terms, sentences, quantities.
 
 The same `index_terms` turns manual sections and questions into BM25 terms, so a question
-and a passage meet on lemmas ("갈아야돼" and "갈다" share 갈/VV), not on surface strings.
+and a passage meet on lemmas (갈아야돼 and 갈다 share 갈/VV), not on surface strings.
 """
 
 from __future__ import annotations
@@ -37,8 +37,8 @@ def analyse_tokens(tokens: Sequence[tuple[str, str, int, int]]) -> list[Term]:
     """Content lemmas of analysed text given as (form, tag, start, length), plus merged forms.
 
     A serial written without a space ("E7", "H13", "R6") becomes one focus term, and a
-    number with its unit ("12개월", "0%", "22 dB") becomes one quantity term beside the
-    bare number, so "9개월" and "12개월" do not look alike.
+    number with its unit (12개월, 0%, 22 dB) becomes one quantity term beside the
+    bare number, so 9개월 and 12개월 do not look alike.
     """
     terms: list[Term] = []
     for i, (form, tag, start, length) in enumerate(tokens):
@@ -101,7 +101,7 @@ def sentences(text: str) -> list[str]:
 
 
 def quantities(kiwi: Any, text: str) -> set[str]:
-    """Number-with-unit terms of a text, cross references like "(8.4절)" left out."""
+    """Number-with-unit terms of a text, cross references like (8.4절) left out."""
     return {t.text for t in analyse(kiwi, _CROSS_REF.sub(" ", text)) if t.quantity}
 
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
-from kg.graph import project
+from kg.graph import project, valid_relations
 from kg.linking import Linker, compact
-from rag.index import current_doc_keys, current_source_ids
-from rag.retrieve import index_stats, retrieve
+from rag.index import current_source_ids
+from rag.retrieve import index_view, retrieve
 from rag.store import KnowledgeStore, build_hint
 from rag.text import analyse, analyse_tokens
 from registry.contracts import AnswerProjection, KnowledgeAnswer, NormalizedText, PlannerOutput, Relation
@@ -75,8 +75,9 @@ def kg_projection(knowledge_query: KnowledgeQuery | KnowledgeNotRun, knowledge_s
         return knowledge_query
     con = knowledge_store.require()
     as_of = knowledge_query.as_of
-    current = knowledge_store.memo(f"current:{as_of.isoformat()}", lambda: current_source_ids(con, as_of))
-    return project(con, [link.entity_id for link in knowledge_query.links], as_of, current)
+    current = knowledge_store.memo(f"sections:{as_of.isoformat()}", lambda: current_source_ids(con, as_of))
+    relations = knowledge_store.memo(f"relations:{as_of.isoformat()}", lambda: valid_relations(con, as_of))
+    return project(con, [link.entity_id for link in knowledge_query.links], relations, current)
 
 
 def retrieval(
@@ -91,9 +92,8 @@ def retrieval(
         return kg_projection
     con = knowledge_store.require()
     as_of = knowledge_query.as_of
-    stats = knowledge_store.memo("stats", lambda: index_stats(con))
-    doc_keys = knowledge_store.memo(f"docs:{as_of.isoformat()}", lambda: current_doc_keys(con, as_of))
-    return retrieve(con, knowledge_query, kg_projection, doc_keys, knowledge_store.calibration, knowledge_store.index_version or "", stats)
+    view = knowledge_store.memo(f"view:{as_of.isoformat()}", lambda: index_view(con, as_of))
+    return retrieve(con, knowledge_query, kg_projection, view, knowledge_store.calibration, knowledge_store.index_version or "")
 
 
 def _answer_projection(projection: KgProjection) -> AnswerProjection:
@@ -109,12 +109,16 @@ def dqr_answer(
     knowledge_store: KnowledgeStore,
 ) -> KnowledgeAnswer | KnowledgeNotRun:
     """The Korean answer from the projection and the evidence, citing section ids and locations."""
+    if isinstance(knowledge_query, KnowledgeNotRun) and knowledge_query.reason == "not_dqr":
+        return knowledge_query
     composer = Composer(knowledge_store.templates)
     if isinstance(knowledge_query, KnowledgeNotRun):
-        if knowledge_query.reason != "index_missing":
-            return knowledge_query
-        return KnowledgeAnswer(text=composer.say("index_missing", command=build_hint(knowledge_store.db_path)),
-                               answerability="insufficient", notices=["index_missing"])
+        if knowledge_query.reason == "index_missing":
+            return KnowledgeAnswer(text=composer.say("index_missing", command=build_hint(knowledge_store.db_path)),
+                                   answerability="insufficient", notices=["index_missing"])
+        if knowledge_query.reason == "empty_question":  # DQR owns a turn with nothing to search: ask again
+            return KnowledgeAnswer(text=composer.say("empty_question"), answerability="insufficient", notices=["question_empty"])
+        return knowledge_query
     if isinstance(kg_projection, KnowledgeNotRun) or isinstance(retrieval, KnowledgeNotRun):
         return kg_projection if isinstance(kg_projection, KnowledgeNotRun) else retrieval  # type: ignore[return-value]
     notices: list[str] = []

@@ -2,6 +2,7 @@ import pytest
 
 from dataflow.driver import TurnRunner
 from registry import load_registry
+from tests._knowledge import answering_runner, knowledge_db, knowledge_store  # noqa: F401  (session fixtures of the knowledge tests)
 
 
 @pytest.fixture(scope="session")

@@ -8,7 +8,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from dataflow.cli import app
-from tests._knowledge import copy_corpus, knowledge_db  # noqa: F401  (fixture)
+from tests._knowledge import copy_corpus
 
 ROOT = Path(__file__).resolve().parents[1]
 ENV = {"COLUMNS": "200", "NO_COLOR": "1", "A2A_KNOWLEDGE_DB": ""}

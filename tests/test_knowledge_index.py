@@ -11,13 +11,13 @@ import pytest
 from dataflow.driver import shared_kiwi
 from dataflow.knowledge import DEFAULT_GRAPH, build_knowledge_index
 from rag.corpus import parse_manual
-from rag.index import BM25_B, BM25_K1, current_doc_keys, current_source_ids
-from rag.retrieve import search
+from rag.index import BM25_B, BM25_K1, current_source_ids
+from rag.retrieve import index_view, search
 from rag.embed import embed
 from rag.store import KnowledgeStore
 from registry import load_registry
 from registry.errors import KnowledgeIndexError
-from tests._knowledge import TODAY, copy_corpus, knowledge_db, knowledge_store  # noqa: F401  (fixtures)
+from tests._knowledge import TODAY, copy_corpus
 
 HEAD = "---\ndoc_id: t\nversion: v1\nvalid_at: 2026-01-01\ntitle: t\n---\n\n# 1. 장\n\n"
 
@@ -82,7 +82,7 @@ def test_incremental_rebuild_analyses_only_changed_documents(tmp_path):
     assert edited.index_version != first.index_version
     con = duckdb.connect(str(db), read_only=True)
     try:
-        hits = search(con, {"손잡이": 1.0}, embed("손잡이", ["손잡이"]), {}, current_doc_keys(con, TODAY)).hits
+        hits = search(con, {"손잡이": 1.0}, embed("손잡이", ["손잡이"]), {}, index_view(con, TODAY).excluded_docs).hits
     finally:
         con.close()
     assert hits[0].source_id == "R6-V5-S055" and hits[0].bm25 > 0  # the new sentence landed in the last section
@@ -105,7 +105,8 @@ def test_question_time_picks_the_valid_version(knowledge_db):
         now = current_source_ids(con, TODAY)
         last_year = current_source_ids(con, date(2025, 6, 1))
         before = current_source_ids(con, date(2024, 1, 1))
-        hits = search(con, {"hepa": 1.0, "교체": 1.0}, embed("HEPA 교체", ["hepa", "교체"]), {}, current_doc_keys(con, date(2025, 6, 1))).hits
+        view = index_view(con, date(2025, 6, 1))
+        hits = search(con, {"hepa": 1.0, "교체": 1.0}, embed("HEPA 교체", ["hepa", "교체"]), {}, view.excluded_docs).hits
     finally:
         con.close()
     assert all(s.startswith("R6-V5") for s in now) and len(now) == 55
@@ -128,7 +129,7 @@ def test_missing_or_foreign_index_is_reported_with_the_build_command(tmp_path):
 def test_sql_looking_text_is_only_ever_a_parameter(knowledge_store):
     con = knowledge_store.require()
     hostile = ["'; DROP TABLE chunks; --", "카메라' OR 1=1 --", "$terms", "?"]
-    hits = search(con, {t: 1.0 for t in hostile}, embed(" ".join(hostile)), {"x' OR '1'='1": 1.0}, [hostile[0], *current_doc_keys(con, TODAY)]).hits
+    hits = search(con, {t: 1.0 for t in hostile}, embed(" ".join(hostile)), {"x' OR '1'='1": 1.0}, [hostile[0], "r6_manual@v4"]).hits
     assert all(h.bm25 == 0 for h in hits)  # nothing matched the strings, and nothing was executed
     assert con.execute("SELECT count(*) FROM chunks").fetchall()[0][0] == 91
 

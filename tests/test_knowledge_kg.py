@@ -4,21 +4,20 @@ from __future__ import annotations
 
 import json
 from datetime import date
-from pathlib import Path
 
 import duckdb
 import pytest
 
 from dataflow.driver import shared_kiwi
 from dataflow.knowledge import DEFAULT_GRAPH
-from kg.graph import MAX_HOPS, project, write_graph
+from kg.graph import MAX_HOPS, project, valid_relations, write_graph
 from kg.linking import Linker
 from kg.triples import parse_graph, read_graph
 from rag.index import current_source_ids
 from rag.text import index_terms
 from registry import load_registry
 from registry.errors import KnowledgeIndexError
-from tests._knowledge import TODAY, knowledge_db, knowledge_store  # noqa: F401  (fixtures)
+from tests._knowledge import TODAY
 
 ENTITIES = json.dumps({"version": "t", "entities": [
     {"id": "mode_a", "type": "mode", "label": "A 모드"}, {"id": "part_x", "type": "part", "label": "X"},
@@ -60,7 +59,7 @@ def test_the_curated_graph_cites_only_existing_sections(knowledge_db):
 
 def test_privacy_and_vital_signs_project_exactly_the_two_relations(knowledge_store):
     con = knowledge_store.require()
-    proj = project(con, ["privacy_mode", "vital_signs"], TODAY, current_source_ids(con, TODAY))
+    proj = project(con, ["privacy_mode", "vital_signs"], valid_relations(con, TODAY), current_source_ids(con, TODAY))
     assert [(r.from_, r.type, r.to, r.source_refs, r.connects) for r in proj.relations] == [
         ("privacy_mode", "restricts", "camera", ["R6-V5-S024"], True),
         ("vital_signs", "requires", "camera", ["R6-V5-S018"], True),
@@ -72,8 +71,8 @@ def test_privacy_and_vital_signs_project_exactly_the_two_relations(knowledge_sto
 def test_projection_takes_the_fact_version_valid_at_the_question_time(knowledge_store):
     con = knowledge_store.require()
     then = date(2025, 6, 1)
-    old = project(con, ["hepa_filter"], then, current_source_ids(con, then))
-    new = project(con, ["hepa_filter"], TODAY, current_source_ids(con, TODAY))
+    old = project(con, ["hepa_filter"], valid_relations(con, then), current_source_ids(con, then))
+    new = project(con, ["hepa_filter"], valid_relations(con, TODAY), current_source_ids(con, TODAY))
     old_rel = next(r for r in old.relations if r.type == "replaced_every")
     new_rel = next(r for r in new.relations if r.type == "replaced_every")
     assert (old_rel.to, old_rel.source_refs) == ("months_9", ["R6-V4-S023", "R6-V4-S027"])
@@ -85,7 +84,7 @@ def test_projection_takes_the_fact_version_valid_at_the_question_time(knowledge_
 @pytest.mark.parametrize("seeds", [["hepa_filter"], ["error_e4"], ["night_mode"], ["battery"], ["camera"]])
 def test_projection_stays_within_two_hops_and_never_walks_through_the_robot(knowledge_store, seeds):
     con = knowledge_store.require()
-    proj = project(con, seeds, TODAY, current_source_ids(con, TODAY))
+    proj = project(con, seeds, valid_relations(con, TODAY), current_source_ids(con, TODAY))
     assert proj.relations and len(proj.relations) <= 12
     distance = {s: 0 for s in seeds}
     for _ in range(MAX_HOPS):

@@ -19,7 +19,7 @@ from registry.contracts import DecisionRecord, KnowledgeAnswer, NormalizedText, 
 from registry.knowledge_contracts import KgProjection, KnowledgeNotRun
 from stages._dqr_compose import fill, relation_verdict
 from stages.knowledge import QUERY_MAX_CHARS, dqr_answer, kg_projection, knowledge_query, retrieval
-from tests._knowledge import TODAY, answering_runner, copy_corpus, knowledge_db, knowledge_store  # noqa: F401  (fixtures)
+from tests._knowledge import TODAY, copy_corpus
 
 ROOT = Path(__file__).resolve().parents[1]
 T = load_templates()["answers"]
@@ -149,6 +149,14 @@ def test_huge_and_hostile_questions(answering_runner):
     assert hostile.family == "DQR" and isinstance(hostile.answer, KnowledgeAnswer)
     assert answering_runner.route_text("필터 교체 주기를 알려줘").answer.evidence  # the index is intact
     assert answering_runner.route_text("   ").answer is None  # nothing to ask: no DQR turn, no answer
+
+
+def test_a_dqr_turn_with_nothing_to_search_gets_a_repair(knowledge_store, registry):
+    nt = NormalizedText(original="?!", text="", compact="", morphemes=[], rejected_reason="no_usable_text")
+    query = knowledge_query(True, nt, knowledge_store, TODAY, shared_kiwi(), registry, "t" * 32)
+    assert isinstance(query, KnowledgeNotRun) and query.reason == "empty_question"
+    answer = dqr_answer(query, kg_projection(query, knowledge_store), retrieval(query, query, knowledge_store), knowledge_store)
+    assert answer.text == T["empty_question"] and answer.notices == ["question_empty"] and answer.evidence == []
 
 
 def test_particles_follow_the_final_consonant():
