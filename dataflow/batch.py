@@ -10,6 +10,7 @@ from typing import Any, Callable
 from pydantic import ValidationError
 
 from dataflow.driver import DriverConfig, TurnRunner, error_record
+from dataflow.experience_metrics import experience_block
 from dataflow.model_metrics import model_usage
 from registry.contracts import FAMILIES, DecisionRecord, DeviceContext, TurnInput, VoiceContext
 from registry.loader import load_registry
@@ -100,38 +101,44 @@ def _percentile(values: list[float], q: float) -> float:
 
 
 def score(rows: list[dict[str, Any]], records: list[DecisionRecord]) -> dict[str, Any]:
-    """Metrics of a run: family accuracy, per-family P/R/F1, confusion, actions, slots, latency."""
+    """Metrics of a run: family accuracy, per-family P/R/F1, confusion, actions, slots, latency, and on sets with
+    Experience labels the `experience` block (dataflow/experience_metrics.py; None otherwise)."""
     confusion: dict[str, Counter] = {f: Counter() for f in FAMILIES}
     checks: dict[str, list[bool]] = {k: [] for k in ("family", "routes", "turn_mode", "skill", "actions", "missing_slots", "slots", "unsupported_category", "stt_null_subtype", "experience_admission")}
     errors = []
+    per_row = []
     by_id = {str(r.get("id")): r for r in rows}
     for rec in records:
         row = by_id.get(str(rec.id), {})
         exp = row.get("expect") or {}
         if rec.error:
             errors.append({"id": rec.id, "error": rec.error})
+        ok: dict[str, bool] = {}
         if "family" in exp:
             got = rec.family or "ERROR"
             confusion.setdefault(exp["family"], Counter())[got] += 1
-            checks["family"].append(got == exp["family"])
+            ok["family"] = got == exp["family"]
         if "routes" in exp:
-            checks["routes"].append(list(exp["routes"]) == rec.selected_routes)
+            ok["routes"] = list(exp["routes"]) == rec.selected_routes
         if "turn_mode" in exp:
-            checks["turn_mode"].append(exp["turn_mode"] == rec.turn_mode)
+            ok["turn_mode"] = exp["turn_mode"] == rec.turn_mode
         if "skill" in exp:
-            checks["skill"].append(exp["skill"] == rec.selected_skill)
+            ok["skill"] = exp["skill"] == rec.selected_skill
         if "actions" in exp:
-            checks["actions"].append(actions_match(exp["actions"] or [], decision_actions(rec)))
+            ok["actions"] = actions_match(exp["actions"] or [], decision_actions(rec))
         if "missing_slots" in exp:
-            checks["missing_slots"].append(set(exp["missing_slots"] or []) == set(rec.missing_slots))
+            ok["missing_slots"] = set(exp["missing_slots"] or []) == set(rec.missing_slots)
         if "slots" in exp:
-            checks["slots"].append(all(rec.slots.get(k) == v for k, v in (exp["slots"] or {}).items()))
+            ok["slots"] = all(rec.slots.get(k) == v for k, v in (exp["slots"] or {}).items())
         if "unsupported_category" in exp:
-            checks["unsupported_category"].append(exp["unsupported_category"] == (rec.unsupported_categories[0] if rec.unsupported_categories else None))
+            ok["unsupported_category"] = exp["unsupported_category"] == (rec.unsupported_categories[0] if rec.unsupported_categories else None)
         if "stt_null_subtype" in exp:
-            checks["stt_null_subtype"].append(exp["stt_null_subtype"] == rec.stt_null_subtype)
+            ok["stt_null_subtype"] = exp["stt_null_subtype"] == rec.stt_null_subtype
         if "experience_admission" in exp:
-            checks["experience_admission"].append(exp["experience_admission"] == rec.experience_admission)
+            ok["experience_admission"] = exp["experience_admission"] == rec.experience_admission
+        for key, value in ok.items():
+            checks[key].append(value)
+        per_row.append((str(rec.id), exp, rec, ok))
     per_family = {}
     for fam in FAMILIES:
         tp = confusion.get(fam, Counter())[fam]
@@ -162,6 +169,7 @@ def score(rows: list[dict[str, Any]], records: list[DecisionRecord]) -> dict[str
         "second_pass_rate": rate([r.second_pass_ran for r in records if not r.error]),
         "latency_ms": {"p50": _percentile(latencies, 0.5), "p95": _percentile(latencies, 0.95), "max": round(max(latencies), 4) if latencies else 0.0},
         "model_usage": model_usage(records),
+        "experience": experience_block(per_row),
     }
 
 

@@ -165,6 +165,9 @@ def batch(
     for fam, v in metrics["per_family"].items():
         per.add_row(fam, f"{v['precision']:.3f}", f"{v['recall']:.3f}", f"{v['f1']:.3f}", str(v["support"]))
     console.print(per)
+    from dataflow.cli_experience import print_experience_metrics
+
+    print_experience_metrics(console, metrics)
     if answer:
         from dataflow.cli_knowledge import report_question_set
 
@@ -217,6 +220,9 @@ def _register_subcommands(app: typer.Typer) -> None:
     from dataflow import cli_knowledge
 
     cli_knowledge.register(app)
+    from dataflow import cli_experience
+
+    cli_experience.register(app)
 
 
 _register_subcommands(app)

@@ -12,6 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from dataflow.cli_experience import print_supervision
 from registry.errors import A2AError
 
 console = Console()
@@ -75,6 +76,7 @@ def _print_report(report, as_json: bool, extra: dict | None = None) -> None:
         table.add_row(s.step_id, s.capability_id or s.route, s.status, s.reason_code or "", s.terminal_evidence or "")
     console.print(table)
     console.print(f"[green]response:[/green] {report.response}")
+    print_supervision(console, report)
     c = report.clocks
     console.print(f"[dim]first response {c.first_response_ms} ms (wall), completion {c.completion_sim_s} s (simulated)[/dim]")
 
@@ -87,9 +89,13 @@ def run(
     seed: int = typer.Option(0, "--seed", help="Simulator seed: the same seed gives the same run."),
     db: Path = typer.Option(_DB, "--db", help=DB_HELP),
     pace: Optional[float] = typer.Option(None, "--pace", min=0.1, help="Simulated seconds per wall second (default: as fast as possible)."),
-    as_json: bool = typer.Option(False, "--json", help="Print {trace_id, workflow_id, status, steps, response, clocks} as JSON."),
+    as_json: bool = typer.Option(False, "--json", help="Print {trace_id, workflow_id, status, steps, response, clocks, decisions_spent, "
+                                 "decisions, goal (admitted turns only)} as JSON."),
 ) -> None:
-    """Route a turn, run its plan on the simulated robot and report what really happened."""
+    """Route a turn, run its plan on the simulated robot and report what really happened.
+
+    Decision events go to the Experience supervisor (bounded: continue, wait, ask_user, retry_local, replan, complete,
+    cancel); an admitted goal's status, effects achieved and decisions spent are shown and stored."""
     import uuid
 
     from dataflow.cli import _context_arg

@@ -5,8 +5,10 @@ Normal events (QUEUED, RUNNING, PROGRESS, COMPLETED) only update state. FAILED, 
 PAUSED, TIMEOUT, NEEDS_USER_INPUT, requires_cloud_decision, or a terminal evidence that never
 arrives open a `DecisionPoint`, handed to a `DecisionHandler`. The default handler ends the
 workflow with a report of what was done, what was not and why; the Experience supervisor
-replaces it through the same seam (continue | wait | ask_user | retry_local | replan |
-complete | cancel).
+(dataflow/supervisor.py, the runtime's default) answers through the same seam (continue | wait |
+ask_user | retry_local | replan | complete | cancel). A handler may also have
+`before_finish(run) -> (step_id, reason) | None`: when every step has ended it names an effect the
+workflow still owes, which opens an EFFECT_MISSING decision.
 """
 
 from __future__ import annotations
@@ -47,6 +49,8 @@ _CANCEL_STATUS = {"condition_false": "skipped", "dependency_not_completed": "not
                   "user_cancelled": "cancelled"}
 _RANK = {"pending": 0, "queued": 1, "running": 2, "paused": 2}
 _END_STATUS = {"unconfirmed": "incomplete", "not_dispatched": "incomplete", "skipped": "completed"}
+USER_GOAL_CHANGE = "USER_GOAL_CHANGE"
+"""The decision event of a user calling off what is left of a workflow; its reason code is what the stopped steps carry."""
 
 
 class DecisionHandler(Protocol):
@@ -54,7 +58,7 @@ class DecisionHandler(Protocol):
 
 
 class EndWithReport:
-    """The default until the Experience supervisor lands: stop what is left and report honestly."""
+    """Stop what is left and report honestly (the runtime's default is the Experience supervisor, dataflow/supervisor.py)."""
 
     def decide(self, point: DecisionPoint, run: "WorkflowRun") -> Decision:
         return Decision(action="cancel", reason=f"no supervisor: end with a report ({point.event_name} {point.reason_code or ''})".strip())
@@ -94,6 +98,12 @@ class WorkflowRun:
     decisions: list[dict[str, Any]] = field(default_factory=list)
     replaced: set[str] = field(default_factory=set)
     """Steps a replan took over: reported as they ended, not counted in the workflow's status."""
+    added: set[str] = field(default_factory=set)
+    """Steps a replan appended; those their guard skipped (a search's unneeded rooms) are left out of the answer."""
+    extra_ticks: int = 0
+    """Simulated seconds the appended steps may take on top of the workflow's first budget."""
+    quiet: set[str] = field(default_factory=set)
+    """Steps the answer leaves out (a workflow refused before it started speaks only its reason)."""
 
     @property
     def workflow_id(self) -> str:
@@ -133,13 +143,14 @@ class Orchestrator:
     # -- starting ------------------------------------------------------------------------------
 
     def start(self, compiled: CompiledWorkflow, record: DecisionRecord | None, kind: str, started_wall: float,
-              ack: str | None, persist: dict[str, Any] | None) -> WorkflowRun:
-        """Register (and unless resuming, persist) a workflow, then submit its device part."""
+              ack: str | None, persist: dict[str, Any] | None, refusal: tuple[str, str] | None = None) -> WorkflowRun:
+        """Register (and unless resuming, persist) a workflow, then submit its device part; with a `refusal`
+        (reason code, what the user is told) nothing is submitted and the workflow ends cancelled."""
         with self.store.transaction():
-            return self._start(compiled, record, kind, started_wall, ack, persist)
+            return self._start(compiled, record, kind, started_wall, ack, persist, refusal)
 
     def _start(self, compiled: CompiledWorkflow, record: DecisionRecord | None, kind: str, started_wall: float,
-               ack: str | None, persist: dict[str, Any] | None) -> WorkflowRun:
+               ack: str | None, persist: dict[str, Any] | None, refusal: tuple[str, str] | None = None) -> WorkflowRun:
         states = {s.step_id: StepState(step=s) for s in compiled.steps}
         run = WorkflowRun(compiled=compiled, record=record, kind=kind, states=states, submit_tick=self.session.tick_count,
                           started_wall=started_wall, ack=ack)
@@ -151,6 +162,14 @@ class Orchestrator:
             for st in states.values():
                 st.status, st.reason_code = "not_dispatched", "compile_error"
             self._end(run, "rejected", "compile_error", "; ".join(compiled.errors))
+            return run
+        if refusal is not None:
+            for st in states.values():
+                st.status, st.reason_code = "not_dispatched", refusal[0]
+                self.store.update_step(run.workflow_id, st.step.step_id, st.status, st.reason_code, None, st.attempt,
+                                       float(self.session.clock_s))
+            run.quiet.update(states)
+            self._end(run, "cancelled", refusal[0], refusal[1])
             return run
         if ack is not None or (compiled.steps and compiled.steps[0].execution_target == "device"):
             run.first_response_ms = self._wall_ms(run)
@@ -179,7 +198,7 @@ class Orchestrator:
         """Tick until the workflow ends; `pace` (simulated seconds per wall second) slows it down for people."""
         wall0, tick0 = time.perf_counter(), self.session.tick_count
         while not run.done:
-            if self.session.tick_count - run.submit_tick >= max_ticks:
+            if self.session.tick_count - run.submit_tick >= max_ticks + run.extra_ticks:
                 self._give_up(run, "workflow_step_limit")
                 break
             self.tick()
@@ -261,6 +280,8 @@ class Orchestrator:
                     continue
                 if any(d not in SATISFIED_STEP_STATUSES for d in deps):
                     continue
+                if st.step.start_after is not None and not self.session.tasks.after_open(st.step.start_after, run.submit_tick):
+                    continue  # waiting for a clock time or another task's terminal evidence
                 if st.step.condition is not None:
                     verdict = evaluate(st.step.condition, self.session.sim.world.state_value, run.outputs())
                     if verdict is None:
@@ -331,15 +352,27 @@ class Orchestrator:
             self._extend(run, decision)
             return
         status = _END_STATUS.get(point.step_status, point.step_status)
+        stop_reason = point.reason_code if point.event_name == USER_GOAL_CHANGE and point.reason_code else "decision_ended_workflow"
         if decision.action == "ask_user":
-            self._stop_rest(run)
+            self._stop_rest(run, stop_reason)
             self._end(run, "needs_user_input", point.reason_code, decision.ask_text)
         elif decision.action == "complete":
-            self._stop_rest(run)
-            self._end(run, self._final_status(run)[0], point.reason_code)
+            self._stop_rest(run, stop_reason)
+            self._end(run, self._final_status(run)[0], point.reason_code, decision.ask_text)
         else:
-            self._stop_rest(run)
-            self._end(run, status, point.reason_code)
+            self._stop_rest(run, stop_reason)
+            self._end(run, status, point.reason_code, decision.ask_text)
+
+    def user_changes_goal(self, run: WorkflowRun, reason_code: str = "user_changed_goal") -> None:
+        """The user called off what is left of the workflow: a decision event like a failure."""
+        if run.done:
+            return
+        open_steps = [st for st in run.states.values() if st.status not in TERMINAL_STEP_STATUSES]
+        st = open_steps[0] if open_steps else next(iter(run.states.values()))
+        with self.store.transaction():
+            self._decide(run, DecisionPoint(workflow_id=run.workflow_id, step_id=st.step.step_id, capability_id=st.step.capability_id,
+                                            event_name=USER_GOAL_CHANGE, reason_code=reason_code,
+                                            observed_at=float(self.session.clock_s), step_status="cancelled"))
 
     def _extend(self, run: WorkflowRun, decision: Decision) -> None:
         extra = compile_steps(decision.steps, run.compiled.family, run.compiled.trace_id, self.registry, self.bridge,
@@ -349,17 +382,20 @@ class Orchestrator:
         run.compiled = run.compiled.model_copy(update={"steps": [*run.compiled.steps, *extra.steps]})
         for s in extra.steps:
             run.states[s.step_id] = StepState(step=s)
-        self.store.add_steps(extra)
+            run.added.add(s.step_id)
+        stored = {row["step_id"] for row in self.store.steps(run.workflow_id)} if self.replaying else set()  # a resumed replan replays
+        self.store.add_steps(extra.model_copy(update={"steps": [s for s in extra.steps if s.step_id not in stored]}))
         if extra.submission is not None:
+            run.extra_ticks += sum(t.timeout_s * (t.max_local_retries + 1) for t in extra.submission.subTasks)
             self._deliver_all(self.session.submit(extra.submission))
 
-    def _stop_rest(self, run: WorkflowRun) -> None:
+    def _stop_rest(self, run: WorkflowRun, reason_code: str = "decision_ended_workflow") -> None:
         """Cancel the workflow's queued device tasks; steps that never ran are not dispatched."""
         self._deliver_all(self.session.channel.transfer(
-            self.session.tasks.cancel(run.workflow_id, reason_code="decision_ended_workflow"), self.session.tick_count))
+            self.session.tasks.cancel(run.workflow_id, reason_code=reason_code), self.session.tick_count))
         for st in run.states.values():
             if st.status not in TERMINAL_STEP_STATUSES and st.status != "paused":
-                st.status, st.reason_code = ("not_dispatched", "decision_ended_workflow") if st.status in ("pending", "queued") else (
+                st.status, st.reason_code = ("not_dispatched", reason_code) if st.status in ("pending", "queued") else (
                     "unconfirmed", st.reason_code or "terminal_evidence_missing")
                 self.store.update_step(run.workflow_id, st.step.step_id, st.status, st.reason_code, st.evidence, st.attempt,
                                        float(self.session.clock_s))
@@ -381,6 +417,16 @@ class Orchestrator:
         if run.done:
             return
         if all(st.status in TERMINAL_STEP_STATUSES for st in run.states.values()):
+            unmet = getattr(self.handler, "before_finish", None)
+            owed = unmet(run) if unmet is not None else None
+            if owed is not None:  # every step ended, yet an effect the workflow owes has no terminal evidence
+                step_id, reason = owed
+                st = run.states[step_id]
+                self._decide(run, DecisionPoint(workflow_id=run.workflow_id, step_id=step_id, capability_id=st.step.capability_id,
+                                                event_name="EFFECT_MISSING", reason_code=reason,
+                                                observed_at=float(self.session.clock_s), step_status=st.status))
+                if run.done or not all(st.status in TERMINAL_STEP_STATUSES for st in run.states.values()):
+                    return
             status, reason = self._final_status(run)
             self._end(run, status, reason)
             return
@@ -404,6 +450,8 @@ class Orchestrator:
         run.finished_tick = self.session.tick_count
         lines = []
         for st in run.states.values():
+            if st.step.step_id in run.quiet or (st.status in ("skipped", "not_dispatched") and st.step.step_id in run.added):
+                continue
             if st.step.execution_target == "cloud" and st.step.step_id in run.cloud_results:
                 lines.append(run.cloud_results[st.step.step_id].text)
             else:

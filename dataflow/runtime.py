@@ -5,6 +5,10 @@ Resume replays the robot deterministically from the stored context, scenario and
 simulator stands in for a robot that kept its own state): events already in the log are
 applied to memory again, checked to match, and not stored twice; cloud results already stored
 are reused, never recomposed.
+
+Decisions go to the Experience supervisor (dataflow/supervisor.py) unless a handler is given.
+An admitted turn's Goal contract is stored with its workflow (the `goals` table) and reported;
+`experience=False` runs every turn as not admitted (what a not-admitted turn always gets).
 """
 
 from __future__ import annotations
@@ -16,15 +20,19 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from dataflow.goal_store import load_goal, save_goal
 from dataflow.orchestrator import DecisionHandler, EventListener, Orchestrator, WorkflowRun
 from dataflow.path_a import parse_structured_request, structured_request_step
 from dataflow.store import WorkflowStore
+from dataflow.supervisor import Supervisor, goal_report
+from dataflow.temporal import bind_temporal
 from device.scenario import Scenario, start_clock_s
 from device.session import DeviceSession
-from registry.contracts import Action, DecisionRecord, DeviceContext, Step, TurnInput, VoiceContext
+from registry.contracts import Action, DecisionRecord, DeviceContext, Step, TurnInput, VoiceContext, WorkflowContext
 from registry.device_bridge import load_device_bridge
 from registry.device_contracts import ClockDelay, CompiledWorkflow
 from registry.errors import InputError
+from registry.experience import ExperienceAdmission, GoalContract
 from registry.loader import Registry, load_registry
 from registry.runtime_contracts import Clocks, RunReport, ScheduleRecord, StepReport
 from registry.templates import fill, load_response_templates
@@ -51,16 +59,21 @@ def device_context_from(scenario: Scenario, overrides: dict[str, Any] | None) ->
 def tick_budget(compiled: CompiledWorkflow, grace_s: int) -> int:
     """Enough simulated seconds for every device task to reach its timeout, plus waits and slack."""
     tasks = compiled.submission.subTasks if compiled.submission else []
-    delays = sum(1 for t in tasks if t.start_after is not None) * DAY_S
+    waits = sum(1 for s in compiled.steps if s.start_after is not None)  # device and cloud steps alike
+    delays = max(waits, sum(1 for t in tasks if t.start_after is not None)) * DAY_S
     return sum(t.timeout_s * (t.max_local_retries + 1) for t in tasks) + delays + grace_s + _SLACK_TICKS
 
 
 class Runtime:
-    def __init__(self, store: WorkflowStore, runner=None, registry: Registry | None = None, handler: DecisionHandler | None = None):
+    def __init__(self, store: WorkflowStore, runner=None, registry: Registry | None = None, handler: DecisionHandler | None = None,
+                 experience: bool = True):
         self.store = store
         self.runner = runner
         self.registry = registry or (runner.registry if runner is not None else load_registry())
-        self.handler = handler
+        self.supervisor = handler if isinstance(handler, Supervisor) else Supervisor(self.registry)
+        self.handler = handler or self.supervisor
+        self.experience = experience
+        """False: every turn runs as not admitted (no goal, no Experience metadata)."""
         self.templates = load_response_templates()
         self.bridge = load_device_bridge(self.registry)
 
@@ -70,14 +83,41 @@ class Runtime:
     def _persist(self, text: str, context: DeviceContext, scenario: Scenario, seed: int) -> dict[str, Any]:
         return {"text": text, "device_context": context.model_dump(), "scenario_json": scenario.model_dump_json(), "seed": seed}
 
+    def goal_of(self, record: DecisionRecord | None) -> GoalContract | None:
+        """The Goal contract of an admitted turn; None when not admitted or Experience is off."""
+        admission = (record.evidence.get("experience_admission") if record is not None else None) or None
+        if not self.experience or admission is None:
+            return None
+        return ExperienceAdmission.model_validate(admission).goal
+
     def _execute(self, compiled: CompiledWorkflow, record: DecisionRecord | None, kind: str, text: str, context: DeviceContext,
                  scenario: Scenario, seed: int, started: float, ack: str | None, pace: float | None,
                  listener: EventListener | None) -> RunReport:
         session = DeviceSession(self.registry, context, scenario, seed)
+        goal = self.goal_of(record)
+        compiled, refusal = bind_temporal(compiled, record, goal, session, self.registry, self.bridge, self.supervisor.policy)
+        self.supervisor.attach(compiled.workflow_id, goal)
         orch = self._orchestrator(session, listener)
-        run = orch.start(compiled, record, kind, started, ack, self._persist(text, context, scenario, seed))
-        orch.run_until_done(run, tick_budget(compiled, session.sim.physics.callback_grace_s), pace)
-        return orch.report(run)
+        run = orch.start(compiled, record, kind, started, ack, self._persist(text, context, scenario, seed), refusal=refusal)
+        self._save_goal(run, goal)
+        budget = tick_budget(compiled, session.sim.physics.callback_grace_s)
+        change_at = scenario.user.changes_goal_after_s
+        if change_at is not None:  # the user calls the rest off at that second: a decision event
+            while not run.done and session.tick_count - run.submit_tick < change_at:
+                orch.tick()
+            orch.user_changes_goal(run)
+        orch.run_until_done(run, budget, pace)
+        self._save_goal(run, goal)
+        return self._with_goal(orch.report(run), run, goal)
+
+    def _save_goal(self, run: WorkflowRun, goal: GoalContract | None) -> None:
+        if goal is not None:
+            save_goal(self.store, run.workflow_id, goal, goal_report(goal, run, self.registry, self.supervisor.policy))
+
+    def _with_goal(self, report: RunReport, run: WorkflowRun, goal: GoalContract | None) -> RunReport:
+        if goal is None:
+            return report
+        return report.model_copy(update={"goal": goal_report(goal, run, self.registry, self.supervisor.policy)})
 
     # -- entry points ---------------------------------------------------------------------------
 
@@ -93,7 +133,8 @@ class Runtime:
         scenario = scenario or Scenario()
         context = device_context_from(scenario, device_context)
         voice = {k: v for k, v in (voice_context or {}).items() if k in VoiceContext.model_fields}
-        turn = TurnInput(recognized_text=text, voice_context=VoiceContext(**voice), device_context=context)
+        running = WorkflowContext(running_capabilities=[t.capability_id for t in scenario.running_tasks])
+        turn = TurnInput(recognized_text=text, voice_context=VoiceContext(**voice), device_context=context, workflow_context=running)
         record, extra = self.runner.route_with(turn, ("compiled_workflow",), trace_id=trace_id or uuid.uuid4().hex)
         compiled: CompiledWorkflow = extra["compiled_workflow"]
         ack = record.tts_response if compiled.submission is not None else None
@@ -130,10 +171,14 @@ class Runtime:
             session.tasks.tick()
         orch = self._orchestrator(session, listener, replaying=True)
         before = len(self.store.events(workflow_id))
+        stored = load_goal(self.store, workflow_id) if self.experience else None
+        goal = stored[0] if stored else None
+        self.supervisor.attach(workflow_id, goal)
         run = orch.start(compiled, record, row["kind"], time.perf_counter(), row["ack"], persist=None)
         orch.run_until_done(run, tick_budget(compiled, session.sim.physics.callback_grace_s), pace)
+        self._save_goal(run, goal)
         after = len(self.store.events(workflow_id))
-        return orch.report(run), {"replayed": orch.replayed, "new": after - before}
+        return self._with_goal(orch.report(run), run, goal), {"replayed": orch.replayed, "new": after - before}
 
     def stored_report(self, workflow_id: str) -> RunReport:
         row = self.store.workflow(workflow_id)
@@ -146,10 +191,11 @@ class Runtime:
         order = {s.step_id: i for i, s in enumerate(CompiledWorkflow.model_validate_json(row["compiled_json"]).steps)}
         steps.sort(key=lambda s: order.get(s.step_id, len(order)))
         turn = self.store.turn(row["trace_id"]) or {}
+        stored_goal = load_goal(self.store, workflow_id)
         return RunReport(trace_id=row["trace_id"], workflow_id=workflow_id, status=row["status"], reason_code=row["reason_code"],
                          steps=steps, response=row["response"] or "", ack=row["ack"],
                          clocks=Clocks(first_response_ms=turn.get("first_response_ms"), completion_sim_s=turn.get("completion_sim_s")),
-                         decisions=self.store.decisions(workflow_id))
+                         decisions=self.store.decisions(workflow_id), goal=stored_goal[1] if stored_goal else None)
 
     # -- the schedule clock ------------------------------------------------------------------
 

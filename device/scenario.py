@@ -93,6 +93,18 @@ class SimulatedUser(Contract):
     """When the user finishes or cancels (default: a seeded 50-70 s for finish, 20 s for cancel)."""
     consent: Literal["granted", "denied", "no_answer"] = "granted"
     consent_after_s: int | None = Field(None, ge=1, le=600)
+    changes_goal_after_s: int | None = Field(None, ge=0, le=86400)
+    """The user calls the rest off this many seconds after submission (a user change of goal)."""
+
+
+class RunningTask(Contract):
+    """A task already running on the robot when the turn arrives (another workflow or the app started it)."""
+
+    capability_id: str
+    ends_after_s: int | None = Field(None, ge=1, le=86400)
+    """When it ends on its own; None: it runs until something stops it."""
+    ends_with: str | None = None
+    """The terminal evidence it reports when it ends (default: the capability's first finishing evidence)."""
 
 
 class ScenarioExpect(Contract):
@@ -104,6 +116,13 @@ class ScenarioExpect(Contract):
     """capability_id -> step status, for the steps that matter."""
     response_excludes: list[str] = Field(default_factory=list)
     """Evidence ids whose success wording must not appear (never overclaim)."""
+    goal_status: str | None = None
+    """The admitted goal's status at the end (None: the turn is not admitted, no goal)."""
+    effects_achieved: list[str] | None = None
+    decisions_at_most: int | None = None
+    """Supervisor decisions the run may spend."""
+    response_includes: list[str] = Field(default_factory=list)
+    """Keys of supervision.json's `tell`/`ask` whose fixed wording must appear (the user is told why)."""
 
 
 class Scenario(Contract):
@@ -117,6 +136,10 @@ class Scenario(Contract):
     """Overrides of the default device context (what the cloud is told, too)."""
     actual_station_room: str | None = None
     """Where the station really is when someone moved it (the robot still believes device_context.station_room)."""
+    station_removed: bool = False
+    """The station is gone from every room (no probe sees it, no docking succeeds)."""
+    running_tasks: list[RunningTask] = Field(default_factory=list)
+    """Tasks already running when the turn arrives (what "청정이 끝나면" waits for)."""
     user: SimulatedUser = Field(default_factory=SimulatedUser)
     faults: list[Fault] = Field(default_factory=list)
     utterance: str | None = None

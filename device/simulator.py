@@ -42,7 +42,7 @@ class Simulator:
         blocked = frozenset(r for f in self.scenario.faults_of(PathBlocked) if (r := registry.resolve_room(f.room)))
         self.world: World = world_from_context(
             context or DeviceContext(), registry, start_clock_s(self.scenario.start_clock),
-            actual_station_room=self.scenario.actual_station_room, blocked_rooms=blocked,
+            actual_station_room=self.scenario.actual_station_room, station_removed=self.scenario.station_removed, blocked_rooms=blocked,
         )
         self._policies = _policy_checks(self.physics)
         for cap in registry.capabilities.capabilities:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from device.activities import Activity, Signal
+from device.running import ended_now, running_before
 from device.simulator import Simulator
 from registry.conditions import evaluate
 from registry.device_contracts import (
@@ -22,6 +23,7 @@ from registry.device_contracts import (
     ClockDelay,
     DeviceEvent,
     DeviceTaskRequest,
+    StartAfter,
     WorkflowSubmission,
 )
 from registry.errors import InputError
@@ -60,6 +62,8 @@ class TaskManager:
         self.external: dict[tuple[str, str], tuple[str, dict[str, Any]]] = {}
         self.evidence_seen: list[tuple[str, str, int]] = []
         """(task method, evidence, tick) of every evidence reported, for after_event waits."""
+        self.before = running_before(sim.scenario.running_tasks, sim.registry, sim.world)
+        """Tasks that were already running when the session began (their end is observed too)."""
         self._dirty = True
 
     # -- cloud-facing API -------------------------------------------------------------------
@@ -118,6 +122,12 @@ class TaskManager:
         """Nothing of the workflow is queued, running or paused any more."""
         return all(t.status in TERMINAL_STEP_STATUSES for t in self.order if t.request.cloud_workflow_id == workflow_id)
 
+    def running_capabilities(self) -> set[str]:
+        """Capabilities with a task running now: this session's, those still working in the background, earlier ones."""
+        caps = {t.request.capability_id for t in self.running}
+        caps |= {a.request.capability_id for a in self.background if not a.done}
+        return caps | {t.capability_id for t in self.before if not t.ended}
+
     def waiting_on_cloud(self, workflow_id: str) -> bool:
         return any(t.status == "queued" and self._dep_state(t) == "wait" for t in self.order if t.request.cloud_workflow_id == workflow_id)
 
@@ -129,6 +139,11 @@ class TaskManager:
         events: list[DeviceEvent] = []
         if self.background:
             self._step_background()
+        if self.before:
+            ended = ended_now(self.before, self.sim.world)
+            if ended:
+                self.evidence_seen += ended
+                self._dirty = True
         for task in list(self.running):
             events += self._step_task(task)
         if self._dirty or self._has_timed_waits():
@@ -207,13 +222,17 @@ class TaskManager:
         return "ready"
 
     def _start_after_open(self, task: TaskRecord) -> bool:
-        after = task.request.start_after
+        return self.after_open(task.request.start_after, task.submitted_tick)
+
+    def after_open(self, after: StartAfter | None, since_tick: int) -> bool:
+        """Whether a start_after wait is over: the clock time passed, or the awaited evidence arrived since `since_tick`
+        (cloud steps of a workflow wait on the same condition)."""
         if after is None:
             return True
         if isinstance(after, ClockDelay):
             return self.sim.world.clock_s >= after.not_before_s
         assert isinstance(after, AfterEvent)
-        return any(method == after.task_method and ev in after.terminal_evidence and tick >= task.submitted_tick
+        return any(method == after.task_method and ev in after.terminal_evidence and tick >= since_tick
                    for method, ev, tick in self.evidence_seen)
 
     def _outputs(self, workflow_id: str) -> dict[str, dict[str, Any]]:

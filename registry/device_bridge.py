@@ -14,7 +14,7 @@ from pydantic import BaseModel, ConfigDict
 
 from registry.contracts import Scalar
 from registry.errors import RegistryError
-from registry.loader import REGISTRY_DIR, Operation, Registry, _read_json, _validate
+from registry.loader import REGISTRY_DIR, Capability, Operation, Registry, _read_json, _validate
 
 BRIDGE_FILE = "device_bridge.json"
 
@@ -71,6 +71,18 @@ def required_device_params(op: Operation) -> list[str]:
     stand_ins = {spec.alternative_to for spec in op.arguments.values() if spec.alternative_to}
     return [op.param_map.get(name, name) for name, spec in op.arguments.items()
             if spec.required or (spec.type == "integer" and spec.default is None and not spec.alternative_to and name not in stand_ins)]
+
+
+def running_task_method(cap: Capability) -> str:
+    """The task method a running task of the capability reports under (its start, else its first operation)."""
+    return (cap.operation("start") or cap.operations[0]).task_method
+
+
+def finishing_evidence(cap: Capability) -> list[str]:
+    """Terminal evidence that a task of the capability has ended (what "끝나면" waits for): every evidence
+    of its operations except the open-ended `.running` marks (a clean completes, or is stopped)."""
+    found = [e for op in cap.operations for e in op.terminal_evidence if not e.endswith(".running")]
+    return list(dict.fromkeys(found))
 
 
 @lru_cache(maxsize=4)

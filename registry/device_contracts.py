@@ -115,6 +115,9 @@ class CompiledStep(Contract):
     condition: Condition | None = None
     wait_policy: WaitPolicy
     device_task: DeviceTaskRequest | None = None
+    start_after: StartAfter | None = None
+    """A wait before the step may start (a clock delay, another task's terminal evidence); the TaskManager holds a
+    device step, the cloud runtime a cloud step, on the same condition."""
 
 
 class CompiledWorkflow(Contract):

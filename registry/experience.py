@@ -42,6 +42,8 @@ class Effect(Contract):
     cues: list[str] = Field(default_factory=list)
     subject_cues: list[str] = Field(default_factory=list)
     no_provider_reason: str | None = None
+    awaitable: bool = False
+    """An event a goal waits for ("엄마 오면"): a goal that needs it relates to it after_existing_event."""
 
 
 class ConsentPolicy(Contract):
@@ -146,3 +148,5 @@ class ExperienceAdmission(Contract):
     goal: GoalContract | None = None
     desired_effects: list[str] = Field(default_factory=list)
     unsupported_terminal_outcomes: list[str] = Field(default_factory=list)
+    temporal_relation: str | None = None
+    """The grounded request's temporal relation (also for a refused candidate)."""

@@ -8,6 +8,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from registry.contracts import Contract, Step
+from registry.goal_contracts import GoalReport
 
 WorkflowStatus = Literal[
     "running", "completed", "failed", "blocked", "paused", "timeout", "needs_user_input", "cancelled", "incomplete", "rejected",
@@ -37,7 +38,7 @@ class Decision(Contract):
     action: DecisionAction
     reason: str
     ask_text: str | None = None
-    """For ask_user: the question to the user."""
+    """For ask_user: the question to the user; for cancel and complete: what the user is told beside the step results."""
     steps: list[Step] = Field(default_factory=list)
     """For replan: steps appended to the workflow (ids must be new; they may depend on earlier steps)."""
 
@@ -105,6 +106,8 @@ class RunReport(Contract):
     ack: str | None = None
     clocks: Clocks
     decisions: list[dict[str, Any]] = Field(default_factory=list)
+    goal: GoalReport | None = None
+    """The admitted Experience goal (None when the turn was not admitted: no Experience metadata)."""
 
     def cli_json(self) -> dict[str, Any]:
         """The shape `a2a run --json` prints."""
@@ -113,4 +116,6 @@ class RunReport(Contract):
             "steps": [{"step_id": s.step_id, "capability_id": s.capability_id, "status": s.status, "reason_code": s.reason_code,
                        "terminal_evidence": s.terminal_evidence, "output": s.output} for s in self.steps],
             "response": self.response, "clocks": self.clocks.model_dump(),
+            "decisions_spent": len(self.decisions), "decisions": self.decisions,
+            **({"goal": self.goal.model_dump()} if self.goal is not None else {}),
         }

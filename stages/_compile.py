@@ -143,7 +143,7 @@ def compile_steps(steps: list[Step], family: str, trace_id: str, registry: Regis
             skill_id=step.skill_id, capability_id=step.action.capability_id if step.action else None,
             operation_id=step.action.operation_id if step.action else None, depends_on=depends_on,
             input_from=list(step.input_from), output_key=step.output_key, condition=step.condition,
-            wait_policy=step.wait_policy, device_task=task,
+            wait_policy=step.wait_policy, device_task=task, start_after=start_after.get(step.id),
         ))
         earlier.add(step.id)
     submission = WorkflowSubmission(workflow_id=workflow_id, subTasks=tasks) if tasks else None

@@ -51,6 +51,13 @@ def grounded_experience_request(corrected_plan: PlannerOutput, clause_analyses: 
         if eid and eid not in effects:
             effects.append(eid)
     unprovided = list(dict.fromkeys(e for c in clause_analyses for e in catalog.unprovided_in(c.compact, whole)))
+    candidate = proposed.admission_status == "candidate" or (bool(unprovided) and bool(final_plan.steps))
+    if temporal is None and candidate:
+        # no explicit wait: a goal waits on an awaited event it names, otherwise its steps follow one another
+        if any(catalog.by_id()[e].awaitable for e in unprovided):
+            temporal = "after_existing_event"
+        elif final_plan.steps:
+            temporal = "after_planned_step"
     anchor = None
     if temporal == "after_planned_step" and final_plan.steps:
         anchor = final_plan.steps[0].id
@@ -58,7 +65,6 @@ def grounded_experience_request(corrected_plan: PlannerOutput, clause_analyses: 
         anchor = next((h.capability_id for c in clause_analyses if c.role == "temporal" for h in c.capabilities), None)
     names = registry.lexicon["responses"]["capability_names"]
     summary = " -> ".join(names.get(s.action.capability_id, s.action.capability_id) if s.action else s.route for s in final_plan.steps)
-    candidate = proposed.admission_status == "candidate" or (bool(unprovided) and bool(final_plan.steps))
     return ExperienceRequest(
         admission_status="candidate" if candidate else "not_admitted",
         request_kind="action_request" if any(s.action for s in final_plan.steps) else "information_request",
@@ -144,4 +150,5 @@ def experience_admission(
     return ExperienceAdmission(
         status="admitted" if admitted else "not_admitted", proposed="candidate", checks=checks, goal=goal,
         desired_effects=list(req.desired_effects), unsupported_terminal_outcomes=list(req.unsupported_terminal_outcomes),
+        temporal_relation=req.temporal_relation,
     )

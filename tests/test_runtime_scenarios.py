@@ -96,7 +96,9 @@ def test_the_clean_runs_only_when_the_reading_is_bad(runtime):
 
 def test_done_when_privacy_blocks_vital_signs_without_claiming_a_measurement(runtime):
     report = runtime.run_text("바이탈사인 측정해줘", {"privacy_mode": True})
-    assert (report.status, report.reason_code) == ("blocked", "privacy_mode_active")
+    # the supervisor turns a privacy block into a question to the user, never into an action
+    assert (report.status, report.reason_code) == ("needs_user_input", "privacy_mode_active")
+    assert report.steps[0].status == "blocked" and [d["action"] for d in report.decisions] == ["ask_user"]
     for wording in _success_wordings("app.sessionEnded"):
         assert wording not in report.response
     assert report.steps[0].terminal_evidence is None

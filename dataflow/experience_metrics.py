@@ -1,0 +1,86 @@
+"""The Experience block of a batch run's metrics (sets with Experience labels, e.g. experience_boundary.jsonl).
+
+Computed only from rows whose `expect` has `experience_admission`:
+
+- admission precision and recall: a row is expected admitted when its `admitted` label is true
+  (a `not_admitted` proposal is never admitted); a record is admitted when the deterministic
+  admission says so (`experience_status`). Rows with a candidate proposal but no `admitted` label
+  are left out of these two.
+- false admissions: rows labelled `not_admitted` (one action, one query, one registration, chat,
+  knowledge questions, unsupported requests: the single commands) that were admitted.
+- full pass: a row passes when every key its `expect` holds is correct, the routing keys that
+  `score` checks (family, routes, turn_mode, skill, actions, slots, ...) and the Experience keys
+  (experience_admission, admitted, desired_effects, temporal_relation, unsupported_terminal_outcomes);
+  a `not_admitted` label implies `admitted: false`, which is checked too.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from registry.contracts import DecisionRecord
+
+EXPERIENCE_KEYS = ("admitted", "desired_effects", "temporal_relation", "unsupported_terminal_outcomes")
+FULL_PASS_DEFINITION = ("every key of the row's expect is correct (routing keys and Experience keys alike; "
+                        "a not_admitted label implies admitted: false)")
+
+
+def experience_got(record: DecisionRecord) -> dict[str, Any]:
+    """The record's Experience values, as the labels name them."""
+    admission = record.evidence.get("experience_admission") or {}
+    return {
+        "admitted": record.experience_status == "admitted",
+        "desired_effects": list(admission.get("desired_effects") or []),
+        "temporal_relation": admission.get("temporal_relation"),
+        "unsupported_terminal_outcomes": list(admission.get("unsupported_terminal_outcomes") or []),
+    }
+
+
+def _rate(values: list[bool]) -> float | None:
+    return round(sum(values) / len(values), 4) if values else None
+
+
+def experience_block(per_row: list[tuple[str, dict[str, Any], DecisionRecord, dict[str, bool]]]) -> dict[str, Any] | None:
+    """Metrics over (row id, expect, record, the routing checks `score` made for the row); None without Experience labels."""
+    rows = [r for r in per_row if "experience_admission" in r[1]]
+    if not rows:
+        return None
+    tp = fp = fn = tn = 0
+    false_admissions, missed, failures = [], [], []
+    by_key: dict[str, list[bool]] = {k: [] for k in (*EXPERIENCE_KEYS, "experience_admission")}
+    for row_id, exp, rec, checks in rows:
+        got = experience_got(rec)
+        expected = exp.get("admitted", False if exp["experience_admission"] == "not_admitted" else None)
+        mine = {k: exp[k] == got[k] for k in EXPERIENCE_KEYS if k in exp}
+        if expected is not None:
+            mine["admitted"] = expected == got["admitted"]
+        for key, ok in mine.items():
+            by_key[key].append(ok)
+        by_key["experience_admission"].append(checks.get("experience_admission", False))
+        if expected is not None:
+            tp += expected and got["admitted"]
+            fp += (not expected) and got["admitted"]
+            fn += expected and not got["admitted"]
+            tn += not expected and not got["admitted"]
+            if got["admitted"] and exp["experience_admission"] == "not_admitted":
+                false_admissions.append(row_id)
+            elif expected and not got["admitted"]:
+                missed.append(row_id)
+        wrong = [k for k, ok in {**checks, **mine}.items() if not ok]
+        if wrong:
+            failures.append({"id": row_id, "keys": wrong})
+    return {
+        "rows": len(rows),
+        "admission": {"tp": tp, "fp": fp, "fn": fn, "tn": tn,
+                      "precision": round(tp / (tp + fp), 4) if tp + fp else None,
+                      "recall": round(tp / (tp + fn), 4) if tp + fn else None},
+        "false_admissions": false_admissions,
+        "missed_admissions": missed,
+        "proposal_accuracy": _rate(by_key["experience_admission"]),
+        "desired_effects_accuracy": _rate(by_key["desired_effects"]),
+        "temporal_relation_accuracy": _rate(by_key["temporal_relation"]),
+        "unsupported_outcomes_accuracy": _rate(by_key["unsupported_terminal_outcomes"]),
+        "full_pass_rate": round(1 - len(failures) / len(rows), 4),
+        "full_pass_definition": FULL_PASS_DEFINITION,
+        "full_pass_failures": failures,
+    }
