@@ -84,7 +84,7 @@ def shared_kiwi():
     if _KIWI is None:
         from kiwipiepy import Kiwi
 
-        _KIWI = Kiwi()
+        _KIWI = Kiwi(load_multi_dict=False)  # the multi-word entity dictionary costs ~190 MB per process
         _KIWI.tokenize("warm up")  # the first call loads the model; keep that out of the first turn
     return _KIWI
 

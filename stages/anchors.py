@@ -110,9 +110,12 @@ def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, regis
         if only_filler:
             fragment = 1.0
             signals.append("filler_only")
-        title = not c.has_predicate and any(t == "NNP" for t in c.morpheme_tags) and len(c.compact) >= 3
-        if title:
-            lit("looks_title_like", 0.8, "proper_noun_phrase")
+        proper = not c.has_predicate and any(t == "NNP" for t in c.morpheme_tags)
+        # "드래곤 길들이기": a noun phrase closed by a nominalizer, with no sentence ending, reads as a name
+        nominalized = (not c.has_final_ending and c.morpheme_tags[-1:] == ["ETN"]
+                       and sum(1 for t in c.morpheme_tags if t.startswith("NN")) >= 1)
+        if (proper or nominalized) and len(c.compact) >= 3:
+            lit("looks_title_like", 0.8, "proper_noun_phrase" if proper else "nominalized_phrase")
             fragment -= 0.2
         if c.has_predicate and c.has_final_ending and not foreign and "syllable_shards" not in signals:
             lit("has_coherent_conversation_purpose", 0.8, "complete_sentence")
