@@ -15,6 +15,12 @@ def runner():
     return TurnRunner()
 
 
+@pytest.fixture(scope="session")
+def reg(registry):
+    """Short alias used by the bad-input and property tests."""
+    return registry
+
+
 def actions(record):
     return [
         (s.action.capability_id, s.action.operation_id, dict(s.action.arguments), s.condition is not None)

@@ -19,21 +19,12 @@ from typer.testing import CliRunner
 from dataflow.batch import decide_rows, read_set
 from dataflow.cli import app
 from dataflow.driver import TurnRunner
-from registry import load_registry
 from registry.contracts import FAMILIES, DecisionRecord, DeviceContext, StepOutputCondition, VoiceContext
 
 
 # --- fixtures and shared checks ------------------------------------------------------------
 
 
-@pytest.fixture(scope="module")
-def runner() -> TurnRunner:
-    return TurnRunner()
-
-
-@pytest.fixture(scope="module")
-def reg():
-    return load_registry()
 
 
 def route(runner: TurnRunner, text: str) -> DecisionRecord:

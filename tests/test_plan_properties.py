@@ -9,25 +9,14 @@
 
 from __future__ import annotations
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dataflow.driver import TurnRunner
-from registry import load_registry
 from registry.contracts import FAMILIES, DecisionRecord, DeviceContext, StepOutputCondition, VoiceContext
 
 PROPERTY_SETTINGS = settings(max_examples=60, deadline=None, database=None)
 
 
-@pytest.fixture(scope="module")
-def runner() -> TurnRunner:
-    return TurnRunner()
-
-
-@pytest.fixture(scope="module")
-def reg():
-    return load_registry()
 
 
 # --- strategies ----------------------------------------------------------------------------
