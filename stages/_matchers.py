@@ -156,6 +156,7 @@ class Matchers:
         self.connective_endings = set(clauses["connective_endings"])
         self.conditional_endings = set(clauses["conditional_endings"])
         self.quotatives = set(clauses["quotative_endings"])
+        self.quotatives_longest_first = sorted(self.quotatives, key=len, reverse=True)
         self.sequence_nouns = set(clauses["sequence_nouns"])
         self.conjunctions = {compact(c) for c in clauses["conjunctions"]}
         self.no_split_before = set(clauses["no_split_before_tags"])
@@ -189,6 +190,18 @@ class Matchers:
                     for variant in _deletions(jamo(window)):
                         if variant in self.fuzzy_rooms:
                             return self.fuzzy_rooms[variant]
+        return None
+
+
+    def quotative_split(self, text: str) -> tuple[str, str] | None:
+        """(words before, quotative) when a word ends in a quotative ("꺼내라고"), else None.
+
+        Matching word endings, not substrings: "빨래" contains "래" but quotes nothing."""
+        words = text.split()
+        for i, word in enumerate(words):
+            quote = next((q for q in self.quotatives_longest_first if word.endswith(q) and len(word) > len(q)), None)
+            if quote:
+                return " ".join(words[:i] + [word[: -len(quote)]]), quote
         return None
 
 

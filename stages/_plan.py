@@ -224,7 +224,7 @@ def schedule_plan(c_all: list[ClauseAnalysis], history: HistoryEvidence, continu
     cancel = bool(cues.get("sch_cancel") or cues.get("cancel")) and bool(cues.get("sch_nouns") or continuation)
     if cancel:
         return "schedule_cancel", Slots(), []
-    quoted = any(q in c.text for c in c_all for q in m.quotatives)
+    quoted = any(m.quotative_split(c.text) for c in c_all)
     asks_list = cues.get("sch_list") or (cues.get("sch_reminder") and not quoted and not hits)
     if asks_list and cues.get("sch_nouns") and not start and not duration:
         return "schedule_list", Slots(), []
@@ -244,12 +244,7 @@ def schedule_plan(c_all: list[ClauseAnalysis], history: HistoryEvidence, continu
     message = None
     if skill == "schedule_reminder_create":
         for c in c_all:
-            quote = next((q for q in m.quotatives if q in c.text), None)
-            if quote:
-                message = c.text[: c.text.index(quote)].strip()
-                for sig in c.times.signals:
-                    message = message.replace(sig.split(":", 1)[1], "").strip()
-                message = message or None
+            message = _quoted_message(c, m) or message
     slots = {
         "function": function if skill == "schedule_device_task_create" else None,
         "start_time": start, "end_time": end, "repeat_days": repeat,
@@ -265,7 +260,21 @@ def schedule_plan(c_all: list[ClauseAnalysis], history: HistoryEvidence, continu
         "schedule_timer_create": ["duration_s"],
     }.get(skill, [])
     missing = [k for k in required if not slots.get(k)]
+    if continuation and isinstance(state.get("missing_slots"), list):
+        # slots the earlier turn did not list as missing were settled then, even if not echoed back
+        missing = [k for k in missing if k in state["missing_slots"]]
     return skill, Slots(**slots), missing
+
+
+def _quoted_message(c: ClauseAnalysis, m) -> str | None:
+    """What to remind: the words before the quotative ("빨래 꺼내라고" -> "빨래 꺼내"), times left out."""
+    split = m.quotative_split(c.text)
+    if split is None:
+        return None
+    message = split[0]
+    for sig in c.times.signals:
+        message = message.replace(sig.split(":", 1)[1], "").strip()
+    return message.strip() or None
 
 
 def admission(steps: list[Step], b_user_actions: int, guarded: bool, temporal: str | None, routes: list[str]) -> ExperienceRequest:

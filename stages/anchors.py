@@ -27,7 +27,7 @@ def _fills_missing_slot(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers
         return "duration_s"
     if "function" in missing and any(registry.capability_by_id[h.capability_id].schedulable for h in c.capabilities):
         return "function"
-    if "message" in missing and any(q in c.text for q in m.quotatives):
+    if "message" in missing and m.quotative_split(c.text):
         return "message"
     return None
 

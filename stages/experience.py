@@ -51,7 +51,9 @@ def grounded_experience_request(corrected_plan: PlannerOutput, clause_analyses: 
         if eid and eid not in effects:
             effects.append(eid)
     unprovided = list(dict.fromkeys(e for c in clause_analyses for e in catalog.unprovided_in(c.compact, whole)))
-    candidate = proposed.admission_status == "candidate" or (bool(unprovided) and bool(final_plan.steps))
+    # an unprovided outcome makes a goal only beside device work ("엄마 오면 사진 찍어줘");
+    # a plain unsupported request ("리모컨 가져와") stays a single reply
+    candidate = proposed.admission_status == "candidate" or (bool(unprovided) and any(s.action for s in final_plan.steps))
     if temporal is None and candidate:
         # no explicit wait: a goal waits on an awaited event it names, otherwise its steps follow one another
         if any(catalog.by_id()[e].awaitable for e in unprovided):

@@ -121,3 +121,16 @@ def test_cli_graph_writes_dot(tmp_path):
     assert out.exit_code == 0, out.output
     dot = (tmp_path / "g.dot").read_text()
     assert "preclassifier_hints" in dot and "planner_output" in dot
+
+
+def test_slot_answer_fills_only_what_the_earlier_turn_asked_for(runner):
+    voice = VoiceContext(last_route="SCH", slot_state={"owner_route": "SCH", "skill": "schedule_reminder_create", "missing_slots": ["message"]})
+    rec = runner.route_text("빨래 꺼내라고", voice_context=voice)
+    assert rec.selected_skill == "schedule_reminder_create"
+    assert rec.slots["message"] == "빨래 꺼내"  # a word merely ending like a quotative ("빨래") quotes nothing
+    assert rec.missing_slots == []
+
+
+def test_plain_unsupported_request_is_not_a_goal(runner):
+    rec = runner.route_text("리모컨 가져와")
+    assert rec.family == "UNS" and rec.experience_admission == "not_admitted"
