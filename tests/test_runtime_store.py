@@ -4,6 +4,7 @@ and routing that does not pay for compilation."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -67,7 +68,9 @@ def test_resume_after_a_kill(tmp_path):
     db = tmp_path / "w.duckdb"
     cmd = [sys.executable, "-m", "dataflow.cli", "run", "서재로 가", "--device-context", '{"position": "안방", "docked": false}',
            "--db", str(db), "--pace", "15"]
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    # unbuffered: the "halfway" line must reach us while the robot is still driving
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
     workflow_id, seen = None, []
     deadline = time.time() + 90
     while time.time() < deadline:
