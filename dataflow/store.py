@@ -160,9 +160,6 @@ class WorkflowStore:
         cur = self.con.execute(sql + " ORDER BY created_at DESC, workflow_id LIMIT ?", [*params, limit])
         return [dict(zip([d[0] for d in cur.description], r)) for r in cur.fetchall()]
 
-    def unfinished_workflows(self) -> list[str]:
-        return [r[0] for r in self.con.execute("SELECT workflow_id FROM workflows WHERE status = 'running' ORDER BY created_at").fetchall()]
-
     # -- steps and results ----------------------------------------------------------------
 
     def update_step(self, workflow_id: str, step_id: str, status: str, reason_code: str | None,

@@ -69,22 +69,6 @@ class EvidenceFeatures:
     def __len__(self) -> int:
         return len(self.ids)
 
-    def subset(self, mask: np.ndarray) -> "EvidenceFeatures":
-        """The rows where mask is true (clauses follow their rows)."""
-        keep = np.flatnonzero(mask)
-        remap = -np.ones(len(self), dtype=int)
-        remap[keep] = np.arange(len(keep))
-        cmask = np.isin(self.clause_row, keep)
-        pick = lambda xs: [xs[i] for i in keep]  # noqa: E731
-        return EvidenceFeatures(
-            ids=pick(self.ids), texts=pick(self.texts), expected=pick(self.expected), run_family=pick(self.run_family),
-            axes=list(self.axes), strengths=self.strengths[keep], n_clauses=self.n_clauses[keep], allowed=pick(self.allowed),
-            short_circuit=self.short_circuit[keep], object_type=pick(self.object_type),
-            replyability_type=pick(self.replyability_type), public=self.public[keep], fail_closed=self.fail_closed[keep],
-            error=self.error[keep], clause_row=remap[self.clause_row[cmask]], clause_index=self.clause_index[cmask],
-            clause_strengths=self.clause_strengths[cmask], meta=dict(self.meta),
-        )
-
 
 def features_from_records(records: Iterable[DecisionRecord], rows: Iterable[Mapping[str, Any]] = ()) -> EvidenceFeatures:
     """Features of decision records (rows give the expected families)."""

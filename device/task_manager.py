@@ -128,9 +128,6 @@ class TaskManager:
         caps |= {a.request.capability_id for a in self.background if not a.done}
         return caps | {t.capability_id for t in self.before if not t.ended}
 
-    def waiting_on_cloud(self, workflow_id: str) -> bool:
-        return any(t.status == "queued" and self._dep_state(t) == "wait" for t in self.order if t.request.cloud_workflow_id == workflow_id)
-
     # -- the clock ---------------------------------------------------------------------------
 
     def tick(self) -> list[DeviceEvent]:

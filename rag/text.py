@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Iterable, Sequence
+from typing import Any, Sequence
 
 TERM_TAGS = frozenset({"NNG", "NNP", "NNB", "NR", "NP", "VV", "VA", "XR", "SL", "SN", "SH"})
 """Kiwi tags that carry content; particles, endings, suffixes and punctuation are dropped."""
@@ -103,7 +103,3 @@ def sentences(text: str) -> list[str]:
 def quantities(kiwi: Any, text: str) -> set[str]:
     """Number-with-unit terms of a text, cross references like (8.4절) left out."""
     return {t.text for t in analyse(kiwi, _CROSS_REF.sub(" ", text)) if t.quantity}
-
-
-def dedupe(items: Iterable[str]) -> list[str]:
-    return list(dict.fromkeys(items))

@@ -9,13 +9,15 @@ from __future__ import annotations
 import operator
 from typing import Any, Callable, Mapping
 
-from registry.contracts import Condition, StateCondition
+from registry.contracts import Condition, DeviceContext, StateCondition
 
 _COMPARE: dict[str, Callable[[Any, Any], bool]] = {
     "eq": operator.eq, "ne": operator.ne, "lt": operator.lt, "le": operator.le, "gt": operator.gt, "ge": operator.ge,
     "in": lambda a, b: a in b, "not_in": lambda a, b: a not in b,
 }
 STATE_PREFIX = "device."
+ALLOWED_STATE_PATHS = frozenset(STATE_PREFIX + name for name in DeviceContext.model_fields if name != "pm25_by_room")
+"""Guards may read the robot's scalar state; per-room air is read through an air_quality step."""
 
 
 def compare(op: str, actual: Any, expected: Any) -> bool | None:

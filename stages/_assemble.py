@@ -86,9 +86,7 @@ def plan_for_family(
                 sk = registry.default_skill(other)
             b.add(other, sk, skill_id=sk)
             routes.append(other)
-    if family not in routes:
-        routes.insert(0, family)
-    routes = [family] + [r for r in routes if r != family] if routes[0] != family else routes
+    routes = [family] + [r for r in routes if r != family]  # the owner's route always comes first
     device_steps = [s for s in b.steps if s.action]
     if family == "ODL":
         skill = "multi_step_device_workflow" if len(device_steps) >= 2 else "device_execution_bridge"

@@ -104,9 +104,9 @@ def _merge_shapeless(nt: NormalizedText, spans: list[tuple[int, int, str]], m: M
     return merged
 
 
-def _operation(cap, alias: str, clause_compact: str, after: str, m: Matchers) -> str:
+def _operation(cap, alias: str, after: str, m: Matchers) -> str:
     ops = [op.operation_id for op in cap.operations]
-    hint = cap.op_hint_in_alias.get(alias) or cap.op_hint_in_alias.get(next((a for a in cap.op_hint_in_alias if compact(a) == alias), ""), None)
+    hint = next((op for spoken, op in cap.op_hint_in_alias.items() if compact(spoken) == alias), None)
     if hint:
         return hint
     if cap.kind == "state_query":
@@ -193,7 +193,7 @@ def analyse(nt: NormalizedText, registry: Registry, m: Matchers) -> list[ClauseA
                 if any(h.capability_id == cap_id for h in caps):
                     continue
                 after = cc[mt.start():]
-                hit = CapabilityHit(cap_id, cap.kind, _operation(cap, mt.group(0), cc, after, m), mt.group(0), via, strength, mt.start())
+                hit = CapabilityHit(cap_id, cap.kind, _operation(cap, mt.group(0), after, m), mt.group(0), via, strength, mt.start())
                 if hit.operation_id == "level":
                     level = _level(cap, cc[mt.end():], m)
                     if level is not None:
@@ -208,7 +208,7 @@ def analyse(nt: NormalizedText, registry: Registry, m: Matchers) -> list[ClauseA
                     if entry.kind not in ("execution", "settings", "state_query"):
                         continue
                     cap = registry.capability_by_id[entry.target]
-                    hit = CapabilityHit(cap.capability_id, cap.kind, _operation(cap, alias, cc, cc[f_start:], m), cc[f_start:f_end], "fuzzy", weights["fuzzy"], f_start)
+                    hit = CapabilityHit(cap.capability_id, cap.kind, _operation(cap, alias, cc[f_start:], m), cc[f_start:f_end], "fuzzy", weights["fuzzy"], f_start)
                     if hit.operation_id == "level":
                         level = _level(cap, cc[f_end:], m)
                         if level is not None:

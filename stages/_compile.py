@@ -8,14 +8,12 @@ with errors runs nothing (fail closed).
 
 from __future__ import annotations
 
-from registry.contracts import DeviceContext, Scalar, StateCondition, Step, StepOutputCondition
+from registry.conditions import ALLOWED_STATE_PATHS
+from registry.contracts import Scalar, StateCondition, Step, StepOutputCondition
 from registry.device_bridge import DeviceBridge
 from registry.device_contracts import CompiledStep, CompiledWorkflow, DeviceTaskRequest, StartAfter, WorkflowSubmission
 from registry.loader import Capability, Operation, Registry
 
-STATE_PATH_PREFIX = "device."
-ALLOWED_STATE_PATHS = frozenset(STATE_PATH_PREFIX + name for name in DeviceContext.model_fields if name != "pm25_by_room")
-"""Guards may read the robot's scalar state; per-room air is read through an air_quality step."""
 OPEN_ENDED_MARK = ".running"
 CONSENT_PURPOSE_ARG = "purpose"
 """Evidence naming a state that lasts until stopped (air_clean.running, purify.running)."""

@@ -13,12 +13,16 @@ from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
 
 from registry.loader import EvidenceWeights
-from stages._plan import GRAY
 
 CLAUSE_OWNER_FAMILIES = ("ODL", "FRG", "SCH", "DQR", "UNS")
 """Families a single clause may own in a multi-route plan (chat and repair never split a turn)."""
 
 _PUBLIC_AXES = ("has_frg_scope", "has_public_target", "looks_title_like")
+
+
+def _gray(weights: EvidenceWeights, a: str | None, b: str | None) -> bool:
+    """Whether two families form a gray pair the judge may decide (evidence_weights second_pass.gray_pairs)."""
+    return any({a, b} == set(pair) for pair in weights.second_pass["gray_pairs"])
 
 
 def family_order(scores: Mapping[str, float]) -> list[str]:
@@ -86,7 +90,7 @@ def choose_owner(
         firsts = [f for f in clause_families if f]
         family = firsts[0] if firsts and len(set(firsts)) > 1 else order[0]
     runner_up = next((f for f in order if f != family), None)
-    needs = frozenset((family, runner_up)) in GRAY and margin < weights.second_pass["margin"] and not short_circuit
+    needs = _gray(weights, family, runner_up) and margin < weights.second_pass["margin"] and not short_circuit
     return OwnerChoice(
         family=family, order=order, runner_up=runner_up, confidence=confidence, margin=margin,
         continuation=continuation, clause_families=clause_families, needs_second_pass=needs,
@@ -117,7 +121,7 @@ def second_pass_pair(
 ) -> tuple[str, str] | None:
     """Which gray pair the judge is asked about, or None when it stays closed."""
     stable = public >= weights.second_pass["stable_public_target_min"]
-    if needs_second_pass and runner and frozenset((owner, runner)) in GRAY:
+    if needs_second_pass and runner and _gray(weights, owner, runner):
         return (owner, runner)
     if owner in ("DEF", "STT_NULL") and stable:
         return (owner, "FRG")

@@ -57,12 +57,6 @@ class CueSet:
         m = self._re.search(text)
         return m.group(0) if m else None
 
-    def spans(self, text: str) -> list[tuple[int, int, str]]:
-        return [(m.start(), m.end(), m.group(0)) for m in self._re.finditer(text)] if self._re else []
-
-    def __contains__(self, text: str) -> bool:  # "text contains one of the cues"
-        return bool(self._re and self._re.search(text))
-
 
 class Matchers:
     """Anchor, room and cue matchers derived from one Registry."""

@@ -22,7 +22,6 @@ from registry.loader import GuardTemplate, Registry
 from stages._clauses import ClauseAnalysis
 from stages._matchers import matchers_for
 
-GRAY = {frozenset(p) for p in (("DEF", "STT_NULL"), ("DEF", "FRG"), ("STT_NULL", "FRG"))}
 
 
 def score_families(axes: dict[str, EvidenceAxis], registry: Registry) -> FamilyScores:
@@ -41,10 +40,6 @@ def score_families(axes: dict[str, EvidenceAxis], registry: Registry) -> FamilyS
     exp = {f: math.exp(s - top) for f, s in scores.items()}
     total = sum(exp.values())
     return FamilyScores(scores=scores, contributions=contributions, probabilities={f: round(v / total, 4) for f, v in exp.items()})
-
-
-def ranked(scores: FamilyScores) -> list[str]:
-    return sorted(scores.scores, key=lambda f: (-scores.scores[f], list(scores.scores).index(f)))
 
 
 @dataclass

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from registry.conditions import ALLOWED_STATE_PATHS
 from registry.contracts import (
-    DeviceContext,
     HistoryEvidence,
     PlanCheckReport,
     PlannerOutput,
@@ -16,8 +16,6 @@ from stages._clauses import ClauseAnalysis
 from stages._assemble import plan_for_family
 
 _SAFE_FAMILY = "STT_NULL"
-_STATE_PATHS = {f"device.{name}" for name in DeviceContext.model_fields}
-"""Guards may read only what the device context exposes."""
 _UNOBSERVABLE = "which nothing on the robot can observe"
 
 
@@ -93,7 +91,7 @@ def _violations(plan: PlannerOutput, registry: Registry) -> list[str]:
         cond = step.condition
         if cond is not None and cond.kind == "step_output" and cond.step_id not in seen:
             problems.append(f"{step.id}: condition reads {cond.step_id}, which does not come before it")
-        if cond is not None and cond.kind == "state" and cond.path not in _STATE_PATHS:
+        if cond is not None and cond.kind == "state" and cond.path not in ALLOWED_STATE_PATHS:
             problems.append(f"{step.id}: condition reads {cond.path}, {_UNOBSERVABLE}")
         seen.add(step.id)
     return problems

@@ -14,7 +14,7 @@ from registry.contracts import (
     RankedFlows,
 )
 from registry.loader import Registry
-from stages._plan import ranked, score_families
+from stages._family import family_order
 
 # Which axes keep which family alive. A family with none of its axes lit is dropped,
 # except DEF and STT_NULL, which always remain as the safe conversational exits.
@@ -67,13 +67,12 @@ def _ranked(flow_catalog: FlowCatalog, family_order: list[str], scores: dict[str
 
 
 @config.when(inline_unified_router=True)
-def ranked_flows__inline(flow_catalog: FlowCatalog, preclassifier_hints: PreclassifierHints, registry: Registry) -> RankedFlows:
-    """Inline ranking: families ordered by the evidence weights over the turn's axes."""
-    scores = score_families(preclassifier_hints.axes, registry)
-    return _ranked(flow_catalog, ranked(scores), scores.scores, "inline")
+def ranked_flows__inline(flow_catalog: FlowCatalog, family_scores: FamilyScores) -> RankedFlows:
+    """Inline ranking: families ordered by the evidence weights over the turn's axes (scored once, in family_scores)."""
+    return _ranked(flow_catalog, family_order(family_scores.scores), family_scores.scores, "inline")
 
 
 @config.when(inline_unified_router=False, ranked_flow_selector="deterministic")
 def ranked_flows__separate(flow_catalog: FlowCatalog, family_scores: FamilyScores) -> RankedFlows:
     """A separate ranking stage over the planner's family scores (the model selector slots in here)."""
-    return _ranked(flow_catalog, ranked(family_scores), family_scores.scores, "separate")
+    return _ranked(flow_catalog, family_order(family_scores.scores), family_scores.scores, "separate")
