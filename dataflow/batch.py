@@ -91,6 +91,46 @@ def actions_match(expected: list[dict[str, Any]], got: list[dict[str, Any]]) -> 
     return True
 
 
+def device_action_keys(record: DecisionRecord) -> list[tuple[str, str]]:
+    """(capability, operation) of every device step the record plans."""
+    return [(s.action.capability_id, s.action.operation_id) for s in record.steps
+            if s.action is not None and (s.execution_target == "device" or s.route == "ODL")]
+
+
+def false_actions_of(expect: dict[str, Any], record: DecisionRecord) -> list[str]:
+    """Device steps the row did not ask for: any on a row that expects none, else those not in expect.actions."""
+    planned = device_action_keys(record)
+    if not planned:
+        return []
+    expected = expect.get("actions")
+    asks_nothing = expect.get("family") in ("DQR", "DEF", "UNS", "STT_NULL")  # these families never own a device step
+    if expect.get("no_device_action") or expected == [] or (expected is None and asks_nothing):
+        return [f"{c}.{o}" for c, o in planned]
+    if expected is None:
+        return []
+    remaining = Counter((a.get("capability_id"), a.get("operation_id")) for a in expected if isinstance(a, dict))
+    extra = []
+    for key in planned:
+        if remaining[key] > 0:
+            remaining[key] -= 1
+        else:
+            extra.append(f"{key[0]}.{key[1]}")
+    return extra
+
+
+def _failing_row(rec: DecisionRecord, exp: dict[str, Any], ok: dict[str, bool], extra: list[str]) -> dict[str, Any]:
+    """One line of errors.jsonl: what the row expected and what the decision gave, for every failing key."""
+    got = {
+        "family": rec.family, "routes": rec.selected_routes, "turn_mode": rec.turn_mode, "skill": rec.selected_skill,
+        "actions": decision_actions(rec), "missing_slots": rec.missing_slots, "slots": rec.slots,
+        "unsupported_category": rec.unsupported_categories[0] if rec.unsupported_categories else None,
+        "stt_null_subtype": rec.stt_null_subtype, "experience_admission": rec.experience_admission,
+    }
+    failed = [k for k, v in ok.items() if not v]
+    return {"id": rec.id, "text": rec.text, "failed": failed, "false_actions": extra, "error": rec.error,
+            "expected": {k: exp.get(k) for k in failed} if failed else exp, "got": {k: got.get(k) for k in failed} if failed else got}
+
+
 def _percentile(values: list[float], q: float) -> float:
     if not values:
         return 0.0
@@ -106,6 +146,8 @@ def score(rows: list[dict[str, Any]], records: list[DecisionRecord]) -> dict[str
     confusion: dict[str, Counter] = {f: Counter() for f in FAMILIES}
     checks: dict[str, list[bool]] = {k: [] for k in ("family", "routes", "turn_mode", "skill", "actions", "missing_slots", "slots", "unsupported_category", "stt_null_subtype", "experience_admission")}
     errors = []
+    false_rows: list[dict[str, Any]] = []
+    failing: list[dict[str, Any]] = []
     per_row = []
     by_id = {str(r.get("id")): r for r in rows}
     for rec in records:
@@ -138,7 +180,12 @@ def score(rows: list[dict[str, Any]], records: list[DecisionRecord]) -> dict[str
             ok["experience_admission"] = exp["experience_admission"] == rec.experience_admission
         for key, value in ok.items():
             checks[key].append(value)
+        extra = false_actions_of(exp, rec) if isinstance(exp, dict) else []
+        if extra:
+            false_rows.append({"id": rec.id, "text": rec.text, "actions": extra})
         per_row.append((str(rec.id), exp, rec, ok))
+        if not all(ok.values()) or extra or rec.error:
+            failing.append(_failing_row(rec, exp, ok, extra))
     per_family = {}
     for fam in FAMILIES:
         tp = confusion.get(fam, Counter())[fam]
@@ -157,6 +204,9 @@ def score(rows: list[dict[str, Any]], records: list[DecisionRecord]) -> dict[str
         "per_family": per_family,
         "confusion_matrix": {f: dict(c) for f, c in confusion.items() if c},
         "action_exact_match": rate(checks["actions"]),
+        "false_actions": len(false_rows),
+        "false_action_rows": false_rows,
+        "failing_rows": failing,
         "routes_match": rate(checks["routes"]),
         "turn_mode_accuracy": rate(checks["turn_mode"]),
         "skill_accuracy": rate(checks["skill"]),
@@ -198,7 +248,11 @@ def write_run(out_dir: Path, rows: list[dict[str, Any]], records: list[DecisionR
         "record": [r.model_dump_json() for r in records],
     })
     pq.write_table(table, out_dir / "decisions.parquet")
-    (out_dir / "metrics.json").write_text(json.dumps(metrics, ensure_ascii=False, indent=2), encoding="utf-8")
+    with (out_dir / "errors.jsonl").open("w", encoding="utf-8") as fh:
+        for row in metrics.get("failing_rows", []):
+            fh.write(json.dumps(row, ensure_ascii=False, default=str) + "\n")
+    summary = {k: v for k, v in metrics.items() if k != "failing_rows"}
+    (out_dir / "metrics.json").write_text(json.dumps(summary, ensure_ascii=False, indent=2, default=str), encoding="utf-8")
 
 
 def run_batch(runner: TurnRunner | None, set_path: Path, out_dir: Path | None = None, progress_factory=None,

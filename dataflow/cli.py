@@ -20,7 +20,7 @@ from registry.errors import A2AError
 
 app = typer.Typer(help="a2a-planner: route Korean voice turns through the planning DAG.", no_args_is_help=True, add_completion=False)
 console = Console()
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)  # errors are never wrapped mid-phrase (narrow terminals, CI)
 
 
 def _context_arg(value: Optional[str], name: str) -> dict[str, Any]:
@@ -157,8 +157,10 @@ def batch(
                 "missing_slots_accuracy", "second_pass_rate"):
         value = metrics.get(key)
         table.add_row(key, "-" if value is None else f"{value:.3f}")
+    table.add_row("false_actions", str(metrics["false_actions"]))
     table.add_row("latency p50 / p95 ms", f"{metrics['latency_ms']['p50']:.2f} / {metrics['latency_ms']['p95']:.2f}")
     console.print(table)
+    _print_false_actions(metrics, out)
     per = Table(title="per family")
     for col in ("family", "precision", "recall", "f1", "support"):
         per.add_column(col, justify="right" if col != "family" else "left")
@@ -174,6 +176,18 @@ def batch(
         report_question_set(runner, set_path, out, metrics)
     print_model_usage(console, metrics)
     console.print(f"written to {out}/")
+
+
+def _print_false_actions(metrics: dict, out: Path, shown: int = 10) -> None:
+    """Rows that plan a device step nobody asked for: the first few, and where the rest are."""
+    rows = metrics["false_action_rows"]
+    if not rows:
+        return
+    console.print(f"[red]{len(rows)} row(s) plan device steps they did not ask for:[/red]")
+    for row in rows[:shown]:
+        console.print(f"  {row['id']}: {', '.join(row['actions'])}  {row['text'][:60]!r}", soft_wrap=True)
+    if len(rows) > shown:
+        console.print(f"  ... and {len(rows) - shown} more in {out / 'errors.jsonl'}", soft_wrap=True)
 
 
 @app.command()

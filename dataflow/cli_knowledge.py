@@ -22,7 +22,7 @@ from rich.tree import Tree
 from registry.errors import A2AError
 
 console = Console()
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)  # errors are never wrapped mid-phrase (narrow terminals, CI)
 index_app = typer.Typer(help="Build and inspect the product knowledge index (documents + knowledge graph in DuckDB).",
                         no_args_is_help=True)
 

@@ -104,7 +104,7 @@ def compare(
     try:
         result = compare_runs(run_a, run_b)
     except A2AError as exc:
-        Console(stderr=True).print(f"[red]error:[/red] {exc}")
+        Console(stderr=True, soft_wrap=True).print(f"[red]error:[/red] {exc}")
         raise typer.Exit(2) from None
     if as_json:
         sys.stdout.write(comparison_json(result) + "\n")

@@ -16,7 +16,7 @@ from dataflow.cli_experience import print_supervision
 from registry.errors import A2AError
 
 console = Console()
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)  # errors are never wrapped mid-phrase (narrow terminals, CI)
 
 DB_HELP = "DuckDB file holding workflows, steps, results, events and schedules."
 _DB = Path("runs/workflows.duckdb")

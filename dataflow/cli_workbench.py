@@ -12,7 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemaining
 from rich.table import Table
 
 console = Console()
-err = Console(stderr=True)
+err = Console(stderr=True, soft_wrap=True)
 
 ROOT = Path(__file__).resolve().parents[1]
 HOLDOUT = ROOT / "data/utterances/dev_holdout.jsonl"

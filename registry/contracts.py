@@ -153,6 +153,39 @@ class EvidenceAxis(Contract):
     signals: list[str] = Field(default_factory=list)
 
 
+Mood = Literal["request", "suggestion", "state_question", "knowledge_question", "question", "statement", "wish",
+               "exclamation", "fragment", "condition"]
+Polarity = Literal["affirmative", "prohibited", "negated"]
+Agent = Literal["robot", "user", "third_person"]
+
+
+class SpeechAct(Contract):
+    """What one clause does, read from its morphemes: the licence a device action needs."""
+
+    clause: int
+    mood: Mood
+    """request/suggestion to the robot, a question about its state or about what it can do / how
+    something works, a plain question, statement, wish, exclamation, fragment, or a guard/time clause."""
+    polarity: Polarity = "affirmative"
+    """prohibited: -지 마 / X 말고; negated: 안 해도 돼."""
+    agent: Agent = "robot"
+    """Who would act: the robot (default), the speaker (내가 갈게), a third person (엄마가 ...)."""
+    reported: bool = False
+    """Reported or quoted speech (-래, -라고 했어, quotation marks)."""
+    past: bool = False
+    """A past narrative (어제 청정했어, 방금 끝났어)."""
+    target_owner: str | None = None
+    """Another thing in the home the clause's capability words are about (tv, phone, car...); None = the robot."""
+    quoted_until: int = 0
+    """Compact-text offset in the clause before which words are quoted content, not the request."""
+    licenses_action: bool = False
+    """An affirmative request to the robot: execution and settings steps may come from this clause."""
+    licenses_state_query: bool = False
+    """A request or question about the robot's own state: state-query steps may come from this clause."""
+    signals: list[str] = Field(default_factory=list)
+    """The morphemes and patterns that decided each field."""
+
+
 class Clause(Contract):
     """One clause of the utterance after segmentation on connectives."""
 
@@ -162,6 +195,8 @@ class Clause(Contract):
     connective: str = ""
     """The connective that ended the clause ("고", "어서", "면", "다음", ",")."""
     role: Literal["action", "guard", "temporal", "fragment"] = "action"
+    speech_act: SpeechAct | None = None
+    """The clause's mood, polarity, agent, time and target, with the signals that lit them."""
 
 
 class PreclassifierHints(Contract):

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from registry.contracts import FAMILIES, Flow, FlowCatalog
 from registry.errors import RegistryError
 from registry.experience import EffectCatalog
+from registry.speech_act_lexicon import RequestFrames, SpeechActLexicon
 
 REGISTRY_DIR = Path(__file__).resolve().parent
 FILES = {
@@ -25,6 +26,8 @@ FILES = {
     "lexicon": "lexicon.json",
     "weights": "evidence_weights.json",
     "effects": "effect_catalog.v1.json",
+    "speech_acts": "speech_acts.json",
+    "frames": "request_frames.json",
 }
 
 
@@ -218,6 +221,8 @@ class Registry:
         lexicon: dict[str, Any],
         weights: EvidenceWeights,
         effects: EffectCatalog | None = None,
+        speech_acts: SpeechActLexicon | None = None,
+        frames: RequestFrames | None = None,
     ):
         self.capabilities = capabilities
         self.skills = skills
@@ -225,6 +230,8 @@ class Registry:
         self.lexicon = lexicon
         self.weights = weights
         self.effects = effects
+        self.speech_acts = speech_acts or _default("speech_acts", SpeechActLexicon)
+        self.frames = frames or _default("frames", RequestFrames)
         self._check_cross_references()
 
     def _check_cross_references(self) -> None:
@@ -239,6 +246,9 @@ class Registry:
                         )
         if self.effects is not None:
             self._check_effects(self.effects)
+        for cap_id in self.frames.capabilities:
+            if cap_id not in self.capability_by_id:
+                raise RegistryError(FILES["frames"], f"capabilities.{cap_id}", "unknown capability")
         if self.rooms.station_room not in self.room_by_id:
             raise RegistryError(FILES["rooms"], "station_room", f"unknown room {self.rooms.station_room!r}")
 
@@ -381,7 +391,14 @@ def from_dicts(data: dict[str, Any]) -> Registry:
         lexicon=lexicon,
         weights=_validate(EvidenceWeights, data["weights"], FILES["weights"]),
         effects=_validate(EffectCatalog, data["effects"], FILES["effects"]) if "effects" in data else None,
+        speech_acts=_validate(SpeechActLexicon, data["speech_acts"], FILES["speech_acts"]) if "speech_acts" in data else None,
+        frames=_validate(RequestFrames, data["frames"], FILES["frames"]) if "frames" in data else None,
     )
+
+
+def _default(key: str, model: type[BaseModel]) -> Any:
+    """An embedded registry document, for registries assembled from dicts without it."""
+    return _validate(model, _read_json(REGISTRY_DIR / FILES[key]), FILES[key])
 
 
 def from_files(directory: Path = REGISTRY_DIR, weights_file: Path | None = None) -> Registry:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from registry.contracts import AnchorMatch, NormalizedText
+from registry.contracts import AnchorMatch, NormalizedText, SpeechAct
 from registry.loader import Registry
 from stages._matchers import Matchers, compact
 from stages._times import TimeSlots, time_parser_for
@@ -53,6 +53,13 @@ class ClauseAnalysis:
     noun_count: int = 0
     has_proper_noun: bool = False
     filler_words: int = 0
+    start: int = 0
+    """Offsets of the clause in the normalized text."""
+    end: int = 0
+    act: SpeechAct | None = None
+    """Set by licensing (stages/speech_acts.py): what the clause does."""
+    mentions: list[str] = field(default_factory=list)
+    """Capability and category words the clause holds without a licence ("move_to_room:prohibited")."""
 
 
 def segment(nt: NormalizedText, m: Matchers) -> list[tuple[int, int, str]]:
@@ -324,6 +331,7 @@ def analyse(nt: NormalizedText, registry: Registry, m: Matchers) -> list[ClauseA
                 noun_count=sum(1 for mo in nt.morphemes if start <= mo.start < end and mo.tag in ("NNG", "NNP")),
                 has_proper_noun=any(start <= mo.start < end and mo.tag == "NNP" for mo in nt.morphemes),
                 filler_words=sum(1 for w in text.split() if w.strip("?.!,") in m.filler_words),
+                start=start, end=end,
             )
         )
     # "사진 찍기 전에 동의부터": a clause cut at a before-noun runs after the next one

@@ -13,6 +13,10 @@ from functools import lru_cache
 from registry.loader import Registry
 
 
+FUZZY_MIN_SYLLABLES = 3
+"""A recognition slip is repaired only in a word this long (the issue's rule, not a tuning knob)."""
+
+
 def compact(text: str) -> str:
     return text.replace(" ", "")
 
@@ -89,10 +93,11 @@ class Matchers:
         keys = sorted(entries, key=len, reverse=True)
         self.anchor_re = re.compile("|".join(map(re.escape, keys)))
         self.ambiguous = {compact(a.term): a for a in caps.classification_hints.ambiguous_anchors}
-        # recognition slips ("풍양" for "풍량"): one jamo edit away from a capability alias
+        # recognition slips ("바이탈싸인" for "바이탈사인"): one jamo edit away from a capability alias.
+        # Never on a word of two syllables or fewer: 바랄/사람 -> 바람 and 아진 -> 사진 are talk, not slips.
         self.fuzzy_index: dict[str, str] = {}
         for key, found in entries.items():
-            if len(key) >= 2 and all("\uac00" <= ch <= "\ud7a3" for ch in key) and any(
+            if len(key) >= FUZZY_MIN_SYLLABLES and all("\uac00" <= ch <= "\ud7a3" for ch in key) and any(
                 e.kind in ("execution", "settings", "state_query") for e in found
             ):
                 for variant in _deletions(jamo(key)):
@@ -100,7 +105,7 @@ class Matchers:
         self.fuzzy_lengths = sorted({len(k) for k in self.fuzzy_index.values()})
         self.fuzzy_rooms: dict[str, str] = {}
         for name, room_id in registry.room_names:
-            if len(name) >= 2 and all("\uac00" <= ch <= "\ud7a3" for ch in name):
+            if len(name) >= FUZZY_MIN_SYLLABLES and all("\uac00" <= ch <= "\ud7a3" for ch in name):
                 for variant in _deletions(jamo(name)):
                     self.fuzzy_rooms.setdefault(variant, room_id)
 
@@ -178,7 +183,7 @@ class Matchers:
     def fuzzy_room(self, text: str) -> str | None:
         """A room name one jamo edit away ("부억" for "부엌")."""
         for start in range(len(text) - 1):
-            for size in (3, 2):
+            for size in (4, 3):
                 window = text[start:start + size]
                 if len(window) == size and all("\uac00" <= ch <= "\ud7a3" for ch in window):
                     for variant in _deletions(jamo(window)):

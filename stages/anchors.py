@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from registry.contracts import Clause, EvidenceAxis, HistoryEvidence, NormalizedText, PreclassifierHints
 from registry.loader import Registry
-from stages._clauses import ClauseAnalysis, analyse
+from stages._clauses import ClauseAnalysis
 from stages._matchers import Matchers, matchers_for
 
 _CAPABILITY_AXES = {
@@ -57,7 +57,8 @@ def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, regis
         lit("has_stable_device_qna_target", 1.0, topic)
     lit("has_knowledge_question_shape", 1.0 if cues.get("question") else 0.0, *cues.get("question", [])[:2])
     anchored = c.capabilities or c.unsupported or c.qna_topics or c.unknown_modes
-    if cues.get("capability_question") and anchored:
+    polite_request = c.act is not None and c.act.mood in ("request", "suggestion")  # 해 줄 수 있어? asks for the act
+    if cues.get("capability_question") and anchored and not polite_request:
         lit("has_capability_question", 1.0, *cues["capability_question"][:2])
     if c.identity:
         lit("has_product_identity_anchor", 1.0, "identity")
@@ -83,7 +84,20 @@ def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, regis
     lit("has_clear_conversation_reply_shape", 1.0 if cues.get("reply_shape") else 0.0, *cues.get("reply_shape", []))
     lit("has_generic_help", 1.0 if cues.get("generic_help") else 0.0, *cues.get("generic_help", []))
 
-    any_scope = bool(anchored or c.identity or cues.get("sch_scope") or frg_strength)
+    act = c.act
+    if c.mentions:
+        lit("has_unlicensed_capability_mention", 1.0, *c.mentions[:3])
+    if act is not None and c.role == "action":
+        about_device = bool(c.mentions or anchored or c.identity)
+        if act.mood == "knowledge_question" and about_device:
+            lit("has_device_knowledge_question", 1.0, act.mood, *act.signals[:2])
+        if act.mood in ("statement", "exclamation", "wish") and c.has_predicate:
+            lit("has_talk_shape", 1.0, act.mood, *act.signals[:2])
+        if act.polarity != "affirmative" or act.reported or act.past or act.agent != "robot":
+            lit("has_unlicensed_speech_act", 1.0, act.polarity, act.agent, "reported" if act.reported else "",
+                "past" if act.past else "")
+    any_scope = bool(anchored or c.identity or cues.get("sch_scope") or frg_strength or c.mentions
+                     or (act is not None and act.polarity == "prohibited"))
     if c.has_proper_noun and (cues.get("question") or cues.get("check")) and not anchored:
         lit("has_public_entity_question", 1.0, "proper_noun_question")
     only_filler = c.compact.strip("?.!,") in (m.fillers | m.acknowledgements)
@@ -144,11 +158,6 @@ def _merge_axes(per_clause: list[dict[str, EvidenceAxis]]) -> dict[str, Evidence
     return merged
 
 
-def clause_analyses(normalized_text: NormalizedText, registry: Registry) -> list[ClauseAnalysis]:
-    """Clauses of the utterance with every registry anchor, room, time and cue they hold."""
-    return analyse(normalized_text, registry, matchers_for(registry))
-
-
 def preclassifier_hints(
     clause_analyses: list[ClauseAnalysis], normalized_text: NormalizedText, history_evidence: HistoryEvidence, registry: Registry
 ) -> PreclassifierHints:
@@ -159,10 +168,15 @@ def preclassifier_hints(
         per_clause = [{"looks_fragmentary": EvidenceAxis(strength=1.0, signals=[normalized_text.rejected_reason or "empty"])}]
     axes = _merge_axes(per_clause)
     # "나이트 모드 켜면 뭐가 달라져?": the ability question and its anchor may sit in different clauses
-    asked = [cue for c in clause_analyses for cue in c.cues.get("capability_question", [])]
+    asked = [cue for c in clause_analyses for cue in c.cues.get("capability_question", [])
+             if not (c.act is not None and c.act.mood in ("request", "suggestion"))]
     anchored = any(c.capabilities or c.unsupported or c.qna_topics or c.unknown_modes for c in clause_analyses)
     if asked and anchored and "has_capability_question" not in axes:
         axes["has_capability_question"] = EvidenceAxis(strength=1.0, signals=asked[:2])
+    # "나이트 모드 켜면 뭐가 달라져?": the question and the device word it asks about may sit in different clauses
+    knowing = [c for c in clause_analyses if c.act is not None and c.act.mood == "knowledge_question"]
+    if knowing and "has_device_knowledge_question" not in axes and (anchored or any(c.mentions for c in clause_analyses)):
+        axes["has_device_knowledge_question"] = EvidenceAxis(strength=1.0, signals=["across_clauses", *knowing[0].act.signals[:2]])
     # "20분 있다가 나이트 모드 켜고 ...": the delay and the actions may sit in different clauses
     delays = [sig for c in clause_analyses if c.times.relative for sig in c.times.signals[:1]]
     acting = any(h.kind in ("execution", "settings") and h.strength >= 0.8 for c in clause_analyses for h in c.capabilities)
@@ -182,7 +196,8 @@ def preclassifier_hints(
         strategy = "clarify"
     return PreclassifierHints(
         clauses=[
-            Clause(index=c.index, text=c.text, compact=c.compact, connective=c.connective, role=c.role) for c in clause_analyses
+            Clause(index=c.index, text=c.text, compact=c.compact, connective=c.connective, role=c.role, speech_act=c.act)
+            for c in clause_analyses
         ],
         anchors=[a for c in clause_analyses for a in c.anchors],
         axes=axes,

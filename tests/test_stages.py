@@ -1,7 +1,14 @@
 """Stages called as plain functions."""
 
 from registry.contracts import HistoryEvidence, TurnInput, VoiceContext
-from stages.anchors import clause_analyses, preclassifier_hints
+from stages.anchors import preclassifier_hints
+from stages.speech_acts import clause_analyses as licensed, clause_candidates, speech_acts
+
+
+def clause_analyses(nt, registry):
+    """The three clause nodes called as plain functions: candidates, speech acts, licensing."""
+    candidates = clause_candidates(nt, registry)
+    return licensed(candidates, speech_acts(candidates, nt, registry), nt, registry)
 from stages.history import history_evidence
 from stages.normalization import normalized_text
 from stages._times import time_parser_for

@@ -1,0 +1,83 @@
+"""Every labelled set and talk corpus of the repository, scored in one command.
+
+    python benchmarks/all_sets.py [--out runs/all] [--corpus-fit-share 0.5] [--only NAME ...]
+
+Prints, per set: rows, family accuracy, action exact match and false actions (device steps on rows
+that expect none, and device steps not in expect.actions), and writes each run (decisions, metrics,
+errors.jsonl) under --out. Talk corpora in ../shared/corpora/ are split by a stable hash of the row
+id into a part that may be fitted on and a part that never is; both parts are reported.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+from dataflow.batch import run_batch
+from dataflow.driver import TurnRunner
+
+ROOT = Path(__file__).resolve().parent.parent
+SETS = {
+    "core (tuned on)": ROOT / "data/utterances/core.jsonl",
+    "dev_holdout (never tuned on)": ROOT / "data/utterances/dev_holdout.jsonl",
+    "holdout_v2 (written before tuning, never tuned on)": ROOT / "data/utterances/holdout_v2.jsonl",
+    "train_v2 (fit set)": ROOT / "data/utterances/train_v2.jsonl",
+    "talk_capability (talk rows)": ROOT / "data/utterances/talk_capability.jsonl",
+    "experience_boundary": ROOT / "data/utterances/experience_boundary.jsonl",
+    "dqr questions": ROOT / "data/questions/dqr.jsonl",
+}
+CORPORA = ROOT.parent / "shared" / "corpora"
+
+
+def never_fit(row_id: str, share: float) -> bool:
+    """Whether a corpus row belongs to the part nobody fits on (stable across runs and machines)."""
+    digest = int(hashlib.sha1(row_id.encode("utf-8")).hexdigest()[:8], 16)
+    return digest / 0xFFFFFFFF >= share
+
+
+def _split_corpus(path: Path, share: float, tmp: Path) -> dict[str, Path]:
+    fit, held = tmp / f"{path.stem}.fit.jsonl", tmp / f"{path.stem}.never_fit.jsonl"
+    with path.open(encoding="utf-8") as src, fit.open("w", encoding="utf-8") as a, held.open("w", encoding="utf-8") as b:
+        for line in src:
+            try:
+                row_id = str(json.loads(line).get("id", ""))
+            except (json.JSONDecodeError, AttributeError):
+                row_id = line
+            (b if never_fit(row_id, share) else a).write(line)
+    return {f"{path.name} (fit part)": fit, f"{path.name} (never fitted)": held}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", type=Path, default=None, help="write each run under this folder")
+    ap.add_argument("--corpus-fit-share", type=float, default=0.5, help="share of each corpus that fitting may use")
+    ap.add_argument("--only", nargs="*", default=None, help="substrings of set names to run")
+    args = ap.parse_args(argv)
+    runner = TurnRunner()
+    with tempfile.TemporaryDirectory() as tmp:
+        sets = {k: v for k, v in SETS.items() if v.exists()}
+        for corpus in sorted(CORPORA.glob("*.jsonl")) if CORPORA.exists() else []:
+            sets.update(_split_corpus(corpus, args.corpus_fit_share, Path(tmp)))
+        if args.only:
+            sets = {k: v for k, v in sets.items() if any(o in k for o in args.only)}
+        print(f"{'set':58s} {'rows':>6s} {'family':>7s} {'actions':>8s} {'false':>6s}")
+        results = {}
+        for name, path in sets.items():
+            out = args.out / path.stem if args.out else None
+            m = run_batch(runner, path, out)
+            fam, act = m["family_accuracy"], m["action_exact_match"]
+            print(f"{name:58s} {m['rows']:6d} {'-' if fam is None else f'{fam:.3f}':>7s} "
+                  f"{'-' if act is None else f'{act:.3f}':>8s} {m['false_actions']:6d}", flush=True)
+            results[name] = {k: m[k] for k in ("rows", "family_accuracy", "action_exact_match", "false_actions", "confusion_matrix")}
+    if args.out:
+        args.out.mkdir(parents=True, exist_ok=True)
+        (args.out / "summary.json").write_text(json.dumps(results, ensure_ascii=False, indent=2), encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,175 @@
+"""The typed speech-act lexicon (`speech_acts.json`): morpheme patterns as data.
+
+Every entry is a Kiwi morpheme written `form/TAG` (or a bare form where a list says so).
+`extra="forbid"` everywhere: a key no code reads fails loading instead of lying unused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from functools import cached_property
+
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+def _morphemes(values: list[str]) -> list[str]:
+    bad = [v for v in values if v.count("/") != 1 or not all(v.split("/"))]
+    if bad:
+        raise ValueError(f"not a form/TAG morpheme: {bad[0]!r}")
+    return values
+
+
+Morphemes = Annotated[list[str], AfterValidator(_morphemes)]
+"""Kiwi morphemes written form/TAG."""
+
+
+_Pattern = _Model
+
+
+class Prohibitive(_Pattern):
+    connectives: Morphemes
+    """-지 of 가지 마 / 하지 말아줘."""
+    auxiliaries: Morphemes
+    """말 after it."""
+    note: str = ""
+
+
+class Exclusion(_Pattern):
+    verbs: Morphemes
+    endings: Morphemes
+    """X 말고 Y: 말 + 고 ends the clause that names what is excluded."""
+    note: str = ""
+
+
+class Permission(_Pattern):
+    endings: Morphemes
+    verbs: Morphemes
+    """켜도 돼? / 청소도 돼?: a question about what is allowed or possible."""
+
+
+class Wish(_Pattern):
+    auxiliaries: Morphemes
+    verbs: Morphemes
+    after_conditional: Morphemes
+    conditional_endings: Morphemes
+
+
+class Ability(_Pattern):
+    modifier_endings: Morphemes
+    nouns: Morphemes
+    verbs: Morphemes
+    note: str = ""
+
+
+class NeedDenial(_Pattern):
+    nouns: Morphemes
+    verbs: Morphemes
+    """필요 없어 / 인사할 필요까지는 없어요: a need denied is a negated request."""
+
+
+class Progressive(_Pattern):
+    endings: Morphemes
+    auxiliaries: Morphemes
+    """돌고 있어: an ongoing state is described, not requested."""
+
+
+class OtherTargets(_Model):
+    note: str = ""
+    category: str
+    """The unsupported category a request aimed at one of these things belongs to."""
+    max_gap_chars: int = Field(ge=0, le=8)
+    """How many characters (particles: 의, 가, 을) may stand between the thing and the capability word it owns."""
+    things: dict[str, list[str]]
+    """Kind of thing -> nouns naming it (matched as whole morphemes, lower case)."""
+
+
+class SpeechActLexicon(_Pattern):
+    version: str
+    description: str = ""
+    prohibitive: Prohibitive
+    exclusion: Exclusion
+    prohibition_spreads_over: Morphemes
+    """거실 가서 청정하지 마: a prohibition reaches back over these connectives to the clause before."""
+    negators: Morphemes
+    need_denial: "NeedDenial"
+    negation_scope_note: str = ""
+    permission: Permission
+    quotatives: Morphemes
+    quote_marks: list[str]
+    reporting_verbs: Morphemes
+    progressive: Progressive
+    past_markers: Morphemes
+    past_time_words: list[str]
+    promissive_endings: Morphemes
+    speaker_pronouns: Morphemes
+    robot_pronouns: Morphemes
+    subject_particles: Morphemes
+    person_nouns: list[str]
+    wish: Wish
+    benefactives: Morphemes
+    request_endings: Morphemes
+    suggestion_endings: Morphemes
+    declarative_endings: Morphemes
+    exclamative_endings: Morphemes
+    question_endings: Morphemes
+    question_marks: list[str]
+    question_words: Morphemes
+    how_words: Morphemes
+    explanation_words: Morphemes
+    """Words that ask for an explanation even when a state word is present (배터리 어떻게 아껴?)."""
+    existence_verbs: Morphemes
+    """기능 있어?: a question whether something exists is about the product, unless a state word asks it."""
+    ability: Ability
+    exclamation_interjections: list[str]
+    """Tags of interjections (IC)."""
+    fragment_max_words: int = Field(ge=1, le=10)
+    """A predicate-less clause this short may still be an elliptical command ("거실 청정")."""
+    other_targets: OtherTargets
+
+    @cached_property
+    def content_key(self) -> str:
+        """A digest of the content: caches built from the lexicon are keyed by what it says."""
+        return hashlib.sha1(self.model_dump_json().encode()).hexdigest()
+
+    @cached_property
+    def thing_of(self) -> dict[str, str]:
+        """Noun -> kind of other thing in the home."""
+        return {noun.lower(): kind for kind, nouns in self.other_targets.things.items() for noun in nouns}
+
+
+class CapabilityFrame(_Model):
+    predicates: Morphemes
+    """Lemmas that realize this capability (besides the light verbs and its kind's predicates)."""
+    objects: list[str] = Field(default_factory=list)
+    """For a capability cued by its verb alone (찍다, 돌다): the nouns it may take as object."""
+
+
+class RequestFrames(_Model):
+    """`request_frames.json`: which predicates realize each capability."""
+
+    version: str
+    description: str = ""
+    light_verbs: Morphemes
+    kind_predicates: dict[Literal["execution", "settings", "state_query"], Morphemes]
+    schedule_predicates: Morphemes
+    """예약해줘: a schedulable capability is also realized as the object of a scheduling verb."""
+    capabilities: dict[str, CapabilityFrame]
+
+    @cached_property
+    def light_set(self) -> frozenset[tuple[str, str]]:
+        """The light verbs as (lemma, tag) pairs."""
+        return frozenset(tuple(v.split("/")) for v in self.light_verbs)  # type: ignore[misc]
+
+    def fits(self, capability_id: str, kind: str, schedulable: bool = False) -> frozenset[tuple[str, str]]:
+        """Every (lemma, tag) that may carry this capability in a clause."""
+        frame = self.capabilities.get(capability_id)
+        values = self.light_verbs + self.kind_predicates.get(kind, []) + (frame.predicates if frame else [])  # type: ignore[arg-type]
+        if schedulable:
+            values = values + self.schedule_predicates
+        return frozenset(tuple(v.split("/")) for v in values)  # type: ignore[misc]

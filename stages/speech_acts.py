@@ -1,0 +1,443 @@
+"""Step 3a: what each clause does (speech act), and the licence a device action needs.
+
+`speech_acts` reads mood, polarity, agent, reported speech, past time and the target owner from
+Kiwi's morphemes with the patterns of `registry/speech_acts.json`; `clause_analyses` keeps a
+capability hit only where its clause licenses it. A device action needs an affirmative request
+addressed to the robot about its own device; anything else is a mention, kept as evidence.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from registry.contracts import Morpheme, NormalizedText, SpeechAct
+from registry.loader import Registry
+from registry.speech_act_lexicon import SpeechActLexicon
+from stages._clauses import ClauseAnalysis, analyse
+from stages._matchers import compact, matchers_for
+
+PREDICATE_TAGS = frozenset({"VV", "VA", "VX", "XSV", "XSA", "VCP", "VCN", "VV-I", "VA-I", "VV-R", "VA-R", "VX-I", "VX-R"})
+_ACTING = frozenset({"request", "suggestion"})
+_ASKING = frozenset({"request", "suggestion", "state_question", "question", "fragment"})
+
+
+class _Patterns:
+    """The lexicon as sets of (form, tag), built once per lexicon object."""
+
+    def __init__(self, lex: SpeechActLexicon):
+        def pairs(values: list[str]) -> frozenset[tuple[str, str]]:
+            return frozenset(tuple(v.split("/")) for v in values)  # type: ignore[misc]
+
+        self.lex = lex
+        self.prohibit_conn, self.prohibit_aux = pairs(lex.prohibitive.connectives), pairs(lex.prohibitive.auxiliaries)
+        self.exclude_verb, self.exclude_end = pairs(lex.exclusion.verbs), pairs(lex.exclusion.endings)
+        self.negators = pairs(lex.negators)
+        self.need_nouns, self.need_verbs = pairs(lex.need_denial.nouns), pairs(lex.need_denial.verbs)
+        self.prog_end, self.prog_aux = pairs(lex.progressive.endings), pairs(lex.progressive.auxiliaries)
+        self.permit_end, self.permit_verb = pairs(lex.permission.endings), pairs(lex.permission.verbs)
+        self.quotatives, self.reporting = pairs(lex.quotatives), pairs(lex.reporting_verbs)
+        self.past = pairs(lex.past_markers)
+        self.promissive = pairs(lex.promissive_endings)
+        self.speaker, self.robot = pairs(lex.speaker_pronouns), pairs(lex.robot_pronouns)
+        self.subject_particles = pairs(lex.subject_particles)
+        self.persons = frozenset(lex.person_nouns)
+        self.wish_aux, self.wish_verb = pairs(lex.wish.auxiliaries), pairs(lex.wish.verbs)
+        self.wish_good, self.wish_cond = pairs(lex.wish.after_conditional), pairs(lex.wish.conditional_endings)
+        self.benefactive = pairs(lex.benefactives)
+        self.request_end, self.suggest_end = pairs(lex.request_endings), pairs(lex.suggestion_endings)
+        self.declare_end, self.exclaim_end = pairs(lex.declarative_endings), pairs(lex.exclamative_endings)
+        self.question_end, self.question_words = pairs(lex.question_endings), pairs(lex.question_words)
+        self.how_words = pairs(lex.how_words)
+        self.explain_words, self.exists = pairs(lex.explanation_words), pairs(lex.existence_verbs)
+        self.able_mod, self.able_noun, self.able_verb = (pairs(lex.ability.modifier_endings), pairs(lex.ability.nouns),
+                                                         pairs(lex.ability.verbs))
+        self.interjection_tags = frozenset(lex.exclamation_interjections)
+        self.quote_marks = tuple(lex.quote_marks)
+        self.spreads = frozenset(k[0] for k in pairs(lex.prohibition_spreads_over))
+
+
+_COMPILED: dict[str, _Patterns] = {}
+
+
+def _patterns(registry: Registry) -> _Patterns:
+    """Compiled patterns, keyed by the lexicon's content (an edited lexicon compiles anew)."""
+    lex = registry.speech_acts
+    found = _COMPILED.get(lex.content_key)
+    if found is None:
+        found = _COMPILED[lex.content_key] = _Patterns(lex)
+    return found
+
+
+def _morphemes_of(c: ClauseAnalysis, nt: NormalizedText) -> list[Morpheme]:
+    """The clause's morphemes; Kiwi gives a restored morpheme (하 of 찍으래) no length at the clause's end."""
+    return [mo for mo in nt.morphemes if c.start <= mo.start < c.end or (mo.length == 0 and mo.start == c.end)]
+
+
+def _key(mo: Morpheme) -> tuple[str, str]:
+    return (mo.form, mo.tag)
+
+
+def _follows(ms: list[tuple[str, str]], first: frozenset, then: frozenset, within: int = 3) -> int | None:
+    """Index of a morpheme of `then` that comes within `within` morphemes after one of `first`."""
+    for i, k in enumerate(ms):
+        if k in first:
+            for j in range(i + 1, min(len(ms), i + 1 + within)):
+                if ms[j] in then:
+                    return j
+    return None
+
+
+def _clause_act(c: ClauseAnalysis, morphs: list[Morpheme], inside: list[bool], text: str, p: _Patterns) -> dict:
+    """The clause's own reading (before what the sentence around it contributes).
+
+    `inside[i]` marks morphemes within a registry word (안방 read as 안/MAG 방): they are that word, not a negator
+    or a predicate of their own."""
+    ms = [_key(mo) for mo in morphs]
+    words = [k for k, masked in zip(ms, inside) if not masked]
+    tags = [k[1] for k in ms]
+    sig: list[str] = []
+    out: dict = {"mood": "fragment", "polarity": "affirmative", "agent": "robot", "reported": False, "past": False,
+                 "quoted_until": 0, "final": False}
+    # reported or quoted speech: what precedes the last quotative is somebody's words
+    q_at = max((i for i, k in enumerate(ms) if k in p.quotatives), default=None)
+    matrix = ms
+    if q_at is not None:
+        rest = ms[q_at + 1:]
+        out["quoted_until"] = len(compact(text[: morphs[q_at].start + morphs[q_at].length - morphs[0].start]))
+        asks_robot = any(k in p.benefactive for k in rest)
+        if not asks_robot and (not rest or any(k in p.reporting for k in rest[:2]) or ms[q_at][1] == "EF"):
+            out["reported"] = True
+            sig.append(f"quotative:{ms[q_at][0]}")
+        matrix = rest or ms
+    elif any(mark in text for mark in p.quote_marks):
+        out["reported"] = True
+        sig.append("quotation_marks")
+    has_pred = any(t in PREDICATE_TAGS or t == "EF" for t in tags)
+    ef = [k for k in matrix if k[1] == "EF"]
+    final = ef[-1] if ef else next((k for k in reversed(matrix) if k[1] in ("EC", "ETN", "ETM")), None)
+    out["final"] = bool(ef) or (final in p.declare_end)
+    benefactive = any(k in p.benefactive for k in matrix)
+    asks_word = any(k in p.question_words for k in matrix)
+    question = ("?" in text or (final in p.question_end and final not in p.request_end)
+                or (asks_word and not benefactive and final not in p.declare_end and final not in p.exclaim_end))
+    # polarity
+    if _follows(matrix, p.prohibit_conn, p.prohibit_aux, within=2) is not None:
+        out["polarity"] = "prohibited"
+        sig.append("prohibitive:지+말")
+    elif len(ms) >= 2 and ms[-1] in p.exclude_end and ms[-2] in p.exclude_verb:
+        out["polarity"] = "prohibited"
+        sig.append("exclusion:말고")
+    elif any(k in p.negators for k, masked in zip(matrix, inside[len(ms) - len(matrix):]) if not masked):
+        out["polarity"] = "negated"
+        sig.append("negator:" + next(k[0] for k in words if k in p.negators))
+    elif _follows(matrix, p.need_nouns, p.need_verbs, within=4) is not None:
+        out["polarity"] = "negated"
+        sig.append("need_denied")
+    # time and aspect
+    last_verb = max((i for i, k in enumerate(matrix) if k[1] in PREDICATE_TAGS and k[1] != "VX"), default=-1)
+    # 갔다가 / 들렀다 ... 와: a past form inside the sentence sequences actions; only the final predicate narrates
+    if any(k in p.past for k in matrix[last_verb + 1:]) and out["final"]:
+        out["past"] = True
+        sig.append("past_tense")
+    progressive = _follows(matrix, p.prog_end, p.prog_aux, within=1) is not None
+    # agent: a subject the clause names
+    thing_subject = None
+    for i, k in enumerate(ms[:-1]):
+        nxt = ms[i + 1]
+        if k in p.robot:
+            sig.append(f"robot_subject:{k[0]}")
+            break
+        if k in p.speaker and (nxt in p.subject_particles or nxt[1][:1] not in ("J", "N", "X", "S")):
+            out["agent"] = "user"
+            sig.append(f"speaker_subject:{k[0]}")
+            break
+        person = (k[0] in p.persons and k[1].startswith("NN")) or k[1] == "NNP"
+        if nxt in p.subject_particles and person and not inside[i]:
+            out["agent"] = "third_person"
+            sig.append(f"subject:{k[0]}")
+            break
+        if nxt[1] == "JKS" and k[1].startswith("NN") and not inside[i]:
+            thing_subject = k[0]  # 소문이 돌고 있어: a thing acts; only a request form could still address the robot
+    if final in p.promissive:
+        out["agent"] = "user"
+        sig.append(f"promissive:{final[0]}")
+    # mood
+    able = _follows(matrix, p.able_mod, p.able_noun, within=1)
+    able = able is not None and any(k in p.able_verb for k in matrix[able + 1: able + 3])
+    permits = _follows(matrix, p.permit_end, p.permit_verb, within=6) is not None
+    wish = (any(k in p.wish_aux or k in p.wish_verb for k in matrix)
+            or _follows(matrix, p.wish_cond, p.wish_good, within=2) is not None)
+    how = any(k in p.how_words for k in matrix)
+    state_caps = any(h.kind == "state_query" for h in c.capabilities)
+    base = len(ms) - len(matrix)
+    manner = {i for i in range(len(matrix) - 1) if matrix[i][1].startswith("VA") and matrix[i + 1][0] == "게"}
+    manner |= {i for i in range(len(matrix)) if inside[base + i]}
+    last_pred = next((k for i, k in reversed(list(enumerate(matrix)))
+                      if k[1] in PREDICATE_TAGS and k not in p.benefactive and i not in manner), None)
+    adjective = last_pred is not None and last_pred[1] in ("VA", "VA-I", "VA-R")
+    if c.role in ("guard", "temporal"):
+        mood = "condition"
+    elif not has_pred:
+        mood = "state_question" if question and state_caps else "fragment"
+    elif wish:
+        mood = "wish"
+        sig.append("wish")
+    elif able and not benefactive:
+        mood = "knowledge_question" if question or how else "statement"
+        sig.append("ability:ㄹ수있")
+    elif permits and question:
+        mood = "knowledge_question"
+        sig.append("permission:어도되")
+    elif question:
+        if benefactive or (final in p.request_end and final in p.question_end and final[0].endswith("래")):
+            mood = "request"
+        elif final in p.suggest_end:
+            mood = "suggestion"
+        elif state_caps and not any(k in p.explain_words for k in matrix):
+            mood = "state_question"
+        elif how or any(k in p.exists for k in matrix):
+            mood = "knowledge_question"
+        else:
+            mood = "question"
+        sig.append("question")
+    elif final in p.suggest_end:
+        mood = "suggestion"
+    elif final in p.promissive or (out["past"] and not benefactive) or progressive:
+        mood = "statement"
+        sig.append("progressive" if progressive else "past_statement" if out["past"] else "promise")
+    elif final in p.exclaim_end or (tags[:1] and tags[0] in p.interjection_tags and final in p.declare_end):
+        mood = "exclamation"
+    elif final in p.declare_end and not benefactive:
+        mood = "statement"
+    elif adjective and not benefactive:
+        mood = "exclamation" if tags[:1] and tags[0] in p.interjection_tags else "statement"
+        sig.append(f"adjective:{last_pred[0]}")
+    elif thing_subject and out["final"] and not benefactive:
+        mood = "statement"
+        sig.append(f"subject:{thing_subject}")
+    elif benefactive or final in p.request_end:
+        mood = "request"
+    elif ef:
+        mood = "statement"
+    elif tags and tags[-1] in PREDICATE_TAGS:
+        mood = "request"  # a bare stem at the end ("안방 가" heard without its ending)
+    else:
+        mood = "fragment"
+    if final:
+        sig.append(f"final:{final[0]}/{final[1]}")
+    out["mood"] = mood
+    out["signals"] = sig
+    return out
+
+
+def _frame_mismatch(hit, c: ClauseAnalysis, morphs: list[Morpheme], inside: list[bool], c_text: str, registry: Registry) -> str | None:
+    """Why the clause's own predicates do not realize this capability (None when they do)."""
+    frames = registry.frames
+    attached = _attached_to_registry_word(morphs, c_text, registry)
+    fits = frames.fits(hit.capability_id, hit.kind, registry.capability_by_id[hit.capability_id].schedulable)
+    content = []
+    for i, mo in enumerate(morphs):
+        nxt = morphs[i + 1] if i + 1 < len(morphs) else None
+        if inside[i] or attached[i]:
+            continue  # part of a registry word (청/NNG 정하/VV for 청정하, 크/VA ᆫ/ETM 방 for 큰방)
+        if mo.tag in ("VV", "VA", "VV-I", "VA-I", "VV-R", "VA-R", "XR"):
+            if mo.tag.startswith("VA") and nxt is not None and nxt.form == "게":
+                continue  # 세게, 빵빵하게: manner, not the predicate
+            content.append((mo.form, mo.tag.split("-")[0]))
+        elif mo.tag == "NNG" and nxt is not None and nxt.tag in ("XSV", "XSA"):
+            content.append((mo.form, mo.tag))  # a verbal noun: 청정하다, 확인하다
+    content = [k for k in content if k not in frames.light_set]
+    if content and not any(k in fits for k in content):
+        return "predicate:" + content[-1][0]
+    frame = frames.capabilities.get(hit.capability_id)
+    if hit.via == "lemma" and frame is not None and frame.objects:
+        at = next((i for i, mo in enumerate(morphs) if mo.form == hit.surface), None)
+        j = (at or 0) - 1
+        while j >= 0 and morphs[j].tag in ("MAG", "JX", "JKO", "MM"):
+            j -= 1
+        if at is not None and j >= 0 and morphs[j].tag in ("NNG", "NNP", "NP", "SN", "NR") and morphs[j].form not in frame.objects:
+            return "object:" + morphs[j].form
+        if at is not None and at + 1 < len(morphs) and morphs[at + 1].tag in ("ETM", "ETN"):
+            return "modifier"  # 찍은 사진: the verb describes a noun, nobody asks for it
+    return None
+
+
+def _owned_by_other_thing(c: ClauseAnalysis, morphs: list[Morpheme], lex: SpeechActLexicon) -> str | None:
+    """The kind of thing in the home whose name stands right before one of the clause's capability words."""
+    thing_of = lex.thing_of
+    gap = lex.other_targets.max_gap_chars
+    words = c.compact
+    for name, kind in thing_of.items():
+        at = words.find(name)
+        while at >= 0:
+            end = at + len(name)
+            # a one-syllable name (차, 폰, 불) counts only as a whole morpheme, never inside a word (차라리)
+            whole = len(name) > 1 or any(mo.form.lower() == name and mo.tag.startswith(("NN", "SL")) for mo in morphs)
+            if whole and any(0 <= h.position - end <= gap for h in c.capabilities):
+                return kind
+            at = words.find(name, at + 1)
+    return None
+
+
+def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: NormalizedText, registry: Registry) -> list[SpeechAct]:
+    """Mood, polarity, agent, reported speech, time and target of every clause, with their signals."""
+    p = _patterns(registry)
+    nt = normalized_text
+    per: list[dict] = []
+    for c in clause_candidates:
+        morphs = _morphemes_of(c, nt)
+        inside = _inside_registry_words(c, morphs, nt.text, registry)
+        reading = _clause_act(c, morphs, inside, c.text, p) if morphs else {
+            "mood": "fragment", "polarity": "affirmative", "agent": "robot", "reported": False, "past": False,
+            "quoted_until": 0, "final": False, "signals": []}
+        reading["target_owner"] = _owned_by_other_thing(c, morphs, registry.speech_acts)
+        if reading["target_owner"]:
+            reading["signals"].append(f"target:{reading['target_owner']}")
+        per.append(reading)
+    # a clause joined to what follows by a connective takes the mood, time and voice of the sentence's last clause
+    order = sorted(range(len(clause_candidates)), key=lambda i: clause_candidates[i].start)
+    governing: dict | None = None
+    for i in reversed(order):
+        here, c = per[i], clause_candidates[i]
+        ends_sentence = here["final"] or c.connective in (".", "?", "!") or governing is None
+        if ends_sentence and c.role == "action":
+            governing = here
+            continue
+        if governing is None or c.role != "action" or here is governing:
+            continue
+        if here["mood"] in ("fragment", "request") and governing["mood"] != "fragment":
+            here["mood"] = governing["mood"]
+        for flag in ("reported", "past"):
+            if governing[flag] and not here[flag]:
+                here[flag] = True
+                here["signals"].append(f"{flag}:from_sentence")
+        if governing["polarity"] == "prohibited" and c.connective in p.spreads:
+            here["polarity"] = "prohibited"
+            here["signals"].append("prohibited:from_sentence")
+    for pos in range(1, len(order)):
+        i, prev_i = order[pos], order[pos - 1]
+        prev = per[prev_i]
+        if prev["agent"] != "robot" and per[i]["agent"] == "robot" and clause_candidates[prev_i].role == "action" \
+                and not prev["final"] and not any(s.startswith("robot_subject") for s in per[i]["signals"]):
+            per[i]["agent"] = prev["agent"]
+            per[i]["signals"].append("agent:from_previous_clause")
+    words_max = registry.speech_acts.fragment_max_words
+    acts = []
+    for c, r in zip(clause_candidates, per):
+        clean = r["polarity"] == "affirmative" and r["agent"] == "robot" and not r["reported"] and not r["target_owner"]
+        short_fragment = r["mood"] == "fragment" and len(c.text.split()) <= words_max
+        acts.append(SpeechAct(
+            clause=c.index, mood=r["mood"], polarity=r["polarity"], agent=r["agent"], reported=r["reported"],
+            past=r["past"], target_owner=r["target_owner"], quoted_until=r["quoted_until"],
+            licenses_action=clean and not r["past"] and (r["mood"] in _ACTING or short_fragment),
+            licenses_state_query=(r["agent"] == "robot" and not r["reported"] and not r["target_owner"]
+                                  and r["polarity"] != "prohibited" and (r["mood"] in _ASKING - {"fragment"} or short_fragment)
+                                  and not (r["past"] and r["mood"] not in ("state_question", "question"))),
+            signals=r["signals"],
+        ))
+    return acts
+
+
+def _compact_offset(c: ClauseAnalysis, text: str, pos: int, ignorable: set[str]) -> int:
+    """Where a text offset falls in the clause's compact text (spaces and ignorable words removed, as _clauses does)."""
+    raw = text[c.start:pos]
+    raw = raw[len(raw) - len(raw.lstrip(" ,.;")):] if raw.strip(" ,.;") else ""
+    words = raw.split(" ")
+    complete, partial = words[:-1], words[-1]
+    return sum(len(w) for w in complete if w and w not in ignorable) + len(partial)
+
+
+def _inside_registry_words(c: ClauseAnalysis, morphs: list[Morpheme], text: str, registry: Registry) -> list[bool]:
+    """Per morpheme: whether it lies inside a registry word (a room name or a capability alias) of the clause."""
+    m = matchers_for(registry)
+    spans = [(x.start(), x.end()) for rx in (m.anchor_re, m.room_re) for x in rx.finditer(c.compact)]
+    ignorable = m.ignorable_words
+    flags = []
+    for mo in morphs:
+        at = _compact_offset(c, text, mo.start, ignorable)
+        flags.append(any(s <= at < e and at + 1 <= e for s, e in spans) and len(mo.form) <= max((e - s for s, e in spans), default=0))
+    return flags
+
+
+def _attached_to_registry_word(morphs: list[Morpheme], text: str, registry: Registry) -> list[bool]:
+    """Per morpheme: whether it follows a room name or alias inside the same written word ("서재가서" read as
+    서재/가/서): the rest of such a word is that word's ending, not a predicate of its own."""
+    m = matchers_for(registry)
+    flags = []
+    for mo in morphs:
+        begin = text.rfind(" ", 0, mo.start) + 1
+        end = text.find(" ", mo.start)
+        word = text[begin: end if end >= 0 else len(text)]
+        head = m.room_re.match(word) or m.anchor_re.match(word)
+        flags.append(bool(head) and mo.start >= begin + head.end())
+    return flags
+
+
+def _frame_element(c: ClauseAnalysis, hit) -> bool:
+    """Besides the capability word itself: a room, an argument, a level or an operation word."""
+    cues = ("on", "off", "increase", "decrease", "check")
+    return bool(c.rooms or hit.arguments or any(c.cues.get(k) for k in cues) or any(h is not hit for h in c.capabilities))
+
+
+def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, morphs: list[Morpheme], inside: list[bool],
+              text: str, registry: Registry) -> str | None:
+    """None when the clause licenses this hit, else why not."""
+    if c.role in ("guard", "temporal"):
+        return None if requested else "condition_without_request"  # a guard's subject is read, never acted on
+    if hit.position < act.quoted_until:
+        return "quoted"
+    if act.target_owner:
+        return f"target:{act.target_owner}"
+    allowed = act.licenses_state_query if hit.kind == "state_query" else act.licenses_action
+    if not allowed:
+        for reason, bad in (("prohibited", act.polarity == "prohibited"), ("negated", act.polarity == "negated" and hit.kind != "state_query"),
+                            ("reported", act.reported), ("past", act.past), (act.agent, act.agent != "robot")):
+            if bad:
+                return reason
+        return act.mood
+    if hit.via == "fuzzy" and (act.mood not in _ACTING or not _frame_element(c, hit)):
+        return "slip_without_frame"  # a repaired word needs the rest of its frame around it
+    framed_lemma = hit.via == "lemma" and bool(c.rooms)  # 안방 가 (가 heard as a noun): the verb and its room
+    if act.mood == "fragment" and hit.kind != "state_query" and not framed_lemma and (
+            hit.via not in ("alias", "pattern") or not _frame_element(c, hit)):
+        return "fragment_without_frame"
+    return _frame_mismatch(hit, c, morphs, inside, text, registry)
+
+
+def clause_analyses(clause_candidates: list[ClauseAnalysis], speech_acts: list[SpeechAct], normalized_text: NormalizedText,
+                    registry: Registry) -> list[ClauseAnalysis]:
+    """The clauses with only the capability hits their speech act licenses; the rest kept as mentions."""
+    category = registry.speech_acts.other_targets.category
+    requested = any(a.licenses_action or a.licenses_state_query for c, a in zip(clause_candidates, speech_acts) if c.role == "action")
+    out = []
+    for c, act in zip(clause_candidates, speech_acts):
+        morphs = _morphemes_of(c, normalized_text)
+        inside = _inside_registry_words(c, morphs, normalized_text.text, registry)
+        kept, mentions = [], []
+        for hit in c.capabilities:
+            reason = _licensed(hit, c, act, requested, morphs, inside, normalized_text.text, registry)
+            if reason is None:
+                kept.append(hit)
+            else:
+                mentions.append(f"{hit.capability_id}:{reason}")
+        unsupported = list(c.unsupported)
+        if act.target_owner and c.capabilities and category not in unsupported:
+            unsupported.append(category)
+        asks = act.mood in _ACTING or act.mood == "fragment" or (act.mood == "question" and act.target_owner)
+        if unsupported and c.role == "action" and not (
+                asks and act.polarity == "affirmative" and act.agent == "robot" and not act.reported and not act.past):
+            mentions += [f"{cat}:{act.polarity if act.polarity != 'affirmative' else act.mood}" for cat in unsupported]
+            unsupported = []
+        dropped = {m.split(":")[0] for m in mentions}
+        anchors = [a for a in c.anchors if not (a.kind in ("execution", "settings", "state_query", "unsupported") and a.target in dropped)]
+        cues = c.cues
+        if c.role == "action" and (act.polarity != "affirmative" or act.reported or act.past or act.agent != "robot"):
+            cues = {k: v for k, v in cues.items() if not k.startswith("sch_") or k == "sch_list"}
+        out.append(dataclasses.replace(c, capabilities=kept, unsupported=unsupported, anchors=anchors, cues=cues,
+                                       act=act, mentions=mentions))
+    return out
+
+
+def clause_candidates(normalized_text: NormalizedText, registry: Registry) -> list[ClauseAnalysis]:
+    """Clauses of the utterance with every registry anchor, room, time and cue they hold (before licensing)."""
+    return analyse(normalized_text, registry, matchers_for(registry))

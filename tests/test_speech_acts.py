@@ -1,0 +1,115 @@
+"""Requests, not words: talk never plans a device step; a licensed request still does."""
+
+import pytest
+
+from dataflow.batch import false_actions_of
+from registry.contracts import DeviceContext, TurnInput
+from tests.conftest import actions
+
+
+def _route(runner, text, position="안방"):
+    return runner.route(TurnInput(recognized_text=text, device_context=DeviceContext(position=position)))
+
+
+def _act(record, index=0):
+    return record.evidence["clauses"][index]["speech_act"]
+
+
+@pytest.mark.parametrize("text", [
+    "거실로 가지 마", "사진 찍지 마", "청정하지 마", "사진 찍지 말아줘", "청정하지 마세요",      # prohibited
+    "청정 안 해도 돼",                                                                     # negated
+    "엄마가 사진 찍으래", "아빠가 거실로 오라고 했어",                                        # reported
+    "어제 청정했어",                                                                       # past narrative
+    "내가 거실로 갈게",                                                                    # the user acts
+    "하루빨리 쾌유하길 바랄게", "그 사람 생각에 잠이 안 와", "아 진짜 덥다",                  # slips of short words
+    "아무것도 하지 마",
+])
+def test_talk_plans_no_device_step(runner, text):
+    record = _route(runner, text)
+    assert actions(record) == []
+    assert record.family in ("DEF", "STT_NULL")
+
+
+@pytest.mark.parametrize("text", ["티브이 볼륨 낮춰줘", "컴퓨터 볼륨 좀 줄여줘"])
+def test_a_request_aimed_at_another_appliance_is_unsupported(runner, text):
+    record = _route(runner, text)
+    assert actions(record) == []
+    assert record.family == "UNS" and record.unsupported_categories[:1] == ["other_appliance_control"]
+
+
+def test_a_remark_about_another_appliance_is_no_request(runner):
+    record = _route(runner, "티비 소리가 너무 커")
+    assert actions(record) == [] and record.family != "UNS"
+
+
+def test_a_question_about_what_the_robot_does_goes_to_dqr(runner):
+    record = _route(runner, "프라이버시 모드 켜도 공기청정은 계속 돼?")
+    assert actions(record) == [] and record.family == "DQR"
+    assert _act(record)["mood"] == "knowledge_question"
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("거실 말고 주방으로 가", [("move_to_room", "start", {"room_name": "주방"}, False)]),
+    ("청정하지 말고 충전대로 가", [("return_to_station", "start", {}, False)]),
+])
+def test_x_malgo_y_acts_on_y_only(runner, text, expected):
+    assert actions(_route(runner, text)) == expected
+
+
+@pytest.mark.parametrize("text,first", [
+    ("거실로 가서 청정해줘", "move_to_room"), ("청정 좀 해줄 수 있어?", "selected_room_clean"),
+    ("안방 가자", "move_to_room"), ("볼륨 5로 해줘", "sound_volume"), ("배터리 얼마야?", "battery_status"),
+])
+def test_licensed_requests_still_act(runner, text, first):
+    record = _route(runner, text, position="서재")
+    assert record.family == "ODL" and actions(record)[0][0] == first
+
+
+def test_speech_act_axes_show_their_signals(runner):
+    record = _route(runner, "거실로 가지 마")
+    act = _act(record)
+    assert act["polarity"] == "prohibited" and not act["licenses_action"]
+    assert any(s.startswith("prohibitive") for s in act["signals"])
+    mention = record.evidence["axes"]["has_unlicensed_capability_mention"]
+    assert "move_to_room:prohibited" in mention["signals"]
+
+
+def test_reported_speech_is_marked_and_the_quote_does_not_act(runner):
+    act = _act(_route(runner, "엄마가 사진 찍으래"))
+    assert act["reported"] and act["agent"] == "third_person"
+
+
+def test_a_slip_never_repairs_a_two_syllable_word(registry):
+    from stages._matchers import matchers_for
+
+    m = matchers_for(registry)
+    assert all(len(alias) >= 3 for alias in m.fuzzy_index.values())
+    assert m.fuzzy_alias("하루빨리쾌유하길바랄게", []) is None  # 바랄 is not 바람
+
+
+def test_a_predicate_outside_the_frame_does_not_license(runner):
+    # 사진 + 올리다 is an upload, not a photo; 바람 + 쐬다 is going out, not the fan
+    assert actions(_route(runner, "사진 좀 올려줘")) == []
+    assert actions(_route(runner, "바람 쐬러 가자")) == []
+
+
+def test_run_moves_nothing_on_a_prohibition(tmp_path, monkeypatch):
+    import json
+
+    from typer.testing import CliRunner
+
+    from dataflow.cli import app
+
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, ["run", "거실로 가지 마", "--device-context", '{"position": "안방"}', "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert [s["capability_id"] for s in report["steps"] if s["capability_id"]] == []
+
+
+def test_false_actions_count_device_steps_nobody_asked_for(runner):
+    record = _route(runner, "거실로 가줘")
+    assert false_actions_of({"actions": []}, record) == ["move_to_room.start"]
+    assert false_actions_of({"no_device_action": True}, record) == ["move_to_room.start"]
+    assert false_actions_of({"actions": [{"capability_id": "move_to_room", "operation_id": "start"}]}, record) == []
+    assert false_actions_of({"family": "DEF"}, record) == ["move_to_room.start"]
