@@ -89,7 +89,9 @@ def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, regis
         lit("has_unlicensed_capability_mention", 1.0, *c.mentions[:3])
     if act is not None and c.role == "action":
         about_device = bool(c.mentions or anchored or c.identity)
-        if act.mood == "knowledge_question" and about_device:
+        # a question whose device words license nothing asks about the device (바이탈사인 돼? 볼륨 최대 몇까지 올라가?)
+        asks_about = act.mood in ("question", "state_question") and bool(c.mentions)
+        if (act.mood == "knowledge_question" and about_device) or asks_about:
             lit("has_device_knowledge_question", 1.0, act.mood, *act.signals[:2])
         if act.mood in ("statement", "exclamation", "wish") and c.has_predicate:
             lit("has_talk_shape", 1.0, act.mood, *act.signals[:2])
