@@ -230,10 +230,10 @@ def _clause_act(c: ClauseAnalysis, morphs: list[Morpheme], inside: list[bool], t
     return out
 
 
-def _frame_mismatch(hit, c: ClauseAnalysis, morphs: list[Morpheme], inside: list[bool], c_text: str, registry: Registry) -> str | None:
+def _frame_mismatch(hit, c: ClauseAnalysis, morphs: list[Morpheme], inside: list[bool], attached: list[bool],
+                    registry: Registry) -> str | None:
     """Why the clause's own predicates do not realize this capability (None when they do)."""
     frames = registry.frames
-    attached = _attached_to_registry_word(morphs, c_text, registry)
     fits = frames.fits(hit.capability_id, hit.kind, registry.capability_by_id[hit.capability_id].schedulable)
     content = []
     for i, mo in enumerate(morphs):
@@ -363,13 +363,16 @@ def _attached_to_registry_word(morphs: list[Morpheme], text: str, registry: Regi
     """Per morpheme: whether it follows a room name or alias inside the same written word ("서재가서" read as
     서재/가/서): the rest of such a word is that word's ending, not a predicate of its own."""
     m = matchers_for(registry)
+    heads: dict[int, int] = {}  # word start -> end of the registry word it begins with (0: none)
     flags = []
     for mo in morphs:
         begin = text.rfind(" ", 0, mo.start) + 1
-        end = text.find(" ", mo.start)
-        word = text[begin: end if end >= 0 else len(text)]
-        head = m.room_re.match(word) or m.anchor_re.match(word)
-        flags.append(bool(head) and mo.start >= begin + head.end())
+        if begin not in heads:
+            end = text.find(" ", begin)
+            word = text[begin: end if end >= 0 else len(text)]
+            head = m.room_re.match(word) or m.anchor_re.match(word)
+            heads[begin] = head.end() if head else 0
+        flags.append(heads[begin] > 0 and mo.start >= begin + heads[begin])
     return flags
 
 
@@ -380,7 +383,7 @@ def _frame_element(c: ClauseAnalysis, hit) -> bool:
 
 
 def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, morphs: list[Morpheme], inside: list[bool],
-              text: str, registry: Registry) -> str | None:
+              attached: list[bool], registry: Registry) -> str | None:
     """None when the clause licenses this hit, else why not."""
     if c.role in ("guard", "temporal"):
         return None if requested else "condition_without_request"  # a guard's subject is read, never acted on
@@ -401,7 +404,7 @@ def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, morphs: l
     if act.mood == "fragment" and hit.kind != "state_query" and not framed_lemma and (
             hit.via not in ("alias", "pattern") or not _frame_element(c, hit)):
         return "fragment_without_frame"
-    return _frame_mismatch(hit, c, morphs, inside, text, registry)
+    return _frame_mismatch(hit, c, morphs, inside, attached, registry)
 
 
 def clause_analyses(clause_candidates: list[ClauseAnalysis], speech_acts: list[SpeechAct], normalized_text: NormalizedText,
@@ -413,9 +416,10 @@ def clause_analyses(clause_candidates: list[ClauseAnalysis], speech_acts: list[S
     for c, act in zip(clause_candidates, speech_acts):
         morphs = _morphemes_of(c, normalized_text)
         inside = _inside_registry_words(c, morphs, normalized_text.text, registry)
+        attached = _attached_to_registry_word(morphs, normalized_text.text, registry) if c.capabilities else []
         kept, mentions = [], []
         for hit in c.capabilities:
-            reason = _licensed(hit, c, act, requested, morphs, inside, normalized_text.text, registry)
+            reason = _licensed(hit, c, act, requested, morphs, inside, attached, registry)
             if reason is None:
                 kept.append(hit)
             else:
