@@ -1,3 +1,9 @@
+import os
+
+# CLI consoles read their width once, when the CLI modules are imported: fix it before any test imports them,
+# so no test depends on the caller's terminal (CI runs with COLUMNS=60 and no TTY).
+os.environ["COLUMNS"] = "200"
+
 import pytest
 
 from dataflow.driver import TurnRunner
