@@ -7,6 +7,7 @@ Every entry is a Kiwi morpheme written `form/TAG` (or a bare form where a list s
 from __future__ import annotations
 
 import hashlib
+import re
 from functools import cached_property
 
 from typing import Annotated, Literal
@@ -29,10 +30,7 @@ Morphemes = Annotated[list[str], AfterValidator(_morphemes)]
 """Kiwi morphemes written form/TAG."""
 
 
-_Pattern = _Model
-
-
-class Prohibitive(_Pattern):
+class Prohibitive(_Model):
     connectives: Morphemes
     """-지 of 가지 마 / 하지 말아줘."""
     auxiliaries: Morphemes
@@ -40,40 +38,40 @@ class Prohibitive(_Pattern):
     note: str = ""
 
 
-class Exclusion(_Pattern):
+class Exclusion(_Model):
     verbs: Morphemes
     endings: Morphemes
     """X 말고 Y: 말 + 고 ends the clause that names what is excluded."""
     note: str = ""
 
 
-class Permission(_Pattern):
+class Permission(_Model):
     endings: Morphemes
     verbs: Morphemes
     """켜도 돼? / 청소도 돼?: a question about what is allowed or possible."""
 
 
-class Wish(_Pattern):
+class Wish(_Model):
     auxiliaries: Morphemes
     verbs: Morphemes
     after_conditional: Morphemes
     conditional_endings: Morphemes
 
 
-class Ability(_Pattern):
+class Ability(_Model):
     modifier_endings: Morphemes
     nouns: Morphemes
     verbs: Morphemes
     note: str = ""
 
 
-class NeedDenial(_Pattern):
+class NeedDenial(_Model):
     nouns: Morphemes
     verbs: Morphemes
     """필요 없어 / 인사할 필요까지는 없어요: a need denied is a negated request."""
 
 
-class Progressive(_Pattern):
+class Progressive(_Model):
     endings: Morphemes
     auxiliaries: Morphemes
     """돌고 있어: an ongoing state is described, not requested."""
@@ -89,7 +87,7 @@ class OtherTargets(_Model):
     """Kind of thing -> nouns naming it (matched as whole morphemes, lower case)."""
 
 
-class SpeechActLexicon(_Pattern):
+class SpeechActLexicon(_Model):
     version: str
     description: str = ""
     prohibitive: Prohibitive
@@ -97,7 +95,7 @@ class SpeechActLexicon(_Pattern):
     prohibition_spreads_over: Morphemes
     """거실 가서 청정하지 마: a prohibition reaches back over these connectives to the clause before."""
     negators: Morphemes
-    need_denial: "NeedDenial"
+    need_denial: NeedDenial
     negation_scope_note: str = ""
     permission: Permission
     quotatives: Morphemes
@@ -142,6 +140,11 @@ class SpeechActLexicon(_Pattern):
         """Noun -> kind of other thing in the home."""
         return {noun.lower(): kind for kind, nouns in self.other_targets.things.items() for noun in nouns}
 
+    @cached_property
+    def things_re(self) -> re.Pattern[str]:
+        """Every name of another thing, longest first (matched on compact clause text)."""
+        return re.compile("|".join(re.escape(n) for n in sorted(self.thing_of, key=len, reverse=True)))
+
 
 class CapabilityFrame(_Model):
     predicates: Morphemes
@@ -166,10 +169,18 @@ class RequestFrames(_Model):
         """The light verbs as (lemma, tag) pairs."""
         return frozenset(tuple(v.split("/")) for v in self.light_verbs)  # type: ignore[misc]
 
+    @cached_property
+    def _fits(self) -> dict[tuple[str, str, bool], frozenset[tuple[str, str]]]:
+        return {}
+
     def fits(self, capability_id: str, kind: str, schedulable: bool = False) -> frozenset[tuple[str, str]]:
-        """Every (lemma, tag) that may carry this capability in a clause."""
-        frame = self.capabilities.get(capability_id)
-        values = self.light_verbs + self.kind_predicates.get(kind, []) + (frame.predicates if frame else [])  # type: ignore[arg-type]
-        if schedulable:
-            values = values + self.schedule_predicates
-        return frozenset(tuple(v.split("/")) for v in values)  # type: ignore[misc]
+        """Every (lemma, tag) that may carry this capability in a clause (built once per capability)."""
+        key = (capability_id, kind, schedulable)
+        found = self._fits.get(key)
+        if found is None:
+            frame = self.capabilities.get(capability_id)
+            values = self.light_verbs + self.kind_predicates.get(kind, []) + (frame.predicates if frame else [])  # type: ignore[arg-type]
+            if schedulable:
+                values = values + self.schedule_predicates
+            found = self._fits[key] = frozenset(tuple(v.split("/")) for v in values)  # type: ignore[misc]
+        return found

@@ -8,12 +8,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from registry.contracts import AnchorMatch, NormalizedText, SpeechAct
+from registry.contracts import AnchorMatch, Morpheme, NormalizedText, SpeechAct
 from registry.loader import Registry
 from stages._matchers import Matchers, compact
 from stages._times import TimeSlots, time_parser_for
 
-PREDICATE_TAGS = {"VV", "VA", "VX", "XSV", "XSA", "VCP", "VCN", "EF", "VV-I", "VA-I", "VV-R", "VA-R"}
+VERB_TAGS = frozenset({"VV", "VA", "VX", "XSV", "XSA", "VCP", "VCN", "VV-I", "VA-I", "VV-R", "VA-R"})
+"""Predicates proper: verbs, adjectives, auxiliaries, copulas and verb-forming suffixes."""
+PREDICATE_TAGS = VERB_TAGS | {"EF"}
 FINAL_TAGS = {"EF"}
 _DIGITS = re.compile(r"\d+")
 
@@ -56,6 +58,12 @@ class ClauseAnalysis:
     start: int = 0
     """Offsets of the clause in the normalized text."""
     end: int = 0
+    morphemes: list[Morpheme] = field(default_factory=list)
+    in_registry_word: list[bool] = field(default_factory=list)
+    """Per morpheme: it lies inside a room name or alias (안방 read as 안/MAG 방): part of that word, not a
+    negator or a predicate of its own."""
+    after_registry_word: list[bool] = field(default_factory=list)
+    """Per morpheme: it follows a room name or alias inside the same written word ("서재가서" read as 서재/가/서)."""
     act: SpeechAct | None = None
     """Set by licensing (stages/speech_acts.py): what the clause does."""
     mentions: list[str] = field(default_factory=list)
@@ -109,6 +117,48 @@ def _merge_shapeless(nt: NormalizedText, spans: list[tuple[int, int, str]], m: M
                 continue
         merged.append(span)
     return merged
+
+
+def clause_morphemes(nt: NormalizedText, start: int, end: int) -> list[Morpheme]:
+    """The clause's morphemes; Kiwi gives a restored morpheme (하 of 찍으래) no length at the clause's end."""
+    return [mo for mo in nt.morphemes if start <= mo.start < end or (mo.length == 0 and mo.start == end)]
+
+
+def _compact_positions(nt: NormalizedText, start: int, end: int, m: Matchers) -> dict[int, int]:
+    """Text offset -> offset in the clause's compact text (spaces and ignorable words removed, as `analyse` builds it)."""
+    raw = nt.text[start:end]
+    at = start + len(raw) - len(raw.lstrip(" ,.;"))
+    positions: dict[int, int] = {}
+    cc = 0
+    for word in raw.strip(" ,.;").split(" "):
+        if word and word not in m.ignorable_words:
+            for k in range(len(word)):
+                positions[at + k] = cc + k
+            cc += len(word)
+        at += len(word) + 1
+    return positions
+
+
+def _registry_word_masks(nt: NormalizedText, morphs: list[Morpheme], start: int, end: int, cc: str,
+                         m: Matchers) -> tuple[list[bool], list[bool]]:
+    """(inside a registry word, after one in the same written word) for each morpheme of the clause."""
+    spans = [(x.start(), x.end()) for rx in (m.anchor_re, m.room_re) for x in rx.finditer(cc)]
+    positions = _compact_positions(nt, start, end, m)
+    inside = []
+    for mo in morphs:
+        at = positions.get(mo.start)
+        inside.append(at is not None and any(s <= at < e for s, e in spans))  # starts inside (청/NNG 정하/VV of 청정해)
+    heads: dict[int, int] = {}  # written word start -> end of the registry word it begins with (0: none)
+    after = []
+    for mo in morphs:
+        begin = nt.text.rfind(" ", 0, mo.start) + 1
+        if begin not in heads:
+            stop = nt.text.find(" ", begin)
+            head = m.room_re.match(nt.text, begin, stop if stop >= 0 else len(nt.text)) or m.anchor_re.match(
+                nt.text, begin, stop if stop >= 0 else len(nt.text))
+            heads[begin] = head.end() - begin if head else 0
+        after.append(heads[begin] > 0 and mo.start >= begin + heads[begin])
+    return inside, after
 
 
 def _operation(cap, alias: str, after: str, m: Matchers) -> str:
@@ -311,6 +361,8 @@ def analyse(nt: NormalizedText, registry: Registry, m: Matchers) -> list[ClauseA
             cues.setdefault("question_mark", ["?"])
         is_last = index == len(spans) - 1
         times = parser.parse(text)
+        morphs = clause_morphemes(nt, start, end)
+        inside, after = _registry_word_masks(nt, morphs, start, end, cc, m)
         if cues.get("completion") and not is_last:
             role = "temporal"
         elif connective in m.conditional_endings and not is_last and times.relative and not caps:
@@ -331,7 +383,7 @@ def analyse(nt: NormalizedText, registry: Registry, m: Matchers) -> list[ClauseA
                 noun_count=sum(1 for mo in nt.morphemes if start <= mo.start < end and mo.tag in ("NNG", "NNP")),
                 has_proper_noun=any(start <= mo.start < end and mo.tag == "NNP" for mo in nt.morphemes),
                 filler_words=sum(1 for w in text.split() if w.strip("?.!,") in m.filler_words),
-                start=start, end=end,
+                start=start, end=end, morphemes=morphs, in_registry_word=inside, after_registry_word=after,
             )
         )
     # "사진 찍기 전에 동의부터": a clause cut at a before-noun runs after the next one

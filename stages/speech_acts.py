@@ -9,16 +9,34 @@ addressed to the robot about its own device; anything else is a mention, kept as
 from __future__ import annotations
 
 import dataclasses
+from dataclasses import dataclass, field
 
-from registry.contracts import Morpheme, NormalizedText, SpeechAct
+from registry.contracts import Agent, Mood, Morpheme, NormalizedText, Polarity, SpeechAct
 from registry.loader import Registry
 from registry.speech_act_lexicon import SpeechActLexicon
-from stages._clauses import ClauseAnalysis, analyse
+from stages._clauses import VERB_TAGS, ClauseAnalysis, analyse
 from stages._matchers import compact, matchers_for
 
-PREDICATE_TAGS = frozenset({"VV", "VA", "VX", "XSV", "XSA", "VCP", "VCN", "VV-I", "VA-I", "VV-R", "VA-R", "VX-I", "VX-R"})
+_CONTENT_TAGS = frozenset({"VV", "VA", "VV-I", "VA-I", "VV-R", "VA-R", "XR"})
+"""Tags of a clause's own predicates (what a frame is checked against): no auxiliaries, copulas or suffixes."""
 _ACTING = frozenset({"request", "suggestion"})
-_ASKING = frozenset({"request", "suggestion", "state_question", "question", "fragment"})
+_ASKING = frozenset({"request", "suggestion", "state_question", "question"})
+
+
+@dataclass
+class _Reading:
+    """A clause's speech act while it is being read (the sentence around it may still change it)."""
+
+    mood: Mood = "fragment"
+    polarity: Polarity = "affirmative"
+    agent: Agent = "robot"
+    reported: bool = False
+    past: bool = False
+    quoted_until: int = 0
+    final: bool = False
+    """The clause ends a sentence (a final or declarative ending)."""
+    target_owner: str | None = None
+    signals: list[str] = field(default_factory=list)
 
 
 class _Patterns:
@@ -28,7 +46,6 @@ class _Patterns:
         def pairs(values: list[str]) -> frozenset[tuple[str, str]]:
             return frozenset(tuple(v.split("/")) for v in values)  # type: ignore[misc]
 
-        self.lex = lex
         self.prohibit_conn, self.prohibit_aux = pairs(lex.prohibitive.connectives), pairs(lex.prohibitive.auxiliaries)
         self.exclude_verb, self.exclude_end = pairs(lex.exclusion.verbs), pairs(lex.exclusion.endings)
         self.negators = pairs(lex.negators)
@@ -68,11 +85,6 @@ def _patterns(registry: Registry) -> _Patterns:
     return found
 
 
-def _morphemes_of(c: ClauseAnalysis, nt: NormalizedText) -> list[Morpheme]:
-    """The clause's morphemes; Kiwi gives a restored morpheme (하 of 찍으래) no length at the clause's end."""
-    return [mo for mo in nt.morphemes if c.start <= mo.start < c.end or (mo.length == 0 and mo.start == c.end)]
-
-
 def _key(mo: Morpheme) -> tuple[str, str]:
     return (mo.form, mo.tag)
 
@@ -87,57 +99,54 @@ def _follows(ms: list[tuple[str, str]], first: frozenset, then: frozenset, withi
     return None
 
 
-def _clause_act(c: ClauseAnalysis, morphs: list[Morpheme], inside: list[bool], text: str, p: _Patterns) -> dict:
-    """The clause's own reading (before what the sentence around it contributes).
-
-    `inside[i]` marks morphemes within a registry word (안방 read as 안/MAG 방): they are that word, not a negator
-    or a predicate of their own."""
+def _clause_act(c: ClauseAnalysis, p: _Patterns) -> _Reading:
+    """The clause's own reading (before what the sentence around it contributes)."""
+    morphs, inside, text = c.morphemes, c.in_registry_word, c.text
+    out = _Reading()
+    if not morphs:
+        return out
     ms = [_key(mo) for mo in morphs]
-    words = [k for k, masked in zip(ms, inside) if not masked]
     tags = [k[1] for k in ms]
-    sig: list[str] = []
-    out: dict = {"mood": "fragment", "polarity": "affirmative", "agent": "robot", "reported": False, "past": False,
-                 "quoted_until": 0, "final": False}
+    sig = out.signals
     # reported or quoted speech: what precedes the last quotative is somebody's words
     q_at = max((i for i, k in enumerate(ms) if k in p.quotatives), default=None)
     matrix = ms
     if q_at is not None:
         rest = ms[q_at + 1:]
-        out["quoted_until"] = len(compact(text[: morphs[q_at].start + morphs[q_at].length - morphs[0].start]))
+        out.quoted_until = len(compact(text[: morphs[q_at].start + morphs[q_at].length - morphs[0].start]))
         asks_robot = any(k in p.benefactive for k in rest)
         if not asks_robot and (not rest or any(k in p.reporting for k in rest[:2]) or ms[q_at][1] == "EF"):
-            out["reported"] = True
+            out.reported = True
             sig.append(f"quotative:{ms[q_at][0]}")
         matrix = rest or ms
     elif any(mark in text for mark in p.quote_marks):
-        out["reported"] = True
+        out.reported = True
         sig.append("quotation_marks")
-    has_pred = any(t in PREDICATE_TAGS or t == "EF" for t in tags)
     ef = [k for k in matrix if k[1] == "EF"]
     final = ef[-1] if ef else next((k for k in reversed(matrix) if k[1] in ("EC", "ETN", "ETM")), None)
-    out["final"] = bool(ef) or (final in p.declare_end)
+    out.final = bool(ef) or (final in p.declare_end)
     benefactive = any(k in p.benefactive for k in matrix)
     asks_word = any(k in p.question_words for k in matrix)
     question = ("?" in text or (final in p.question_end and final not in p.request_end)
                 or (asks_word and not benefactive and final not in p.declare_end and final not in p.exclaim_end))
     # polarity
     if _follows(matrix, p.prohibit_conn, p.prohibit_aux, within=2) is not None:
-        out["polarity"] = "prohibited"
-        sig.append("prohibitive:지+말")
+        out.polarity = "prohibited"
+        sig.append("prohibitive")
     elif len(ms) >= 2 and ms[-1] in p.exclude_end and ms[-2] in p.exclude_verb:
-        out["polarity"] = "prohibited"
-        sig.append("exclusion:말고")
+        out.polarity = "prohibited"
+        sig.append("exclusion")
     elif any(k in p.negators for k, masked in zip(matrix, inside[len(ms) - len(matrix):]) if not masked):
-        out["polarity"] = "negated"
-        sig.append("negator:" + next(k[0] for k in words if k in p.negators))
+        out.polarity = "negated"
+        sig.append("negator:" + next(k[0] for k, masked in zip(ms, inside) if k in p.negators and not masked))
     elif _follows(matrix, p.need_nouns, p.need_verbs, within=4) is not None:
-        out["polarity"] = "negated"
+        out.polarity = "negated"
         sig.append("need_denied")
     # time and aspect
-    last_verb = max((i for i, k in enumerate(matrix) if k[1] in PREDICATE_TAGS and k[1] != "VX"), default=-1)
+    last_verb = max((i for i, k in enumerate(matrix) if k[1] in VERB_TAGS and k[1] != "VX"), default=-1)
     # 갔다가 / 들렀다 ... 와: a past form inside the sentence sequences actions; only the final predicate narrates
-    if any(k in p.past for k in matrix[last_verb + 1:]) and out["final"]:
-        out["past"] = True
+    if any(k in p.past for k in matrix[last_verb + 1:]) and out.final:
+        out.past = True
         sig.append("past_tense")
     progressive = _follows(matrix, p.prog_end, p.prog_aux, within=1) is not None
     # agent: a subject the clause names
@@ -148,18 +157,18 @@ def _clause_act(c: ClauseAnalysis, morphs: list[Morpheme], inside: list[bool], t
             sig.append(f"robot_subject:{k[0]}")
             break
         if k in p.speaker and (nxt in p.subject_particles or nxt[1][:1] not in ("J", "N", "X", "S")):
-            out["agent"] = "user"
+            out.agent = "user"
             sig.append(f"speaker_subject:{k[0]}")
             break
         person = (k[0] in p.persons and k[1].startswith("NN")) or k[1] == "NNP"
         if nxt in p.subject_particles and person and not inside[i]:
-            out["agent"] = "third_person"
+            out.agent = "third_person"
             sig.append(f"subject:{k[0]}")
             break
         if nxt[1] == "JKS" and k[1].startswith("NN") and not inside[i]:
             thing_subject = k[0]  # 소문이 돌고 있어: a thing acts; only a request form could still address the robot
     if final in p.promissive:
-        out["agent"] = "user"
+        out.agent = "user"
         sig.append(f"promissive:{final[0]}")
     # mood
     able = _follows(matrix, p.able_mod, p.able_noun, within=1)
@@ -173,21 +182,21 @@ def _clause_act(c: ClauseAnalysis, morphs: list[Morpheme], inside: list[bool], t
     manner = {i for i in range(len(matrix) - 1) if matrix[i][1].startswith("VA") and matrix[i + 1][0] == "게"}
     manner |= {i for i in range(len(matrix)) if inside[base + i]}
     last_pred = next((k for i, k in reversed(list(enumerate(matrix)))
-                      if k[1] in PREDICATE_TAGS and k not in p.benefactive and i not in manner), None)
+                      if k[1] in VERB_TAGS and k not in p.benefactive and i not in manner), None)
     adjective = last_pred is not None and last_pred[1] in ("VA", "VA-I", "VA-R")
     if c.role in ("guard", "temporal"):
         mood = "condition"
-    elif not has_pred:
+    elif not c.has_predicate:
         mood = "state_question" if question and state_caps else "fragment"
     elif wish:
         mood = "wish"
         sig.append("wish")
     elif able and not benefactive:
         mood = "knowledge_question" if question or how else "statement"
-        sig.append("ability:ㄹ수있")
+        sig.append("ability")
     elif permits and question:
         mood = "knowledge_question"
-        sig.append("permission:어도되")
+        sig.append("permission")
     elif question:
         if benefactive or (final in p.request_end and final in p.question_end and final[0].endswith("래")):
             mood = "request"
@@ -202,9 +211,9 @@ def _clause_act(c: ClauseAnalysis, morphs: list[Morpheme], inside: list[bool], t
         sig.append("question")
     elif final in p.suggest_end:
         mood = "suggestion"
-    elif final in p.promissive or (out["past"] and not benefactive) or progressive:
+    elif final in p.promissive or (out.past and not benefactive) or progressive:
         mood = "statement"
-        sig.append("progressive" if progressive else "past_statement" if out["past"] else "promise")
+        sig.append("progressive" if progressive else "past_statement" if out.past else "promise")
     elif final in p.exclaim_end or (tags[:1] and tags[0] in p.interjection_tags and final in p.declare_end):
         mood = "exclamation"
     elif final in p.declare_end and not benefactive:
@@ -212,35 +221,34 @@ def _clause_act(c: ClauseAnalysis, morphs: list[Morpheme], inside: list[bool], t
     elif adjective and not benefactive:
         mood = "exclamation" if tags[:1] and tags[0] in p.interjection_tags else "statement"
         sig.append(f"adjective:{last_pred[0]}")
-    elif thing_subject and out["final"] and not benefactive:
+    elif thing_subject and out.final and not benefactive:
         mood = "statement"
         sig.append(f"subject:{thing_subject}")
     elif benefactive or final in p.request_end:
         mood = "request"
     elif ef:
         mood = "statement"
-    elif tags and tags[-1] in PREDICATE_TAGS:
+    elif tags[-1] in VERB_TAGS:
         mood = "request"  # a bare stem at the end ("안방 가" heard without its ending)
     else:
         mood = "fragment"
     if final:
         sig.append(f"final:{final[0]}/{final[1]}")
-    out["mood"] = mood
-    out["signals"] = sig
+    out.mood = mood
     return out
 
 
-def _frame_mismatch(hit, c: ClauseAnalysis, morphs: list[Morpheme], inside: list[bool], attached: list[bool],
-                    registry: Registry) -> str | None:
+def _frame_mismatch(hit, c: ClauseAnalysis, registry: Registry) -> str | None:
     """Why the clause's own predicates do not realize this capability (None when they do)."""
     frames = registry.frames
+    morphs = c.morphemes
     fits = frames.fits(hit.capability_id, hit.kind, registry.capability_by_id[hit.capability_id].schedulable)
     content = []
     for i, mo in enumerate(morphs):
         nxt = morphs[i + 1] if i + 1 < len(morphs) else None
-        if inside[i] or attached[i]:
+        if c.in_registry_word[i] or c.after_registry_word[i]:
             continue  # part of a registry word (청/NNG 정하/VV for 청정하, 크/VA ᆫ/ETM 방 for 큰방)
-        if mo.tag in ("VV", "VA", "VV-I", "VA-I", "VV-R", "VA-R", "XR"):
+        if mo.tag in _CONTENT_TAGS:
             if mo.tag.startswith("VA") and nxt is not None and nxt.form == "게":
                 continue  # 세게, 빵빵하게: manner, not the predicate
             content.append((mo.form, mo.tag.split("-")[0]))
@@ -252,128 +260,88 @@ def _frame_mismatch(hit, c: ClauseAnalysis, morphs: list[Morpheme], inside: list
     frame = frames.capabilities.get(hit.capability_id)
     if hit.via == "lemma" and frame is not None and frame.objects:
         at = next((i for i, mo in enumerate(morphs) if mo.form == hit.surface), None)
-        j = (at or 0) - 1
+        if at is None:
+            return None
+        j = at - 1
         while j >= 0 and morphs[j].tag in ("MAG", "JX", "JKO", "MM"):
             j -= 1
-        if at is not None and j >= 0 and morphs[j].tag in ("NNG", "NNP", "NP", "SN", "NR") and morphs[j].form not in frame.objects:
+        if j >= 0 and morphs[j].tag in ("NNG", "NNP", "NP", "SN", "NR") and morphs[j].form not in frame.objects:
             return "object:" + morphs[j].form
-        if at is not None and at + 1 < len(morphs) and morphs[at + 1].tag in ("ETM", "ETN"):
+        if at + 1 < len(morphs) and morphs[at + 1].tag in ("ETM", "ETN"):
             return "modifier"  # 찍은 사진: the verb describes a noun, nobody asks for it
     return None
 
 
-def _owned_by_other_thing(c: ClauseAnalysis, morphs: list[Morpheme], lex: SpeechActLexicon) -> str | None:
+def _owned_by_other_thing(c: ClauseAnalysis, lex: SpeechActLexicon) -> str | None:
     """The kind of thing in the home whose name stands right before one of the clause's capability words."""
-    thing_of = lex.thing_of
+    if not c.capabilities:
+        return None
     gap = lex.other_targets.max_gap_chars
-    words = c.compact
-    for name, kind in thing_of.items():
-        at = words.find(name)
-        while at >= 0:
-            end = at + len(name)
-            # a one-syllable name (차, 폰, 불) counts only as a whole morpheme, never inside a word (차라리)
-            whole = len(name) > 1 or any(mo.form.lower() == name and mo.tag.startswith(("NN", "SL")) for mo in morphs)
-            if whole and any(0 <= h.position - end <= gap for h in c.capabilities):
-                return kind
-            at = words.find(name, at + 1)
+    for found in lex.things_re.finditer(c.compact):
+        name = found.group(0)
+        # a one-syllable name (차, 폰, 불) counts only as a whole morpheme, never inside a word (차라리)
+        whole = len(name) > 1 or any(mo.form.lower() == name and mo.tag.startswith(("NN", "SL")) for mo in c.morphemes)
+        if whole and any(0 <= h.position - found.end() <= gap for h in c.capabilities):
+            return lex.thing_of[name]
     return None
 
 
-def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: NormalizedText, registry: Registry) -> list[SpeechAct]:
-    """Mood, polarity, agent, reported speech, time and target of every clause, with their signals."""
-    p = _patterns(registry)
-    nt = normalized_text
-    per: list[dict] = []
-    for c in clause_candidates:
-        morphs = _morphemes_of(c, nt)
-        inside = _inside_registry_words(c, morphs, nt.text, registry)
-        reading = _clause_act(c, morphs, inside, c.text, p) if morphs else {
-            "mood": "fragment", "polarity": "affirmative", "agent": "robot", "reported": False, "past": False,
-            "quoted_until": 0, "final": False, "signals": []}
-        reading["target_owner"] = _owned_by_other_thing(c, morphs, registry.speech_acts)
-        if reading["target_owner"]:
-            reading["signals"].append(f"target:{reading['target_owner']}")
-        per.append(reading)
-    # a clause joined to what follows by a connective takes the mood, time and voice of the sentence's last clause
-    order = sorted(range(len(clause_candidates)), key=lambda i: clause_candidates[i].start)
-    governing: dict | None = None
+def _spread_over_sentences(clauses: list[ClauseAnalysis], per: list[_Reading], p: _Patterns) -> None:
+    """A clause joined to what follows by a connective takes the mood, time and voice of its sentence's last
+    clause; a person named as subject stays the agent of the clauses after it."""
+    order = sorted(range(len(clauses)), key=lambda i: clauses[i].start)
+    governing: _Reading | None = None
     for i in reversed(order):
-        here, c = per[i], clause_candidates[i]
-        ends_sentence = here["final"] or c.connective in (".", "?", "!") or governing is None
-        if ends_sentence and c.role == "action":
+        here, c = per[i], clauses[i]
+        if (here.final or c.connective in (".", "?", "!") or governing is None) and c.role == "action":
             governing = here
             continue
-        if governing is None or c.role != "action" or here is governing:
+        if governing is None or c.role != "action":
             continue
-        if here["mood"] in ("fragment", "request") and governing["mood"] != "fragment":
-            here["mood"] = governing["mood"]
+        if here.mood in ("fragment", "request") and governing.mood != "fragment":
+            here.mood = governing.mood
         for flag in ("reported", "past"):
-            if governing[flag] and not here[flag]:
-                here[flag] = True
-                here["signals"].append(f"{flag}:from_sentence")
-        if governing["polarity"] == "prohibited" and c.connective in p.spreads:
-            here["polarity"] = "prohibited"
-            here["signals"].append("prohibited:from_sentence")
-    for pos in range(1, len(order)):
-        i, prev_i = order[pos], order[pos - 1]
-        prev = per[prev_i]
-        if prev["agent"] != "robot" and per[i]["agent"] == "robot" and clause_candidates[prev_i].role == "action" \
-                and not prev["final"] and not any(s.startswith("robot_subject") for s in per[i]["signals"]):
-            per[i]["agent"] = prev["agent"]
-            per[i]["signals"].append("agent:from_previous_clause")
+            if getattr(governing, flag) and not getattr(here, flag):
+                setattr(here, flag, True)
+                here.signals.append(f"{flag}:from_sentence")
+        if governing.polarity == "prohibited" and c.connective in p.spreads:
+            here.polarity = "prohibited"
+            here.signals.append("prohibited:from_sentence")
+    for prev_i, i in zip(order, order[1:]):
+        prev, here = per[prev_i], per[i]
+        if prev.agent != "robot" and here.agent == "robot" and clauses[prev_i].role == "action" and not prev.final \
+                and not any(s.startswith("robot_subject") for s in here.signals):
+            here.agent = prev.agent
+            here.signals.append("agent:from_previous_clause")
+
+
+def _speech_act(c: ClauseAnalysis, r: _Reading, words_max: int) -> SpeechAct:
+    """The frozen contract of a reading, with the two licences it grants."""
+    clean = r.polarity == "affirmative" and r.agent == "robot" and not r.reported and not r.target_owner
+    short_fragment = r.mood == "fragment" and len(c.text.split()) <= words_max
+    return SpeechAct(
+        clause=c.index, mood=r.mood, polarity=r.polarity, agent=r.agent, reported=r.reported, past=r.past,
+        target_owner=r.target_owner, quoted_until=r.quoted_until, signals=r.signals,
+        licenses_action=clean and not r.past and (r.mood in _ACTING or short_fragment),
+        licenses_state_query=(r.agent == "robot" and not r.reported and not r.target_owner and r.polarity != "prohibited"
+                              and (r.mood in _ASKING or short_fragment)
+                              and not (r.past and r.mood not in ("state_question", "question"))),
+    )
+
+
+def speech_acts(clause_candidates: list[ClauseAnalysis], registry: Registry) -> list[SpeechAct]:
+    """Mood, polarity, agent, reported speech, time and target of every clause, with their signals."""
+    p = _patterns(registry)
+    per = []
+    for c in clause_candidates:
+        reading = _clause_act(c, p)
+        reading.target_owner = _owned_by_other_thing(c, registry.speech_acts)
+        if reading.target_owner:
+            reading.signals.append(f"target:{reading.target_owner}")
+        per.append(reading)
+    _spread_over_sentences(clause_candidates, per, p)
     words_max = registry.speech_acts.fragment_max_words
-    acts = []
-    for c, r in zip(clause_candidates, per):
-        clean = r["polarity"] == "affirmative" and r["agent"] == "robot" and not r["reported"] and not r["target_owner"]
-        short_fragment = r["mood"] == "fragment" and len(c.text.split()) <= words_max
-        acts.append(SpeechAct(
-            clause=c.index, mood=r["mood"], polarity=r["polarity"], agent=r["agent"], reported=r["reported"],
-            past=r["past"], target_owner=r["target_owner"], quoted_until=r["quoted_until"],
-            licenses_action=clean and not r["past"] and (r["mood"] in _ACTING or short_fragment),
-            licenses_state_query=(r["agent"] == "robot" and not r["reported"] and not r["target_owner"]
-                                  and r["polarity"] != "prohibited" and (r["mood"] in _ASKING - {"fragment"} or short_fragment)
-                                  and not (r["past"] and r["mood"] not in ("state_question", "question"))),
-            signals=r["signals"],
-        ))
-    return acts
-
-
-def _compact_offset(c: ClauseAnalysis, text: str, pos: int, ignorable: set[str]) -> int:
-    """Where a text offset falls in the clause's compact text (spaces and ignorable words removed, as _clauses does)."""
-    raw = text[c.start:pos]
-    raw = raw[len(raw) - len(raw.lstrip(" ,.;")):] if raw.strip(" ,.;") else ""
-    words = raw.split(" ")
-    complete, partial = words[:-1], words[-1]
-    return sum(len(w) for w in complete if w and w not in ignorable) + len(partial)
-
-
-def _inside_registry_words(c: ClauseAnalysis, morphs: list[Morpheme], text: str, registry: Registry) -> list[bool]:
-    """Per morpheme: whether it lies inside a registry word (a room name or a capability alias) of the clause."""
-    m = matchers_for(registry)
-    spans = [(x.start(), x.end()) for rx in (m.anchor_re, m.room_re) for x in rx.finditer(c.compact)]
-    ignorable = m.ignorable_words
-    flags = []
-    for mo in morphs:
-        at = _compact_offset(c, text, mo.start, ignorable)
-        flags.append(any(s <= at < e and at + 1 <= e for s, e in spans) and len(mo.form) <= max((e - s for s, e in spans), default=0))
-    return flags
-
-
-def _attached_to_registry_word(morphs: list[Morpheme], text: str, registry: Registry) -> list[bool]:
-    """Per morpheme: whether it follows a room name or alias inside the same written word ("서재가서" read as
-    서재/가/서): the rest of such a word is that word's ending, not a predicate of its own."""
-    m = matchers_for(registry)
-    heads: dict[int, int] = {}  # word start -> end of the registry word it begins with (0: none)
-    flags = []
-    for mo in morphs:
-        begin = text.rfind(" ", 0, mo.start) + 1
-        if begin not in heads:
-            end = text.find(" ", begin)
-            word = text[begin: end if end >= 0 else len(text)]
-            head = m.room_re.match(word) or m.anchor_re.match(word)
-            heads[begin] = head.end() if head else 0
-        flags.append(heads[begin] > 0 and mo.start >= begin + heads[begin])
-    return flags
+    return [_speech_act(c, r, words_max) for c, r in zip(clause_candidates, per)]
 
 
 def _frame_element(c: ClauseAnalysis, hit) -> bool:
@@ -382,8 +350,7 @@ def _frame_element(c: ClauseAnalysis, hit) -> bool:
     return bool(c.rooms or hit.arguments or any(c.cues.get(k) for k in cues) or any(h is not hit for h in c.capabilities))
 
 
-def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, morphs: list[Morpheme], inside: list[bool],
-              attached: list[bool], registry: Registry) -> str | None:
+def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, registry: Registry) -> str | None:
     """None when the clause licenses this hit, else why not."""
     if c.role in ("guard", "temporal"):
         return None if requested else "condition_without_request"  # a guard's subject is read, never acted on
@@ -404,28 +371,24 @@ def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, morphs: l
     if act.mood == "fragment" and hit.kind != "state_query" and not framed_lemma and (
             hit.via not in ("alias", "pattern") or not _frame_element(c, hit)):
         return "fragment_without_frame"
-    return _frame_mismatch(hit, c, morphs, inside, attached, registry)
+    return _frame_mismatch(hit, c, registry)
 
 
-def clause_analyses(clause_candidates: list[ClauseAnalysis], speech_acts: list[SpeechAct], normalized_text: NormalizedText,
-                    registry: Registry) -> list[ClauseAnalysis]:
+def clause_analyses(clause_candidates: list[ClauseAnalysis], speech_acts: list[SpeechAct], registry: Registry) -> list[ClauseAnalysis]:
     """The clauses with only the capability hits their speech act licenses; the rest kept as mentions."""
     category = registry.speech_acts.other_targets.category
     requested = any(a.licenses_action or a.licenses_state_query for c, a in zip(clause_candidates, speech_acts) if c.role == "action")
     out = []
     for c, act in zip(clause_candidates, speech_acts):
-        morphs = _morphemes_of(c, normalized_text)
-        inside = _inside_registry_words(c, morphs, normalized_text.text, registry)
-        attached = _attached_to_registry_word(morphs, normalized_text.text, registry) if c.capabilities else []
         kept, mentions = [], []
         for hit in c.capabilities:
-            reason = _licensed(hit, c, act, requested, morphs, inside, attached, registry)
+            reason = _licensed(hit, c, act, requested, registry)
             if reason is None:
                 kept.append(hit)
             else:
                 mentions.append(f"{hit.capability_id}:{reason}")
         unsupported = list(c.unsupported)
-        if act.target_owner and c.capabilities and category not in unsupported:
+        if act.target_owner and category not in unsupported:
             unsupported.append(category)
         asks = act.mood in _ACTING or act.mood == "fragment" or (act.mood == "question" and act.target_owner)
         if unsupported and c.role == "action" and not (
