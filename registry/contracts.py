@@ -157,6 +157,8 @@ Mood = Literal["request", "suggestion", "state_question", "knowledge_question", 
                "exclamation", "fragment", "condition"]
 Polarity = Literal["affirmative", "prohibited", "negated"]
 Agent = Literal["robot", "user", "third_person"]
+ACTING_MOODS: frozenset[str] = frozenset({"request", "suggestion"})
+"""Moods that ask the robot to do something."""
 
 
 class SpeechAct(Contract):
@@ -184,6 +186,11 @@ class SpeechAct(Contract):
     """A request or question about the robot's own state: state-query steps may come from this clause."""
     signals: list[str] = Field(default_factory=list)
     """The morphemes and patterns that decided each field."""
+
+    @property
+    def asks_for_an_act(self) -> bool:
+        """A request or suggestion (해 줄 수 있어? asks for the act, not whether it is possible)."""
+        return self.mood in ACTING_MOODS
 
 
 class Clause(Contract):

@@ -16,7 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from registry.contracts import FAMILIES, Flow, FlowCatalog
 from registry.errors import RegistryError
 from registry.experience import EffectCatalog
-from registry.speech_act_lexicon import RequestFrames, SpeechActLexicon
+from registry.speech_contracts import RequestFrames, SpeechActLexicon
 
 REGISTRY_DIR = Path(__file__).resolve().parent
 FILES = {

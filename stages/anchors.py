@@ -57,8 +57,7 @@ def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, regis
         lit("has_stable_device_qna_target", 1.0, topic)
     lit("has_knowledge_question_shape", 1.0 if cues.get("question") else 0.0, *cues.get("question", [])[:2])
     anchored = c.capabilities or c.unsupported or c.qna_topics or c.unknown_modes
-    polite_request = c.act is not None and c.act.mood in ("request", "suggestion")  # 해 줄 수 있어? asks for the act
-    if cues.get("capability_question") and anchored and not polite_request:
+    if cues.get("capability_question") and anchored and not (c.act is not None and c.act.asks_for_an_act):
         lit("has_capability_question", 1.0, *cues["capability_question"][:2])
     if c.identity:
         lit("has_product_identity_anchor", 1.0, "identity")
@@ -171,7 +170,7 @@ def preclassifier_hints(
     axes = _merge_axes(per_clause)
     # "나이트 모드 켜면 뭐가 달라져?": the ability question and its anchor may sit in different clauses
     asked = [cue for c in clause_analyses for cue in c.cues.get("capability_question", [])
-             if not (c.act is not None and c.act.mood in ("request", "suggestion"))]
+             if not (c.act is not None and c.act.asks_for_an_act)]
     anchored = any(c.capabilities or c.unsupported or c.qna_topics or c.unknown_modes for c in clause_analyses)
     if asked and anchored and "has_capability_question" not in axes:
         axes["has_capability_question"] = EvidenceAxis(strength=1.0, signals=asked[:2])

@@ -13,13 +13,15 @@ from stages._numbers import converter_for
 MAX_CHARS = 400
 """Longer input is cut: a voice turn is never this long, and the tail cannot add safety."""
 
-_KEEP = re.compile(r"[^0-9A-Za-z\uac00-\ud7a3\u3131-\u318e\s?.!,:%~\-]")
+_KEEP = re.compile(r"[^0-9A-Za-z\uac00-\ud7a3\u3131-\u318e\s?.!,:%~\-\"']")
+_QUOTES = str.maketrans({"\u201c": '"', "\u201d": '"', "\u2018": "'", "\u2019": "'", "\u300c": '"', "\u300d": '"'})
+"""Quotation marks are kept (and made plain): quoted words are somebody's words, not a request."""
 _SPACES = re.compile(r"\s+")
 _PUNCT_SPACING = re.compile(r"\s*([?!.,])[?!.,\s]*")
 
 
 def _clean(text: str) -> str:
-    text = unicodedata.normalize("NFKC", text)
+    text = unicodedata.normalize("NFKC", text).translate(_QUOTES)
     text = "".join(ch if unicodedata.category(ch)[0] != "C" else " " for ch in text)
     text = _KEEP.sub(" ", text.lower())
     text = _PUNCT_SPACING.sub(r"\1 ", text)

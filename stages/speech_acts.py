@@ -11,16 +11,15 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass, field
 
-from registry.contracts import Agent, Mood, Morpheme, NormalizedText, Polarity, SpeechAct
+from registry.contracts import ACTING_MOODS, Agent, Mood, Morpheme, NormalizedText, Polarity, SpeechAct
 from registry.loader import Registry
-from registry.speech_act_lexicon import SpeechActLexicon
+from registry.speech_contracts import SpeechActLexicon
 from stages._clauses import VERB_TAGS, ClauseAnalysis, analyse
 from stages._matchers import compact, matchers_for
 
 _CONTENT_TAGS = frozenset({"VV", "VA", "VV-I", "VA-I", "VV-R", "VA-R", "XR"})
 """Tags of a clause's own predicates (what a frame is checked against): no auxiliaries, copulas or suffixes."""
-_ACTING = frozenset({"request", "suggestion"})
-_ASKING = frozenset({"request", "suggestion", "state_question", "question"})
+_ASKING = ACTING_MOODS | {"state_question", "question"}
 
 
 @dataclass
@@ -322,7 +321,7 @@ def _speech_act(c: ClauseAnalysis, r: _Reading, words_max: int) -> SpeechAct:
     return SpeechAct(
         clause=c.index, mood=r.mood, polarity=r.polarity, agent=r.agent, reported=r.reported, past=r.past,
         target_owner=r.target_owner, quoted_until=r.quoted_until, signals=r.signals,
-        licenses_action=clean and not r.past and (r.mood in _ACTING or short_fragment),
+        licenses_action=clean and not r.past and (r.mood in ACTING_MOODS or short_fragment),
         licenses_state_query=(r.agent == "robot" and not r.reported and not r.target_owner and r.polarity != "prohibited"
                               and (r.mood in _ASKING or short_fragment)
                               and not (r.past and r.mood not in ("state_question", "question"))),
@@ -365,7 +364,7 @@ def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, registry:
             if bad:
                 return reason
         return act.mood
-    if hit.via == "fuzzy" and (act.mood not in _ACTING or not _frame_element(c, hit)):
+    if hit.via == "fuzzy" and (not act.asks_for_an_act or not _frame_element(c, hit)):
         return "slip_without_frame"  # a repaired word needs the rest of its frame around it
     framed_lemma = hit.via == "lemma" and bool(c.rooms)  # 안방 가 (가 heard as a noun): the verb and its room
     if act.mood == "fragment" and hit.kind != "state_query" and not framed_lemma and (
@@ -390,7 +389,7 @@ def clause_analyses(clause_candidates: list[ClauseAnalysis], speech_acts: list[S
         unsupported = list(c.unsupported)
         if act.target_owner and category not in unsupported:
             unsupported.append(category)
-        asks = act.mood in _ACTING or act.mood == "fragment" or (act.mood == "question" and act.target_owner)
+        asks = act.asks_for_an_act or act.mood == "fragment" or (act.mood == "question" and act.target_owner)
         if unsupported and c.role == "action" and not (
                 asks and act.polarity == "affirmative" and act.agent == "robot" and not act.reported and not act.past):
             mentions += [f"{cat}:{act.polarity if act.polarity != 'affirmative' else act.mood}" for cat in unsupported]

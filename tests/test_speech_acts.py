@@ -113,3 +113,9 @@ def test_false_actions_count_device_steps_nobody_asked_for(runner):
     assert false_actions_of({"no_device_action": True}, record) == ["move_to_room.start"]
     assert false_actions_of({"actions": [{"capability_id": "move_to_room", "operation_id": "start"}]}, record) == []
     assert false_actions_of({"family": "DEF"}, record) == ["move_to_room.start"]
+
+
+def test_quotation_marks_make_the_words_somebody_elses(runner):
+    record = _route(runner, "\u201c사진 찍어\u201d 하고 말해봐")
+    assert actions(record) == []
+    assert any(c["speech_act"]["reported"] for c in record.evidence["clauses"])

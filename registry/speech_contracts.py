@@ -1,4 +1,4 @@
-"""The typed speech-act lexicon (`speech_acts.json`): morpheme patterns as data.
+"""Typed language data: the speech-act lexicon (`speech_acts.json`) and the request frames (`request_frames.json`).
 
 Every entry is a Kiwi morpheme written `form/TAG` (or a bare form where a list says so).
 `extra="forbid"` everywhere: a key no code reads fails loading instead of lying unused.
@@ -96,14 +96,12 @@ class SpeechActLexicon(_Model):
     """거실 가서 청정하지 마: a prohibition reaches back over these connectives to the clause before."""
     negators: Morphemes
     need_denial: NeedDenial
-    negation_scope_note: str = ""
     permission: Permission
     quotatives: Morphemes
     quote_marks: list[str]
     reporting_verbs: Morphemes
     progressive: Progressive
     past_markers: Morphemes
-    past_time_words: list[str]
     promissive_endings: Morphemes
     speaker_pronouns: Morphemes
     robot_pronouns: Morphemes
