@@ -101,6 +101,8 @@ class SpeechActLexicon(_Model):
     quote_marks: list[str]
     reporting_verbs: Morphemes
     progressive: Progressive
+    premise_endings: Morphemes
+    """공기 괜찮으니까 청정 안 해도 돼: a capability word whose predicate ends in one of these states a premise."""
     past_markers: Morphemes
     promissive_endings: Morphemes
     speaker_pronouns: Morphemes
@@ -109,6 +111,8 @@ class SpeechActLexicon(_Model):
     person_nouns: list[str]
     wish: Wish
     benefactives: Morphemes
+    request_nouns: Morphemes
+    """청정 부탁드립니다: a noun that makes any ending a request."""
     request_endings: Morphemes
     suggestion_endings: Morphemes
     declarative_endings: Morphemes

@@ -59,6 +59,8 @@ class ClauseAnalysis:
     """Offsets of the clause in the normalized text."""
     end: int = 0
     morphemes: list[Morpheme] = field(default_factory=list)
+    compact_offsets: list[int] = field(default_factory=list)
+    """Per morpheme: where it starts in `compact` (-1 inside an ignorable word)."""
     in_registry_word: list[bool] = field(default_factory=list)
     """Per morpheme: it lies inside a room name or alias (안방 read as 안/MAG 방): part of that word, not a
     negator or a predicate of its own."""
@@ -139,15 +141,29 @@ def _compact_positions(nt: NormalizedText, start: int, end: int, m: Matchers) ->
     return positions
 
 
-def _registry_word_masks(nt: NormalizedText, morphs: list[Morpheme], start: int, end: int, cc: str,
+def _noun_spans(morphs: list[Morpheme], offsets: list[int]) -> list[tuple[int, int]]:
+    """Compact spans of the clause's nouns, each with the derivational suffixes that make one word of it (복귀+작)."""
+    spans: list[tuple[int, int]] = []
+    for mo, at in zip(morphs, offsets):
+        if at < 0:
+            continue
+        if mo.tag == "XSN" and spans and spans[-1][1] == at:
+            spans[-1] = (spans[-1][0], at + mo.length)
+        elif mo.tag.startswith("NN"):
+            spans.append((at, at + mo.length))
+    return spans
+
+
+def _splits_a_noun(start: int, end: int, nouns: list[tuple[int, int]]) -> bool:
+    """Whether a match begins or ends strictly inside one noun morpheme (its compact span)."""
+    return any(s < start < e or s < end < e for s, e in nouns)
+
+
+def _registry_word_masks(nt: NormalizedText, morphs: list[Morpheme], offsets: list[int], cc: str,
                          m: Matchers) -> tuple[list[bool], list[bool]]:
     """(inside a registry word, after one in the same written word) for each morpheme of the clause."""
     spans = [(x.start(), x.end()) for rx in (m.anchor_re, m.room_re) for x in rx.finditer(cc)]
-    positions = _compact_positions(nt, start, end, m)
-    inside = []
-    for mo in morphs:
-        at = positions.get(mo.start)
-        inside.append(at is not None and any(s <= at < e for s, e in spans))  # starts inside (청/NNG 정하/VV of 청정해)
+    inside = [at >= 0 and any(s <= at < e for s, e in spans) for at in offsets]  # starts inside (청/NNG 정하/VV of 청정해)
     heads: dict[int, int] = {}  # written word start -> end of the registry word it begins with (0: none)
     after = []
     for mo in morphs:
@@ -217,7 +233,13 @@ def analyse(nt: NormalizedText, registry: Registry, m: Matchers) -> list[ClauseA
         unsupported, topics, unknown_modes = [], [], []
         identity = outdoor_dust = False
         taken: list[tuple[int, int]] = []
+        morphs = clause_morphemes(nt, start, end)
+        positions = _compact_positions(nt, start, end, m)
+        offsets = [positions.get(mo.start, -1) for mo in morphs]
+        nouns = _noun_spans(morphs, offsets)
         for mt in m.anchor_re.finditer(cc):
+            if _splits_a_noun(mt.start(), mt.end(), nouns):
+                continue  # 청정 of 청정기, 공기 of 공기놀이: part of another word, not the registry word
             taken.append((mt.start(), mt.end()))
             for entry in m.anchor_entries[mt.group(0)]:
                 if entry.kind in ("execution", "settings", "state_query"):
@@ -361,8 +383,7 @@ def analyse(nt: NormalizedText, registry: Registry, m: Matchers) -> list[ClauseA
             cues.setdefault("question_mark", ["?"])
         is_last = index == len(spans) - 1
         times = parser.parse(text)
-        morphs = clause_morphemes(nt, start, end)
-        inside, after = _registry_word_masks(nt, morphs, start, end, cc, m)
+        inside, after = _registry_word_masks(nt, morphs, offsets, cc, m)
         if cues.get("completion") and not is_last:
             role = "temporal"
         elif connective in m.conditional_endings and not is_last and times.relative and not caps:
@@ -383,7 +404,8 @@ def analyse(nt: NormalizedText, registry: Registry, m: Matchers) -> list[ClauseA
                 noun_count=sum(1 for mo in nt.morphemes if start <= mo.start < end and mo.tag in ("NNG", "NNP")),
                 has_proper_noun=any(start <= mo.start < end and mo.tag == "NNP" for mo in nt.morphemes),
                 filler_words=sum(1 for w in text.split() if w.strip("?.!,") in m.filler_words),
-                start=start, end=end, morphemes=morphs, in_registry_word=inside, after_registry_word=after,
+                start=start, end=end, morphemes=morphs, compact_offsets=offsets, in_registry_word=inside,
+                after_registry_word=after,
             )
         )
     # "사진 찍기 전에 동의부터": a clause cut at a before-noun runs after the next one

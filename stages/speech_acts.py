@@ -17,8 +17,6 @@ from registry.speech_contracts import SpeechActLexicon
 from stages._clauses import VERB_TAGS, ClauseAnalysis, analyse
 from stages._matchers import compact, matchers_for
 
-_CONTENT_TAGS = frozenset({"VV", "VA", "VV-I", "VA-I", "VV-R", "VA-R", "XR"})
-"""Tags of a clause's own predicates (what a frame is checked against): no auxiliaries, copulas or suffixes."""
 _ASKING = ACTING_MOODS | {"state_question", "question"}
 
 
@@ -50,6 +48,7 @@ class _Patterns:
         self.negators = pairs(lex.negators)
         self.need_nouns, self.need_verbs = pairs(lex.need_denial.nouns), pairs(lex.need_denial.verbs)
         self.prog_end, self.prog_aux = pairs(lex.progressive.endings), pairs(lex.progressive.auxiliaries)
+        self.premise = pairs(lex.premise_endings)
         self.permit_end, self.permit_verb = pairs(lex.permission.endings), pairs(lex.permission.verbs)
         self.quotatives, self.reporting = pairs(lex.quotatives), pairs(lex.reporting_verbs)
         self.past = pairs(lex.past_markers)
@@ -60,6 +59,7 @@ class _Patterns:
         self.wish_aux, self.wish_verb = pairs(lex.wish.auxiliaries), pairs(lex.wish.verbs)
         self.wish_good, self.wish_cond = pairs(lex.wish.after_conditional), pairs(lex.wish.conditional_endings)
         self.benefactive = pairs(lex.benefactives)
+        self.request_nouns = pairs(lex.request_nouns)
         self.request_end, self.suggest_end = pairs(lex.request_endings), pairs(lex.suggestion_endings)
         self.declare_end, self.exclaim_end = pairs(lex.declarative_endings), pairs(lex.exclamative_endings)
         self.question_end, self.question_words = pairs(lex.question_endings), pairs(lex.question_words)
@@ -124,20 +124,27 @@ def _clause_act(c: ClauseAnalysis, p: _Patterns) -> _Reading:
     ef = [k for k in matrix if k[1] == "EF"]
     final = ef[-1] if ef else next((k for k in reversed(matrix) if k[1] in ("EC", "ETN", "ETM")), None)
     out.final = bool(ef) or (final in p.declare_end)
-    benefactive = any(k in p.benefactive for k in matrix)
+    benefactive = any(k in p.benefactive for k in matrix) or any(k in p.request_nouns for k in matrix)
     asks_word = any(k in p.question_words for k in matrix)
     question = ("?" in text or (final in p.question_end and final not in p.request_end)
                 or (asks_word and not benefactive and final not in p.declare_end and final not in p.exclaim_end))
-    # polarity
+    # polarity; a negator before the first capability word negates some other phrase (있잖아 = 있지 않아)
+    first_word = min((h.position for h in c.capabilities), default=0)
+    def scopes_over_request(i: int) -> bool:  # the negator stands at or right before the capability word (안 가도 돼)
+        j = next((j for j in range(i + 1, len(ms)) if tags[j] != "MAG"), i)
+        return c.compact_offsets[i] >= first_word or c.compact_offsets[j] >= first_word
+
+    negator = next((k[0] for i, k in enumerate(ms)
+                    if k in p.negators and not inside[i] and i >= len(ms) - len(matrix) and scopes_over_request(i)), None)
     if _follows(matrix, p.prohibit_conn, p.prohibit_aux, within=2) is not None:
         out.polarity = "prohibited"
         sig.append("prohibitive")
     elif len(ms) >= 2 and ms[-1] in p.exclude_end and ms[-2] in p.exclude_verb:
         out.polarity = "prohibited"
         sig.append("exclusion")
-    elif any(k in p.negators for k, masked in zip(matrix, inside[len(ms) - len(matrix):]) if not masked):
+    elif negator is not None:
         out.polarity = "negated"
-        sig.append("negator:" + next(k[0] for k, masked in zip(ms, inside) if k in p.negators and not masked))
+        sig.append(f"negator:{negator}")
     elif _follows(matrix, p.need_nouns, p.need_verbs, within=4) is not None:
         out.polarity = "negated"
         sig.append("need_denied")
@@ -166,9 +173,13 @@ def _clause_act(c: ClauseAnalysis, p: _Patterns) -> _Reading:
             break
         if nxt[1] == "JKS" and k[1].startswith("NN") and not inside[i]:
             thing_subject = k[0]  # 소문이 돌고 있어: a thing acts; only a request form could still address the robot
-    if final in p.promissive:
+    promise = next((k for k in ms if k in p.promissive), None)
+    if promise is not None:
         out.agent = "user"
-        sig.append(f"promissive:{final[0]}")
+        sig.append(f"promissive:{promise[0]}")
+    elif out.agent == "user" and any(k in p.benefactive and k[1] == "VX" for k in matrix):
+        out.agent = "robot"  # 나 잘 거니까 ... 해 줘: the speaker is who it is for, not who acts
+        sig.append("benefactive_request")
     # mood
     able = _follows(matrix, p.able_mod, p.able_noun, within=1)
     able = able is not None and any(k in p.able_verb for k in matrix[able + 1: able + 3])
@@ -237,26 +248,38 @@ def _clause_act(c: ClauseAnalysis, p: _Patterns) -> _Reading:
     return out
 
 
-def _frame_mismatch(hit, c: ClauseAnalysis, registry: Registry) -> str | None:
-    """Why the clause's own predicates do not realize this capability (None when they do)."""
-    frames = registry.frames
-    morphs = c.morphemes
-    fits = frames.fits(hit.capability_id, hit.kind, registry.capability_by_id[hit.capability_id].schedulable)
-    content = []
+def _governing_predicate(hit, c: ClauseAnalysis) -> tuple[int, tuple[str, str]] | None:
+    """The predicate a capability word belongs to: Korean is head-final, so the first predicate after it
+    (a verbal noun + 하 counts as its noun). Predicates before it belong to other phrases (냄새 나는데 청정해 줘)."""
+    morphs, offsets = c.morphemes, c.compact_offsets
+    end = hit.position + len(hit.surface)
     for i, mo in enumerate(morphs):
+        if offsets[i] < end or c.in_registry_word[i] or c.after_registry_word[i]:
+            continue  # before the word, or part of a registry word (청/NNG 정하/VV for 청정하, 크/VA ᆫ/ETM 방 for 큰방)
         nxt = morphs[i + 1] if i + 1 < len(morphs) else None
-        if c.in_registry_word[i] or c.after_registry_word[i]:
-            continue  # part of a registry word (청/NNG 정하/VV for 청정하, 크/VA ᆫ/ETM 방 for 큰방)
-        if mo.tag in _CONTENT_TAGS:
-            if mo.tag.startswith("VA") and nxt is not None and nxt.form == "게":
-                continue  # 세게, 빵빵하게: manner, not the predicate
-            content.append((mo.form, mo.tag.split("-")[0]))
-        elif mo.tag == "NNG" and nxt is not None and nxt.tag in ("XSV", "XSA"):
-            content.append((mo.form, mo.tag))  # a verbal noun: 청정하다, 확인하다
-    content = [k for k in content if k not in frames.light_set]
-    if content and not any(k in fits for k in content):
-        return "predicate:" + content[-1][0]
+        if mo.tag.startswith("VA") and nxt is not None and nxt.form == "게":
+            continue  # 세게, 빵빵하게: manner, not the predicate
+        if mo.tag in VERB_TAGS or mo.tag == "XR":
+            return i, (mo.form, mo.tag.split("-")[0])
+        if mo.tag == "NNG" and nxt is not None and nxt.tag in ("XSV", "XSA"):
+            return i, (mo.form, mo.tag)  # a verbal noun: 확인하다, 측정하다
+    return None
+
+
+def _frame_mismatch(hit, c: ClauseAnalysis, registry: Registry) -> str | None:
+    """Why the predicate the capability word belongs to does not realize the capability (None when it does)."""
+    frames = registry.frames
+    governing = _governing_predicate(hit, c)
+    at, predicate = governing if governing is not None else (-1, None)
+    premise = _patterns(registry).premise
+    if at >= 0 and any((mo.form, mo.tag) in premise for mo in c.morphemes[at + 1: at + 4]):
+        return "premise"  # 공기 괜찮으니까 ...: the predicate states a reason, nothing is asked of it
+    if predicate is not None and predicate not in frames.light_set:
+        fits = frames.fits(hit.capability_id, hit.kind, registry.capability_by_id[hit.capability_id].schedulable)
+        if predicate not in fits:
+            return "predicate:" + predicate[0]
     frame = frames.capabilities.get(hit.capability_id)
+    morphs = c.morphemes
     if hit.via == "lemma" and frame is not None and frame.objects:
         at = next((i for i, mo in enumerate(morphs) if mo.form == hit.surface), None)
         if at is None:
@@ -309,7 +332,7 @@ def _spread_over_sentences(clauses: list[ClauseAnalysis], per: list[_Reading], p
     for prev_i, i in zip(order, order[1:]):
         prev, here = per[prev_i], per[i]
         if prev.agent != "robot" and here.agent == "robot" and clauses[prev_i].role == "action" and not prev.final \
-                and not any(s.startswith("robot_subject") for s in here.signals):
+                and not any(s.startswith(("robot_subject", "benefactive")) for s in here.signals):
             here.agent = prev.agent
             here.signals.append("agent:from_previous_clause")
 
@@ -343,10 +366,16 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], registry: Registry) -> 
     return [_speech_act(c, r, words_max) for c, r in zip(clause_candidates, per)]
 
 
-def _frame_element(c: ClauseAnalysis, hit) -> bool:
-    """Besides the capability word itself: a room, an argument, a level or an operation word."""
-    cues = ("on", "off", "increase", "decrease", "check")
-    return bool(c.rooms or hit.arguments or any(c.cues.get(k) for k in cues) or any(h is not hit for h in c.capabilities))
+_ALL_OPERATION_CUES = ("on", "off", "increase", "decrease", "check")
+
+
+def _frame_element(c: ClauseAnalysis, hit, repaired: bool = False) -> bool:
+    """Besides the capability word itself: a room, an argument, another capability word or an operation word
+    (punctuation is no word: a "?" completes no frame). A repaired word needs its own argument or operation:
+    the generic "on" words (해, 해줘) are its predicate, and another capability is not its argument."""
+    cues = _ALL_OPERATION_CUES[1:] if repaired else _ALL_OPERATION_CUES
+    worded = any(any("\uac00" <= ch <= "\ud7a3" or ch.isalnum() for ch in cue) for k in cues for cue in c.cues.get(k, []))
+    return bool(c.rooms or hit.arguments or worded or (not repaired and any(h is not hit for h in c.capabilities)))
 
 
 def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, registry: Registry) -> str | None:
@@ -364,7 +393,8 @@ def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, registry:
             if bad:
                 return reason
         return act.mood
-    if hit.via == "fuzzy" and (not act.asks_for_an_act or not _frame_element(c, hit)):
+    asking = act.asks_for_an_act or (hit.kind == "state_query" and act.mood == "state_question")
+    if hit.via == "fuzzy" and (not asking or not _frame_element(c, hit, repaired=True)):
         return "slip_without_frame"  # a repaired word needs the rest of its frame around it
     framed_lemma = hit.via == "lemma" and bool(c.rooms)  # 안방 가 (가 heard as a noun): the verb and its room
     if act.mood == "fragment" and hit.kind != "state_query" and not framed_lemma and (
