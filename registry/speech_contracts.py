@@ -121,6 +121,8 @@ class SpeechActLexicon(_Model):
     question_marks: list[str]
     question_words: Morphemes
     how_words: Morphemes
+    telling_verbs: Morphemes
+    """뭔지 설명해 줘 / 어떻게 하는지 알려 줘: a request to tell how something works is a knowledge question."""
     explanation_words: Morphemes
     """Words that ask for an explanation even when a state word is present (배터리 어떻게 아껴?)."""
     existence_verbs: Morphemes
@@ -153,6 +155,9 @@ class CapabilityFrame(_Model):
     """Lemmas that realize this capability (besides the light verbs and its kind's predicates)."""
     objects: list[str] = Field(default_factory=list)
     """For a capability cued by its verb alone (찍다, 돌다): the nouns it may take as object."""
+    subjects: list[str] = Field(default_factory=list)
+    """For a state query whose alias is the question itself (어디야, 몇 퍼센트): the nouns it may be asked of
+    (약국 어디야 asks where a pharmacy is, not where the robot is)."""
 
 
 class RequestFrames(_Model):
@@ -181,7 +186,8 @@ class RequestFrames(_Model):
         found = self._fits.get(key)
         if found is None:
             frame = self.capabilities.get(capability_id)
-            values = self.light_verbs + self.kind_predicates.get(kind, []) + (frame.predicates if frame else [])  # type: ignore[arg-type]
+            light = self.light_verbs if kind != "state_query" else []
+            values = light + self.kind_predicates.get(kind, []) + (frame.predicates if frame else [])  # type: ignore[arg-type]
             if schedulable:
                 values = values + self.schedule_predicates
             found = self._fits[key] = frozenset(tuple(v.split("/")) for v in values)  # type: ignore[misc]

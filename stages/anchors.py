@@ -89,7 +89,9 @@ def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, regis
     if act is not None and c.role == "action":
         about_device = bool(c.mentions or anchored or c.identity)
         # a question whose device words license nothing asks about the device (바이탈사인 돼? 볼륨 최대 몇까지 올라가?)
-        asks_about = act.mood in ("question", "state_question") and bool(c.mentions)
+        # (not when the words are about something else: 약국 어디야, 티비 소리 몇이야)
+        about_robot = [m for m in c.mentions if not m.split(":", 1)[1].startswith(("subject", "target"))]
+        asks_about = act.mood in ("question", "state_question") and bool(about_robot)
         if (act.mood == "knowledge_question" and about_device) or asks_about:
             lit("has_device_knowledge_question", 1.0, act.mood, *act.signals[:2])
         if act.mood in ("statement", "exclamation", "wish") and c.has_predicate:

@@ -64,6 +64,7 @@ class _Patterns:
         self.declare_end, self.exclaim_end = pairs(lex.declarative_endings), pairs(lex.exclamative_endings)
         self.question_end, self.question_words = pairs(lex.question_endings), pairs(lex.question_words)
         self.how_words = pairs(lex.how_words)
+        self.telling = pairs(lex.telling_verbs)
         self.explain_words, self.exists = pairs(lex.explanation_words), pairs(lex.existence_verbs)
         self.able_mod, self.able_noun, self.able_verb = (pairs(lex.ability.modifier_endings), pairs(lex.ability.nouns),
                                                          pairs(lex.ability.verbs))
@@ -187,6 +188,7 @@ def _clause_act(c: ClauseAnalysis, p: _Patterns) -> _Reading:
     wish = (any(k in p.wish_aux or k in p.wish_verb for k in matrix)
             or _follows(matrix, p.wish_cond, p.wish_good, within=2) is not None)
     how = any(k in p.how_words for k in matrix)
+    tells = any(k in p.telling for k in matrix)
     state_caps = any(h.kind == "state_query" for h in c.capabilities)
     base = len(ms) - len(matrix)
     manner = {i for i in range(len(matrix) - 1) if matrix[i][1].startswith("VA") and matrix[i + 1][0] == "게"}
@@ -207,6 +209,9 @@ def _clause_act(c: ClauseAnalysis, p: _Patterns) -> _Reading:
     elif permits and question:
         mood = "knowledge_question"
         sig.append("permission")
+    elif tells and (how or asks_word) and not state_caps:
+        mood = "knowledge_question"  # 음소거 뭔지 설명해 줘: asks how something works
+        sig.append("asks_to_explain")
     elif question:
         if benefactive or (final in p.request_end and final in p.question_end and final[0].endswith("래")):
             mood = "request"
@@ -259,11 +264,20 @@ def _governing_predicate(hit, c: ClauseAnalysis) -> tuple[int, tuple[str, str]] 
         nxt = morphs[i + 1] if i + 1 < len(morphs) else None
         if mo.tag.startswith("VA") and nxt is not None and nxt.form == "게":
             continue  # 세게, 빵빵하게: manner, not the predicate
+        if mo.tag.startswith("VX"):
+            continue  # auxiliaries (켜져 있어, 해 줘) carry no frame of their own
         if mo.tag in VERB_TAGS or mo.tag == "XR":
             return i, (mo.form, mo.tag.split("-")[0])
         if mo.tag == "NNG" and nxt is not None and nxt.tag in ("XSV", "XSA"):
             return i, (mo.form, mo.tag)  # a verbal noun: 확인하다, 측정하다
     return None
+
+
+def _slip_of(word: str, capability_id: str, registry: Registry) -> bool:
+    """Whether a word is a recognition slip of one of this capability's aliases (배더리 for 배터리)."""
+    m = matchers_for(registry)
+    found = m.fuzzy_alias(word, [])
+    return found is not None and any(e.target == capability_id for e in m.anchor_entries[found[2]])
 
 
 def _frame_mismatch(hit, c: ClauseAnalysis, registry: Registry) -> str | None:
@@ -272,14 +286,25 @@ def _frame_mismatch(hit, c: ClauseAnalysis, registry: Registry) -> str | None:
     governing = _governing_predicate(hit, c)
     at, predicate = governing if governing is not None else (-1, None)
     premise = _patterns(registry).premise
-    if at >= 0 and any((mo.form, mo.tag) in premise for mo in c.morphemes[at + 1: at + 4]):
-        return "premise"  # 공기 괜찮으니까 ...: the predicate states a reason, nothing is asked of it
-    if predicate is not None and predicate not in frames.light_set:
+    after = [i for i, o in enumerate(c.compact_offsets) if o >= hit.position + len(hit.surface)]
+    window = c.morphemes[after[0] if after else len(c.morphemes): (at if at >= 0 else after[0] if after else 0) + 4]
+    if any((mo.form, mo.tag) in premise for mo in window):
+        return "premise"  # 공기 괜찮으니까 ...: the word's predicate states a reason, nothing is asked of it
+    light = frames.light_set if hit.kind != "state_query" else frozenset()
+    if predicate is not None and predicate not in light:
         fits = frames.fits(hit.capability_id, hit.kind, registry.capability_by_id[hit.capability_id].schedulable)
         if predicate not in fits:
             return "predicate:" + predicate[0]
     frame = frames.capabilities.get(hit.capability_id)
     morphs = c.morphemes
+    if frame is not None and frame.subjects:
+        start = next((i for i, o in enumerate(c.compact_offsets) if o >= hit.position), len(morphs))
+        j = start - 1
+        while j >= 0 and morphs[j].tag in ("MAG", "JX", "JKS", "JKG", "MM", "XSN"):
+            j -= 1
+        if j >= 0 and morphs[j].tag in ("NNG", "NNP", "NP") and morphs[j].form not in frame.subjects \
+                and not _slip_of(morphs[j].form, hit.capability_id, registry):
+            return "subject:" + morphs[j].form  # 약국 어디야: the question is about the pharmacy
     if hit.via == "lemma" and frame is not None and frame.objects:
         at = next((i for i, mo in enumerate(morphs) if mo.form == hit.surface), None)
         if at is None:
@@ -345,7 +370,8 @@ def _speech_act(c: ClauseAnalysis, r: _Reading, words_max: int) -> SpeechAct:
         clause=c.index, mood=r.mood, polarity=r.polarity, agent=r.agent, reported=r.reported, past=r.past,
         target_owner=r.target_owner, quoted_until=r.quoted_until, signals=r.signals,
         licenses_action=clean and not r.past and (r.mood in ACTING_MOODS or short_fragment),
-        licenses_state_query=(r.agent == "robot" and not r.reported and not r.target_owner and r.polarity != "prohibited"
+        licenses_state_query=(r.agent == "robot" and not r.reported and not r.target_owner
+                              and (r.polarity == "affirmative" or (r.polarity == "negated" and r.mood in ("state_question", "question")))
                               and (r.mood in _ASKING or short_fragment)
                               and not (r.past and r.mood not in ("state_question", "question"))),
     )
