@@ -94,6 +94,9 @@ def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, regis
         asks_about = act.mood in ("question", "state_question") and bool(about_robot)
         if (act.mood == "knowledge_question" and about_device) or asks_about:
             lit("has_device_knowledge_question", 1.0, act.mood, *act.signals[:2])
+        elif act.mood == "knowledge_question":
+            # 계단도 올라갈 수 있어? 처음 쓰기 전에 뭘 해야 돼?: how / can-it asked of the robot, no device word
+            lit("has_unanchored_knowledge_question", 1.0, *act.signals[:2])
         if act.mood in ("statement", "exclamation", "wish") and c.has_predicate:
             lit("has_talk_shape", 1.0, act.mood, *act.signals[:2])
         if act.polarity != "affirmative" or act.reported or act.past or act.agent != "robot":

@@ -22,7 +22,8 @@ _FAMILY_AXES = {
     "ODL": ("has_supported_capability_anchor",),
     "SCH": ("has_schedule_workflow_scope", "has_schedule_time_semantics", "has_schedule_management_anchor", "has_active_schedule_workflow"),
     "FRG": ("has_frg_scope", "has_public_recommendation_cue", "has_public_target", "looks_title_like"),
-    "DQR": ("has_stable_device_qna_target", "has_capability_question", "has_product_identity_anchor", "has_device_knowledge_question"),
+    "DQR": ("has_stable_device_qna_target", "has_capability_question", "has_product_identity_anchor", "has_device_knowledge_question",
+            "has_unanchored_knowledge_question"),
     "UNS": ("has_unsupported_request", "has_unknown_device_mode"),
 }
 
