@@ -106,9 +106,23 @@ class Runtime:
             while not run.done and session.tick_count - run.submit_tick < change_at:
                 orch.tick()
             orch.user_changes_goal(run)
+        for said in sorted(scenario.user.says, key=lambda u: u.after_s):
+            while not run.done and session.tick_count - run.submit_tick < said.after_s:
+                orch.tick()
+            if not run.done and self._is_voice_stop(said.text, context, compiled):
+                orch.user_changes_goal(run)  # through the TaskManager: queued tasks cancelled, the running one stopped
         orch.run_until_done(run, budget, pace)
         self._save_goal(run, goal)
         return self._with_goal(orch.report(run), run, goal)
+
+    def _is_voice_stop(self, text: str, context: DeviceContext, compiled: CompiledWorkflow) -> bool:
+        """Route a turn spoken during a run (the active workflow in its voice context): is it a voice stop?"""
+        if self.runner is None:
+            from dataflow.driver import TurnRunner
+
+            self.runner = TurnRunner(registry=self.registry)
+        voice = VoiceContext(last_route=compiled.family, active_workflow_summary=f"{compiled.family.lower()}:{compiled.workflow_id}")
+        return self.runner.route(TurnInput(recognized_text=text, voice_context=voice, device_context=context)).stops_active_workflow
 
     def _save_goal(self, run: WorkflowRun, goal: GoalContract | None) -> None:
         if goal is not None:

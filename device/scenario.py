@@ -85,6 +85,14 @@ Fault = Annotated[
 ]
 
 
+class UserUtterance(Contract):
+    """Something the user says while the workflow runs; the cloud routes it like any turn."""
+
+    after_s: int = Field(ge=0, le=86400)
+    """Seconds after submission."""
+    text: str = Field(min_length=1, max_length=400)
+
+
 class SimulatedUser(Contract):
     """How the person in front of the robot behaves."""
 
@@ -95,6 +103,8 @@ class SimulatedUser(Contract):
     consent_after_s: int | None = Field(None, ge=1, le=600)
     changes_goal_after_s: int | None = Field(None, ge=0, le=86400)
     """The user calls the rest off this many seconds after submission (a user change of goal)."""
+    says: list[UserUtterance] = Field(default_factory=list, max_length=20)
+    """Turns spoken during the run (멈춰 at 20 s): each is routed, and a voice stop cancels the workflow."""
 
 
 class RunningTask(Contract):

@@ -153,7 +153,7 @@ class EvidenceAxis(Contract):
     signals: list[str] = Field(default_factory=list)
 
 
-Mood = Literal["request", "suggestion", "state_question", "knowledge_question", "question", "statement", "wish",
+Mood = Literal["request", "suggestion", "stop", "state_question", "knowledge_question", "question", "statement", "wish",
                "exclamation", "fragment", "condition"]
 Polarity = Literal["affirmative", "prohibited", "negated"]
 Agent = Literal["robot", "user", "third_person"]
@@ -166,7 +166,7 @@ class SpeechAct(Contract):
 
     clause: int
     mood: Mood
-    """request/suggestion to the robot, a question about its state or about what it can do / how
+    """request/suggestion to the robot, a voice stop (멈춰, 그만), a question about its state or about what it can do / how
     something works, a plain question, statement, wish, exclamation, fragment, or a guard/time clause."""
     polarity: Polarity = "affirmative"
     """prohibited: -지 마 / X 말고; negated: 안 해도 돼."""
@@ -540,6 +540,8 @@ class DecisionRecord(Contract):
     """What the deterministic admission decided: admitted | not_admitted."""
     ask_follow_up: str | None = None
     tts_response: str | None = None
+    stops_active_workflow: bool = False
+    """A voice stop (멈춰, 그만, 정지): the runtime cancels the running workflow through the TaskManager."""
     answer: KnowledgeAnswer | None = None
     """The grounded answer of a DQR turn, when the run asked for answers (`a2a ask`, `a2a batch --answer`)."""
     evidence: dict[str, Any] = Field(default_factory=dict)

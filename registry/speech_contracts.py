@@ -77,6 +77,13 @@ class Progressive(_Model):
     """돌고 있어: an ongoing state is described, not requested."""
 
 
+class VoiceStop(_Model):
+    words: Morphemes
+    companions: Morphemes
+    """Morphemes that may stand beside a stop word (다 꺼, 이제 그만해) without making it a request of its own."""
+    note: str = ""
+
+
 class OtherTargets(_Model):
     note: str = ""
     category: str
@@ -130,6 +137,7 @@ class SpeechActLexicon(_Model):
     ability: Ability
     exclamation_interjections: list[str]
     """Tags of interjections (IC)."""
+    voice_stop: VoiceStop
     fragment_max_words: int = Field(ge=1, le=10)
     """A predicate-less clause this short may still be an elliptical command ("거실 청정")."""
     other_targets: OtherTargets

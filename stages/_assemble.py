@@ -106,7 +106,8 @@ def plan_for_family(
         scope = _weak_scope(preclassifier_hints)
         recoverability = {"HARD": "none", "GENERIC": "low", "SOFT": "medium"}[subtype]
     slots_final = slots_out or Slots()
-    text, ask = tts(registry, family, b.steps, skill, slots_final, missing, categories, subtype, scope)
+    voice_stop = any(c.act is not None and c.act.mood == "stop" for c in clauses)
+    text, ask = tts(registry, family, b.steps, skill, slots_final, missing, categories, subtype, scope, voice_stop)
     experience = admission(b.steps, b.user_actions, b.guarded, temporal, routes) if (
         family in ("ODL", "FRG") or len(routes) > 1 or temporal) else None
     return PlannerOutput(

@@ -292,7 +292,7 @@ def admission(steps: list[Step], b_user_actions: int, guarded: bool, temporal: s
 
 
 def tts(registry: Registry, family: str, steps: list[Step], skill: str, slots: Slots, missing: list[str],
-        categories: list[str], subtype: str | None, scope: str | None) -> tuple[str, str | None]:
+        categories: list[str], subtype: str | None, scope: str | None, voice_stop: bool = False) -> tuple[str, str | None]:
     r = registry.lexicon["responses"]
     names = r["capability_names"]
     if missing:
@@ -300,8 +300,10 @@ def tts(registry: Registry, family: str, steps: list[Step], skill: str, slots: S
         return ask, ask
     if family == "ODL":
         acts = ", ".join(names.get(s.action.capability_id, s.action.capability_id) for s in steps if s.action)
+        if not acts:  # nothing planned: never claim an action the plan does not hold
+            return (r["ODL_stop"], None) if voice_stop else (r["ODL_nothing"], r["ODL_nothing"])
         key = "ODL_conditional" if any(s.condition for s in steps) else "ODL"
-        return r[key].format(actions=acts or names.get("air_quality", "")), None
+        return r[key].format(actions=acts), None
     if family == "SCH":
         if skill == "schedule_cancel":
             return r["SCH_cancel"], None

@@ -97,13 +97,15 @@ def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, regis
         elif act.mood == "knowledge_question":
             # 계단도 올라갈 수 있어? 처음 쓰기 전에 뭘 해야 돼?: how / can-it asked of the robot, no device word
             lit("has_unanchored_knowledge_question", 1.0, *act.signals[:2])
+        if act.mood == "stop":
+            lit("is_voice_stop", 1.0, *act.signals[:1])
         if act.mood in ("statement", "exclamation", "wish") and c.has_predicate:
             lit("has_talk_shape", 1.0, act.mood, *act.signals[:2])
         if act.polarity != "affirmative" or act.reported or act.past or act.agent != "robot":
             lit("has_unlicensed_speech_act", 1.0, act.polarity, act.agent, "reported" if act.reported else "",
                 "past" if act.past else "")
     any_scope = bool(anchored or c.identity or cues.get("sch_scope") or frg_strength or c.mentions
-                     or (act is not None and act.polarity == "prohibited"))
+                     or (act is not None and (act.polarity == "prohibited" or act.mood == "stop")))
     if c.has_proper_noun and (cues.get("question") or cues.get("check")) and not anchored:
         lit("has_public_entity_question", 1.0, "proper_noun_question")
     only_filler = c.compact.strip("?.!,") in (m.fillers | m.acknowledgements)

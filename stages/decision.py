@@ -61,6 +61,8 @@ def decision_record(
         experience_status=experience_admission.status,
         ask_follow_up=plan.ask_follow_up,
         tts_response=plan.tts_response,
+        stops_active_workflow=plan.selected_routes[:1] == ["ODL"] and any(
+            c.speech_act is not None and c.speech_act.mood == "stop" for c in preclassifier_hints.clauses),
         evidence={
             "normalized_text": normalized_text.text,
             "truncated": normalized_text.truncated,

@@ -49,6 +49,7 @@ class _Patterns:
         self.need_nouns, self.need_verbs = pairs(lex.need_denial.nouns), pairs(lex.need_denial.verbs)
         self.prog_end, self.prog_aux = pairs(lex.progressive.endings), pairs(lex.progressive.auxiliaries)
         self.premise = pairs(lex.premise_endings)
+        self.stop_words, self.stop_companions = pairs(lex.voice_stop.words), pairs(lex.voice_stop.companions)
         self.permit_end, self.permit_verb = pairs(lex.permission.endings), pairs(lex.permission.verbs)
         self.quotatives, self.reporting = pairs(lex.quotatives), pairs(lex.reporting_verbs)
         self.past = pairs(lex.past_markers)
@@ -196,8 +197,13 @@ def _clause_act(c: ClauseAnalysis, p: _Patterns) -> _Reading:
     last_pred = next((k for i, k in reversed(list(enumerate(matrix)))
                       if k[1] in VERB_TAGS and k not in p.benefactive and i not in manner), None)
     adjective = last_pred is not None and last_pred[1] in ("VA", "VA-I", "VA-R")
+    words = [k for k in ms if not k[1].startswith(("J", "E", "S", "X"))]
     if c.role in ("guard", "temporal"):
         mood = "condition"
+    elif not c.capabilities and any(k in p.stop_words for k in ms) and all(
+            k in p.stop_words or k in p.stop_companions for k in words):
+        mood = "stop"  # 멈춰, 그만, 다 꺼: stop whatever is running
+        sig.append("voice_stop")
     elif not c.has_predicate:
         mood = "state_question" if question and state_caps else "fragment"
     elif wish:

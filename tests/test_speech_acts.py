@@ -119,3 +119,19 @@ def test_quotation_marks_make_the_words_somebody_elses(runner):
     record = _route(runner, "\u201c사진 찍어\u201d 하고 말해봐")
     assert actions(record) == []
     assert any(c["speech_act"]["reported"] for c in record.evidence["clauses"])
+
+
+@pytest.mark.parametrize("text", ["멈춰", "그만", "정지", "스톱", "다 꺼", "이제 그만해"])
+def test_a_voice_stop_stops_the_running_workflow_and_plans_nothing(runner, text):
+    record = _route(runner, text)
+    assert record.stops_active_workflow and actions(record) == [] and record.family == "ODL"
+
+
+@pytest.mark.parametrize("text", ["아무것도 하지 마", "그만 좀 떠들어", "청정 멈춰"])
+def test_not_every_stop_word_is_a_voice_stop(runner, text):
+    assert not _route(runner, text).stops_active_workflow
+
+
+def test_an_odl_turn_with_nothing_planned_claims_no_action(runner):
+    record = _route(runner, "멈춰")
+    assert record.tts_response and "할게요" not in record.tts_response
