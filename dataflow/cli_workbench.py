@@ -258,8 +258,31 @@ def _fit(sets: list[Path], holdout: Path, out: Path, max_drop: float, l2: float,
     console.print(f"guard passed ({_pct(before)} -> {_pct(after)} held out); weights written to {out}")
 
 
+def learn(
+    sets: list[Path] = typer.Argument(..., help="Labelled SETs to fit the learned family model on (holdout sets are refused)."),
+    out: Path = typer.Option(Path(__file__).resolve().parent.parent / "registry" / "learned_family.npz", "--out",
+                             help="Where the model goes (default: the registry's file, which the planner reads)."),
+    calibration_share: float = typer.Option(0.15, "--calibration-share", min=0.05, max=0.5,
+                                            help="Share of rows kept aside (by a hash of the id) to calibrate the temperature."),
+) -> None:
+    """Fit the learned family evidence (hashed character n-grams, softmax, calibrated): evidence axes, never a licence."""
+    from dataflow.learned import fit_learned_model
+    from registry.errors import A2AError
+
+    missing = [str(p) for p in sets if not p.is_file()]
+    if missing:
+        _fail(f"no such set: {', '.join(missing)}")
+    try:
+        summary = fit_learned_model(sets, out, calibration_share)
+    except A2AError as exc:
+        _fail(str(exc))
+    console.print(f"fitted on {summary['rows_fitted']} rows; calibration part {summary['rows_calibration']} rows, "
+                  f"accuracy {summary['calibration_accuracy']}, temperature {summary['temperature']}; written to {summary['out']}", soft_wrap=True)
+
+
 def register(app: typer.Typer) -> None:
     """Add the workbench commands to the `a2a` app."""
     app.command()(trace)
     app.command()(report)
     app.command()(tune)
+    app.command()(learn)

@@ -15,10 +15,10 @@ from registry.contracts import Contract, DecisionRecord, KnowledgeAnswer, TurnIn
 from registry.errors import ConfigError
 from registry.loader import Registry, load_registry
 from registry.model_contracts import ModelClient
-from stages import anchors, candidates, speech_acts, checks, compiler, decision, experience, history, judge, normalization, planner, reply_meta, routing
+from stages import anchors, candidates, learned_evidence, speech_acts, checks, compiler, decision, experience, history, judge, normalization, planner, reply_meta, routing
 from stages import knowledge, model_stages
 
-STAGE_MODULES = (normalization, history, speech_acts, anchors, routing, reply_meta, candidates, planner, judge, checks, experience, decision, compiler, model_stages, knowledge)
+STAGE_MODULES = (normalization, history, speech_acts, learned_evidence, anchors, routing, reply_meta, candidates, planner, judge, checks, experience, decision, compiler, model_stages, knowledge)
 FINAL_NODE = "decision_record"
 ANSWER_NODE = "dqr_answer"
 

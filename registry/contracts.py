@@ -193,6 +193,15 @@ class SpeechAct(Contract):
         return self.mood in ACTING_MOODS
 
 
+class LearnedEvidence(Contract):
+    """The learned family model's reading of the turn: evidence axes, never a licence."""
+
+    probabilities: dict[str, float] = Field(default_factory=dict)
+    """Calibrated probability per family ({} when the registry has no model)."""
+    model: str | None = None
+    """The model's content digest and what it was fitted on."""
+
+
 class Clause(Contract):
     """One clause of the utterance after segmentation on connectives."""
 

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from registry.contracts import FAMILIES, Flow, FlowCatalog
 from registry.errors import RegistryError
 from registry.experience import EffectCatalog
+from registry.learned_model import LEARNED_FILE, LearnedFamilyModel
 from registry.speech_contracts import RequestFrames, SpeechActLexicon
 
 REGISTRY_DIR = Path(__file__).resolve().parent
@@ -201,6 +202,11 @@ class EvidenceWeights(_Model):
     confidence: dict[str, float]
     second_pass: dict[str, Any]
     strengths: dict[str, float]
+    learned_gray_margin: float = Field(2.0, ge=0.0)
+    """The learned family axes light only when the lexical scores' top two are closer than this (a gray zone)."""
+    learned_closed_by: list[str] = Field(default_factory=list)
+    """Axes that decide by mechanism, not by wording (a clock delay holding device steps, an open slot answer,
+    a voice stop): while one is lit the learned tier stays closed."""
 
     @model_validator(mode="after")
     def _families(self) -> "EvidenceWeights":
@@ -223,6 +229,7 @@ class Registry:
         effects: EffectCatalog | None = None,
         speech_acts: SpeechActLexicon | None = None,
         frames: RequestFrames | None = None,
+        learned: LearnedFamilyModel | None = None,
     ):
         self.capabilities = capabilities
         self.skills = skills
@@ -232,6 +239,8 @@ class Registry:
         self.effects = effects
         self.speech_acts = speech_acts or _default("speech_acts", SpeechActLexicon)
         self.frames = frames or _default("frames", RequestFrames)
+        self.learned = learned
+        """The learned family model (evidence only), None when the registry has none."""
         self._check_cross_references()
 
     def _check_cross_references(self) -> None:
@@ -406,7 +415,9 @@ def from_files(directory: Path = REGISTRY_DIR, weights_file: Path | None = None)
     data = {key: _read_json(directory / name) for key, name in FILES.items()}
     if weights_file is not None:
         data["weights"] = _read_json(weights_file)
-    return from_dicts(data)
+    registry = from_dicts(data)
+    registry.learned = LearnedFamilyModel.load(directory / LEARNED_FILE)
+    return registry
 
 
 _DEFAULT: Registry | None = None

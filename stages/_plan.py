@@ -24,18 +24,30 @@ from stages._matchers import matchers_for
 
 
 
+LEARNED_PREFIX = "learned_"
+"""Axes of the learned family model (stages/learned_evidence.py): counted on gray-zone turns only."""
+
+
 def score_families(axes: dict[str, EvidenceAxis], registry: Registry) -> FamilyScores:
-    """bias + sum(weight * strength) per family, with each term kept for the record."""
+    """bias + sum(weight * strength) per family, with each term kept for the record.
+
+    The learned axes count only in a gray zone: when the lexical scores' top two are closer than
+    `learned_gray_margin` and no axis of `learned_closed_by` (a decision by mechanism) is lit."""
     w = registry.weights
-    scores, contributions = {}, {}
+    lexical, learned = {}, {}
     for family in w.families:
         terms = {
             axis: round(weight * axes[axis].strength, 3)
             for axis, weight in w.weights.get(family, {}).items()
             if axis in axes and axes[axis].strength
         }
-        contributions[family] = terms
-        scores[family] = round(w.bias.get(family, 0.0) + sum(terms.values()), 3)
+        lexical[family] = {a: t for a, t in terms.items() if not a.startswith(LEARNED_PREFIX)}
+        learned[family] = {a: t for a, t in terms.items() if a.startswith(LEARNED_PREFIX)}
+    base = sorted((round(w.bias.get(f, 0.0) + sum(lexical[f].values()), 3) for f in w.families), reverse=True)
+    gray = (len(base) > 1 and base[0] - base[1] < w.learned_gray_margin
+            and not any(a in axes and axes[a].strength for a in w.learned_closed_by))
+    contributions = {f: {**lexical[f], **(learned[f] if gray else {})} for f in w.families}
+    scores = {f: round(w.bias.get(f, 0.0) + sum(contributions[f].values()), 3) for f in w.families}
     top = max(scores.values())
     exp = {f: math.exp(s - top) for f, s in scores.items()}
     total = sum(exp.values())

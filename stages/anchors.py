@@ -6,10 +6,14 @@ the planner combines them with the registry's evidence weights.
 
 from __future__ import annotations
 
-from registry.contracts import Clause, EvidenceAxis, HistoryEvidence, NormalizedText, PreclassifierHints
+from registry.contracts import Clause, EvidenceAxis, HistoryEvidence, LearnedEvidence, NormalizedText, PreclassifierHints
 from registry.loader import Registry
 from stages._clauses import ClauseAnalysis
+from stages._plan import LEARNED_PREFIX
 from stages._matchers import Matchers, matchers_for
+
+LEARNED_FLOOR = 0.2
+"""A learned probability below this lights no axis (keeps records short; the weight does the rest)."""
 
 _CAPABILITY_AXES = {
     "execution": "has_execution_capability_anchor",
@@ -167,7 +171,8 @@ def _merge_axes(per_clause: list[dict[str, EvidenceAxis]]) -> dict[str, Evidence
 
 
 def preclassifier_hints(
-    clause_analyses: list[ClauseAnalysis], normalized_text: NormalizedText, history_evidence: HistoryEvidence, registry: Registry
+    clause_analyses: list[ClauseAnalysis], normalized_text: NormalizedText, history_evidence: HistoryEvidence,
+    learned_family_evidence: LearnedEvidence, registry: Registry,
 ) -> PreclassifierHints:
     """The registry anchors and evidence axes of the turn, whole and per clause."""
     m = matchers_for(registry)
@@ -190,6 +195,11 @@ def preclassifier_hints(
     acting = any(h.kind in ("execution", "settings") and h.strength >= 0.8 for c in clause_analyses for h in c.capabilities)
     if delays and acting and "has_timed_device_action" not in axes:
         axes["has_timed_device_action"] = EvidenceAxis(strength=1.0, signals=delays)
+    # the learned model is one more axis per family; score_families counts it on gray-zone turns only, and it
+    # never licenses anything
+    for family, p in learned_family_evidence.probabilities.items():
+        if p >= LEARNED_FLOOR:
+            axes[f"{LEARNED_PREFIX}{family}"] = EvidenceAxis(strength=round(p, 3), signals=[f"p={p:.2f}", learned_family_evidence.model or ""])
     fragment = axes.get("looks_fragmentary")
     weak_scope = any(a.via in ("lemma", "ambiguous") for c in clause_analyses for a in c.anchors) or any(
         c.rooms or c.times.strength for c in clause_analyses

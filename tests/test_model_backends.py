@@ -251,7 +251,7 @@ def test_pairwise_judge_answers_inside_the_pair(fake, registry):
         return valid_responder(packet)
 
     fake.responder = respond
-    rec = gemini(fake, registry, DriverConfig(planner_backend="hybrid")).route_text("드래곤 길들이기")
+    rec = gemini(fake, registry, DriverConfig(planner_backend="hybrid")).route_text("겨울왕국")
     judge = [p for p in fake.packets() if p["task"] == "second_pass_judge"]
     assert len(judge) == 1 and rec.second_pass_ran
     verdict = rec.evidence["second_pass"]
@@ -261,7 +261,7 @@ def test_pairwise_judge_answers_inside_the_pair(fake, registry):
 
 def test_judge_answer_outside_the_pair_keeps_the_deterministic_verdict(fake, registry):
     fake.responder = lambda p: {"winner": "ODL", "reason": "x"} if p["task"] == "second_pass_judge" else valid_responder(p)
-    rec = gemini(fake, registry, DriverConfig(planner_backend="hybrid")).route_text("드래곤 길들이기")
+    rec = gemini(fake, registry, DriverConfig(planner_backend="hybrid")).route_text("겨울왕국")
     assert sum(1 for p in fake.packets() if p["task"] == "second_pass_judge") == 2  # answer + repair
     assert rec.evidence["second_pass"]["reason"][-1].startswith("model judge fallback: model output invalid after one repair: winner")
     assert rec.family != "ODL"

@@ -1,6 +1,6 @@
 """Stages called as plain functions."""
 
-from registry.contracts import HistoryEvidence, TurnInput, VoiceContext
+from registry.contracts import HistoryEvidence, LearnedEvidence, TurnInput, VoiceContext
 from stages.anchors import preclassifier_hints
 from stages.speech_acts import clause_analyses as licensed, clause_candidates, speech_acts
 
@@ -50,7 +50,7 @@ def test_quotative_is_not_a_clause_boundary(registry):
 
 def test_preclassifier_axes_carry_strength_and_signals(registry):
     nt = _nt("유튜브 틀어줘", registry)
-    hints = preclassifier_hints(clause_analyses(nt, registry), nt, HistoryEvidence(), registry)
+    hints = preclassifier_hints(clause_analyses(nt, registry), nt, HistoryEvidence(), LearnedEvidence(), registry)
     assert hints.unsupported_request_categories == ["streaming_or_app_execution"]
     assert hints.strength("has_unsupported_request") == 1.0
     assert not hints.flag("has_supported_capability_anchor")
@@ -58,7 +58,7 @@ def test_preclassifier_axes_carry_strength_and_signals(registry):
 
 def test_device_cue_alone_is_not_a_capability_anchor(registry):
     nt = _nt("에어컨 켜줘", registry)
-    hints = preclassifier_hints(clause_analyses(nt, registry), nt, HistoryEvidence(), registry)
+    hints = preclassifier_hints(clause_analyses(nt, registry), nt, HistoryEvidence(), LearnedEvidence(), registry)
     assert hints.flag("has_device_action_cue_surface")
     assert not hints.flag("has_supported_capability_anchor")
 

@@ -1,0 +1,112 @@
+"""Fitting the learned family model: softmax regression on hashed character n-grams, temperature-calibrated.
+
+    a2a learn data/utterances/core.jsonl data/utterances/train_v2.jsonl ... [--out registry/learned_family.npz]
+
+Rows with `expect.family` are fitted on; a stable hash of each row id keeps a share aside for calibration
+(the temperature) and for the report. The model is evidence: the planner reads each family's
+probability as an axis (`learned_<FAMILY>`), weighted like every other axis, and it never licenses an
+action. Holdout sets are refused: they stay unfitted.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from pathlib import Path
+
+import numpy as np
+
+from dataflow.batch import read_set
+from registry.contracts import FAMILIES
+from registry.errors import InputError
+from stages._learned import family_probabilities, ngram_buckets
+
+BUCKETS = 1 << 14
+_HOLDOUT_MARKERS = ("holdout",)
+
+
+def _split(row_id: str, share: float) -> bool:
+    """True for rows kept aside for calibration (stable: a hash of the id)."""
+    return int(hashlib.sha1(row_id.encode("utf-8")).hexdigest()[:8], 16) / 0xFFFFFFFF < share
+
+
+def labelled_rows(paths: list[Path]) -> list[tuple[str, str, str]]:
+    """(id, text, family) of every row that names its family; holdout sets are refused."""
+    rows = []
+    for path in paths:
+        if any(marker in path.name for marker in _HOLDOUT_MARKERS):
+            raise InputError(f"{path}: a holdout set is never fitted on")
+        for number, row, error in read_set(path):
+            if error or not row:
+                continue
+            family = (row.get("expect") or {}).get("family") if isinstance(row.get("expect"), dict) else None
+            if family is None and isinstance(row.get("question"), str):
+                family = "DQR"  # a product-question set (data/questions): every row is a question about the robot
+            if family in FAMILIES:
+                rows.append((f"{path.name}:{row.get('id', number)}", row["text"], family))
+    return rows
+
+
+def _fit(features: list[np.ndarray], labels: np.ndarray, l2: float, steps: int) -> tuple[np.ndarray, np.ndarray]:
+    """Full-batch Adam on the softmax loss; features are bucket-id arrays (scaled by 1/sqrt(length))."""
+    n, k = len(features), len(FAMILIES)
+    cols = np.concatenate(features)
+    lengths = np.array([len(f) for f in features])
+    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
+    scale = 1.0 / np.sqrt(np.maximum(lengths, 1))
+    weights = np.zeros((BUCKETS, k), dtype=np.float64)
+    bias = np.zeros(k)
+    onehot = np.eye(k)[labels]
+    m_w, v_w, m_b, v_b = np.zeros_like(weights), np.zeros_like(weights), np.zeros(k), np.zeros(k)
+    for t in range(1, steps + 1):
+        summed = np.add.reduceat(weights[cols], starts, axis=0) * scale[:, None] + bias
+        summed -= summed.max(axis=1, keepdims=True)
+        prob = np.exp(summed)
+        prob /= prob.sum(axis=1, keepdims=True)
+        err = (prob - onehot) / n
+        grad_w = np.zeros_like(weights)
+        np.add.at(grad_w, cols, np.repeat(err * scale[:, None], lengths, axis=0))
+        grad_w += l2 * weights
+        grad_b = err.sum(axis=0)
+        for param, grad, m, v in ((weights, grad_w, m_w, v_w), (bias, grad_b, m_b, v_b)):
+            m *= 0.9
+            m += 0.1 * grad
+            v *= 0.999
+            v += 0.001 * grad * grad
+            param -= 0.05 * (m / (1 - 0.9 ** t)) / (np.sqrt(v / (1 - 0.999 ** t)) + 1e-8)
+    return weights.astype(np.float32), bias.astype(np.float32)
+
+
+def _temperature(weights: np.ndarray, bias: np.ndarray, texts: list[str], labels: np.ndarray) -> float:
+    """The temperature that minimises the calibration part's log loss (a grid: it is one number)."""
+    if not texts:
+        return 1.0
+    best, best_loss = 1.0, float("inf")
+    for temperature in np.linspace(0.1, 4.0, 40):
+        loss = -np.mean([np.log(family_probabilities(weights, bias, float(temperature), t)[y] + 1e-9) for t, y in zip(texts, labels)])
+        if loss < best_loss:
+            best, best_loss = float(temperature), loss
+    return best
+
+
+def fit_learned_model(paths: list[Path], out: Path, calibration_share: float = 0.15, l2: float = 1e-4, steps: int = 300) -> dict:
+    """Fit, calibrate and write the model; returns what it was fitted on and its accuracy on the calibration part."""
+    rows = labelled_rows(paths)
+    if len(rows) < 50:
+        raise InputError(f"only {len(rows)} rows name a family; the model needs a labelled set")
+    index = {f: i for i, f in enumerate(FAMILIES)}
+    fit_rows = [r for r in rows if not _split(r[0], calibration_share)]
+    cal_rows = [r for r in rows if _split(r[0], calibration_share)]
+    features = [ngram_buckets(text, BUCKETS) for _, text, _ in fit_rows]
+    weights, bias = _fit(features, np.array([index[f] for _, _, f in fit_rows]), l2, steps)
+    cal_labels = np.array([index[f] for _, _, f in cal_rows], dtype=np.int64)
+    temperature = _temperature(weights, bias, [t for _, t, _ in cal_rows], cal_labels)
+    predicted = [int(np.argmax(family_probabilities(weights, bias, temperature, t))) for _, t, _ in cal_rows]
+    accuracy = float(np.mean(np.array(predicted) == cal_labels)) if cal_rows else None
+    trained_on = ", ".join(f"{p.name}" for p in paths) + f" ({len(fit_rows)} rows fitted, {len(cal_rows)} calibration)"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    np.savez_compressed(out, weights=weights.astype(np.float16).astype(np.float32), bias=bias, temperature=np.float32(temperature),
+                        families=np.array(FAMILIES), trained_on=np.array(trained_on))
+    summary = {"rows_fitted": len(fit_rows), "rows_calibration": len(cal_rows), "temperature": round(temperature, 3),
+               "calibration_accuracy": None if accuracy is None else round(accuracy, 4), "trained_on": trained_on, "out": str(out)}
+    return json.loads(json.dumps(summary))

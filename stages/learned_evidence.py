@@ -1,0 +1,17 @@
+"""Step 3b: learned family evidence (a hashed character n-gram model; weights are registry data)."""
+
+from __future__ import annotations
+
+from registry.contracts import FAMILIES, LearnedEvidence, NormalizedText
+from registry.loader import Registry
+from stages._learned import family_probabilities
+
+
+def learned_family_evidence(normalized_text: NormalizedText, registry: Registry) -> LearnedEvidence:
+    """Each family's calibrated probability under the learned model (empty without a model or text)."""
+    model = registry.learned
+    if model is None or not normalized_text.text:
+        return LearnedEvidence()
+    probs = family_probabilities(model.weights, model.bias, model.temperature, normalized_text.text)
+    return LearnedEvidence(probabilities={f: round(float(p), 4) for f, p in zip(FAMILIES, probs)},
+                           model=f"{model.digest}: {model.trained_on}")

@@ -1,0 +1,76 @@
+"""Learned family evidence: an axis on gray-zone turns, never a licence; fitted only on sets that are not holdouts."""
+
+import copy
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from dataflow.driver import TurnRunner
+from dataflow.learned import fit_learned_model, labelled_rows
+from registry.contracts import FAMILIES, DeviceContext, TurnInput
+from registry.errors import InputError
+from registry.learned_model import LearnedFamilyModel
+from registry.loader import load_registry
+from tests.conftest import actions
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def _always(family: str) -> LearnedFamilyModel:
+    """A model that is sure of one family whatever it hears."""
+    bias = np.full(len(FAMILIES), -20.0, dtype=np.float32)
+    bias[FAMILIES.index(family)] = 20.0
+    return LearnedFamilyModel(np.zeros((16, len(FAMILIES)), dtype=np.float32), bias, 1.0, FAMILIES, "test", "always-" + family)
+
+
+@pytest.fixture(scope="module")
+def odl_sure_runner():
+    patched = copy.copy(load_registry())
+    patched.learned = _always("ODL")
+    return TurnRunner(registry=patched)
+
+
+@pytest.mark.parametrize("text", ["거실로 가지 마", "엄마가 사진 찍으래", "어제 청정했어", "티비 소리가 너무 커"])
+def test_a_model_sure_of_odl_still_licenses_nothing(odl_sure_runner, text):
+    record = odl_sure_runner.route(TurnInput(recognized_text=text, device_context=DeviceContext(position="안방")))
+    assert actions(record) == []
+
+
+def test_the_learned_axis_shows_its_probability_and_counts_only_in_a_gray_zone(odl_sure_runner):
+    clear = odl_sure_runner.route(TurnInput(recognized_text="거실로 가서 청정해줘"))
+    axis = clear.evidence["axes"]["learned_ODL"]
+    assert axis["strength"] == 1.0 and axis["signals"][0] == "p=1.00"
+    talk = odl_sure_runner.route(TurnInput(recognized_text="고마워"))
+    assert "learned_ODL" in talk.evidence["axes"]
+    # 고마워 is lexically clear (DEF): the learned axis is recorded but does not count
+    assert "learned_ODL" not in talk.evidence["family_contributions"]["ODL"] and talk.family == "DEF"
+
+
+def test_the_shipped_model_loads_with_its_provenance():
+    model = load_registry().learned
+    assert model is not None and model.families == FAMILIES and "train_v2.jsonl" in model.trained_on
+
+
+def test_holdout_sets_are_never_fitted(tmp_path):
+    with pytest.raises(InputError, match="holdout"):
+        labelled_rows([ROOT / "data/utterances/holdout_v2.jsonl"])
+    with pytest.raises(InputError, match="holdout"):
+        fit_learned_model([ROOT / "data/utterances/dev_holdout.jsonl"], tmp_path / "m.npz")
+
+
+def test_a_fitted_model_round_trips_and_separates_families(tmp_path):
+    out = tmp_path / "m.npz"
+    summary = fit_learned_model([ROOT / "data/utterances/core.jsonl"], out, steps=120)
+    model = LearnedFamilyModel.load(out)
+    assert model is not None and summary["rows_fitted"] > 200
+    assert summary["calibration_accuracy"] > 0.6
+
+
+def test_a_broken_model_file_is_a_clear_error(tmp_path):
+    from registry.errors import RegistryError
+
+    bad = tmp_path / "learned_family.npz"
+    bad.write_bytes(b"not a model")
+    with pytest.raises(RegistryError, match="learned"):
+        LearnedFamilyModel.load(bad)
