@@ -126,6 +126,8 @@ class ClassificationHints(_Model):
     ambiguous_anchors: list[AmbiguousAnchor]
     indoor_scope_cues: list[str]
     outdoor_scope_cues: list[str]
+    outside_cues: list[str] = Field(default_factory=list)
+    """Words that place even an explicit indoor query outside (바깥 공기 괜찮나?): the robot does not measure there."""
     unknown_mode_pattern_suffix: str
     schedulable_default_function: str | None = None
 

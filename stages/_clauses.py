@@ -374,7 +374,7 @@ def analyse(nt: NormalizedText, registry: Registry, m: Matchers) -> list[ClauseA
                 ("question", m.question_shape), ("capability_question", m.capability_question),
                 ("reply_shape", m.reply_shape), ("generic_help", m.generic_help), ("cancel", m.cancel),
                 ("guard_need", m.guard_need), ("guard_negative", m.guard_negative), ("guard_positive", m.guard_positive),
-                ("guard_consent", m.guard_consent), ("completion", m.completion), ("outdoor", m.outdoor), ("indoor", m.indoor),
+                ("guard_consent", m.guard_consent), ("completion", m.completion), ("outdoor", m.outdoor), ("outside", m.outside), ("indoor", m.indoor),
                 ("vague", m.vague),
             )
         }

@@ -123,6 +123,9 @@ class Matchers:
         self.mode_suffix = caps.classification_hints.unknown_mode_pattern_suffix
         self.indoor = CueSet(caps.classification_hints.indoor_scope_cues + [n for r in registry.rooms.rooms for n in r.names])
         self.outdoor = CueSet(caps.classification_hints.outdoor_scope_cues)
+        self.outside = CueSet(caps.classification_hints.outside_cues)
+        self.scoped_capabilities = {a.capability_id for a in caps.classification_hints.ambiguous_anchors}
+        """Capabilities whose words may be about indoors or outdoors (공기, 온도)."""
 
         lex = registry.lexicon
         ops = lex["operations"]

@@ -90,6 +90,8 @@ def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, regis
     act = c.act
     if c.mentions:
         lit("has_unlicensed_capability_mention", 1.0, *c.mentions[:3])
+    if any(m.endswith(":target:outdoors") for m in c.mentions):
+        lit("has_frg_scope", 0.8, "outdoor_query")  # 바깥 공기 괜찮나?: outdoor air is public information
     if act is not None and c.role == "action":
         about_device = bool(c.mentions or anchored or c.identity)
         # a question whose device words license nothing asks about the device (바이탈사인 돼? 볼륨 최대 몇까지 올라가?)

@@ -418,6 +418,9 @@ def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, registry:
         return "quoted"
     if act.target_owner:
         return f"target:{act.target_owner}"
+    if (hit.capability_id in matchers_for(registry).scoped_capabilities and c.cues.get("outside")
+            and not c.cues.get("indoor")):
+        return "target:outdoors"  # 바깥 공기 괜찮나?: the robot measures only where it is
     allowed = act.licenses_state_query if hit.kind == "state_query" else act.licenses_action
     if not allowed:
         for reason, bad in (("prohibited", act.polarity == "prohibited"), ("negated", act.polarity == "negated" and hit.kind != "state_query"),
