@@ -3,7 +3,8 @@
     python benchmarks/all_sets.py [--out runs/all] [--corpus-fit-share 0.5] [--only NAME ...]
 
 Prints, per set: rows, family accuracy, action exact match and false actions (device steps on rows
-that expect none, and device steps not in expect.actions), and writes each run (decisions, metrics,
+that expect none, and device steps not in expect.actions); for question sets (rows with a `question`),
+the share that reaches DQR through the real route instead of a family accuracy. Writes each run (decisions, metrics,
 errors.jsonl) under --out. Talk corpora in ../shared/corpora/ are split by a stable hash of the row
 id into a part that may be fitted on and a part that never is; both parts are reported.
 """
@@ -25,10 +26,13 @@ SETS = {
     "core (tuned on)": ROOT / "data/utterances/core.jsonl",
     "dev_holdout (never tuned on)": ROOT / "data/utterances/dev_holdout.jsonl",
     "holdout_v2 (written before tuning, never tuned on)": ROOT / "data/utterances/holdout_v2.jsonl",
+    "holdout_v3 (written blind, never tuned on)": ROOT / "data/utterances/holdout_v3.jsonl",
     "train_v2 (fit set)": ROOT / "data/utterances/train_v2.jsonl",
     "talk_capability (talk rows)": ROOT / "data/utterances/talk_capability.jsonl",
     "experience_boundary": ROOT / "data/utterances/experience_boundary.jsonl",
-    "dqr questions": ROOT / "data/questions/dqr.jsonl",
+    "dqr questions (tuned on)": ROOT / "data/questions/dqr.jsonl",
+    "dqr_v2 questions (written blind, tuned on after)": ROOT / "data/questions/dqr_v2.jsonl",
+    "dqr_holdout questions (written blind, never tuned on)": ROOT / "data/questions/dqr_holdout.jsonl",
 }
 CORPORA = ROOT.parent / "shared" / "corpora"
 
@@ -51,6 +55,12 @@ def _split_corpus(path: Path, share: float, tmp: Path) -> dict[str, Path]:
     return {f"{path.name} (fit part)": fit, f"{path.name} (never fitted)": held}
 
 
+def _dqr_reach(decisions: Path) -> float | None:
+    """The share of a question set's decisions whose owner family is DQR."""
+    families = [json.loads(line).get("family") for line in decisions.open(encoding="utf-8") if line.strip()]
+    return sum(f == "DQR" for f in families) / len(families) if families else None
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", type=Path, default=None, help="write each run under this folder")
@@ -67,12 +77,16 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{'set':58s} {'rows':>6s} {'family':>7s} {'actions':>8s} {'false':>6s}")
         results = {}
         for name, path in sets.items():
-            out = args.out / path.stem if args.out else None
+            out = args.out / path.stem if args.out else Path(tmp) / "runs" / path.stem
             m = run_batch(runner, path, out)
             fam, act = m["family_accuracy"], m["action_exact_match"]
+            if fam is None and path.parent.name == "questions":
+                m["dqr_reach"] = fam = _dqr_reach(out / "decisions.jsonl")
             print(f"{name:58s} {m['rows']:6d} {'-' if fam is None else f'{fam:.3f}':>7s} "
                   f"{'-' if act is None else f'{act:.3f}':>8s} {m['false_actions']:6d}", flush=True)
-            results[name] = {k: m[k] for k in ("rows", "family_accuracy", "action_exact_match", "false_actions", "confusion_matrix")}
+            results[name] = {k: m.get(k) for k in ("rows", "family_accuracy", "action_exact_match", "false_actions",
+                                                    "dqr_reach", "confusion_matrix")}
+    print("(question sets: the family column is the share of questions that reach DQR through the real route)")
     if args.out:
         args.out.mkdir(parents=True, exist_ok=True)
         (args.out / "summary.json").write_text(json.dumps(results, ensure_ascii=False, indent=2), encoding="utf-8")

@@ -180,6 +180,8 @@ class SpeechAct(Contract):
     """Another thing in the home the clause's capability words are about (tv, phone, car...); None = the robot."""
     quoted_until: int = 0
     """Compact-text offset in the clause before which words are quoted content, not the request."""
+    displayed: bool = False
+    """The quote is a message the device shows (못 찾는다고 떠, E3라고 나와): a report about the device."""
     licenses_action: bool = False
     """An affirmative request to the robot: execution and settings steps may come from this clause."""
     licenses_state_query: bool = False

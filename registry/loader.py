@@ -17,7 +17,7 @@ from registry.contracts import FAMILIES, Flow, FlowCatalog
 from registry.errors import RegistryError
 from registry.experience import EffectCatalog
 from registry.learned_model import LEARNED_FILE, LearnedFamilyModel
-from registry.speech_contracts import RequestFrames, SpeechActLexicon
+from registry.speech_contracts import ProductVocabulary, RequestFrames, SpeechActLexicon
 
 REGISTRY_DIR = Path(__file__).resolve().parent
 FILES = {
@@ -29,6 +29,7 @@ FILES = {
     "effects": "effect_catalog.v1.json",
     "speech_acts": "speech_acts.json",
     "frames": "request_frames.json",
+    "product": "product_vocabulary.json",
 }
 
 
@@ -232,6 +233,7 @@ class Registry:
         speech_acts: SpeechActLexicon | None = None,
         frames: RequestFrames | None = None,
         learned: LearnedFamilyModel | None = None,
+        product: ProductVocabulary | None = None,
     ):
         self.capabilities = capabilities
         self.skills = skills
@@ -241,6 +243,8 @@ class Registry:
         self.effects = effects
         self.speech_acts = speech_acts or _default("speech_acts", SpeechActLexicon)
         self.frames = frames or _default("frames", RequestFrames)
+        self.product = product or _default("product", ProductVocabulary)
+        """Nouns naming this product, its parts and properties (questions about them go to the manual)."""
         self.learned = learned
         """The learned family model (evidence only), None when the registry has none."""
         self._check_cross_references()
@@ -404,6 +408,7 @@ def from_dicts(data: dict[str, Any]) -> Registry:
         effects=_validate(EffectCatalog, data["effects"], FILES["effects"]) if "effects" in data else None,
         speech_acts=_validate(SpeechActLexicon, data["speech_acts"], FILES["speech_acts"]) if "speech_acts" in data else None,
         frames=_validate(RequestFrames, data["frames"], FILES["frames"]) if "frames" in data else None,
+        product=_validate(ProductVocabulary, data["product"], FILES["product"]) if "product" in data else None,
     )
 
 

@@ -1,4 +1,5 @@
-"""Typed language data: the speech-act lexicon (`speech_acts.json`) and the request frames (`request_frames.json`).
+"""Typed language data: the speech-act lexicon (`speech_acts.json`), the request frames (`request_frames.json`)
+and the product's own vocabulary (`product_vocabulary.json`).
 
 Every entry is a Kiwi morpheme written `form/TAG` (or a bare form where a list says so).
 `extra="forbid"` everywhere: a key no code reads fails loading instead of lying unused.
@@ -51,6 +52,12 @@ class Permission(_Model):
     """켜도 돼? / 청소도 돼?: a question about what is allowed or possible."""
 
 
+class Necessity(_Model):
+    endings: Morphemes
+    verbs: Morphemes
+    note: str = ""
+
+
 class Wish(_Model):
     auxiliaries: Morphemes
     verbs: Morphemes
@@ -62,6 +69,8 @@ class Ability(_Model):
     modifier_endings: Morphemes
     nouns: Morphemes
     verbs: Morphemes
+    predicates: Morphemes = Field(default_factory=list)
+    """알아들어? 연동돼요? 인식해?: predicates that, asked without a benefactive, ask what the robot can do."""
     note: str = ""
 
 
@@ -104,9 +113,12 @@ class SpeechActLexicon(_Model):
     negators: Morphemes
     need_denial: NeedDenial
     permission: Permission
+    necessity: Necessity
     quotatives: Morphemes
     quote_marks: list[str]
     reporting_verbs: Morphemes
+    display_verbs: Morphemes = Field(default_factory=list)
+    """스테이션을 못 찾는다고 떠 / E3라고 나와: a quote the device shows (a message on its screen), not somebody's words."""
     progressive: Progressive
     premise_endings: Morphemes
     """공기 괜찮으니까 청정 안 해도 돼: a capability word whose predicate ends in one of these states a premise."""
@@ -118,6 +130,8 @@ class SpeechActLexicon(_Model):
     person_nouns: list[str]
     wish: Wish
     benefactives: Morphemes
+    nominalizers: Morphemes = Field(default_factory=list)
+    """켜 주는 것도 할 수 있어?: a benefactive inside a nominalized phrase (주는 것) is not the clause's request."""
     request_nouns: Morphemes
     """청정 부탁드립니다: a noun that makes any ending a request."""
     request_endings: Morphemes
@@ -128,6 +142,10 @@ class SpeechActLexicon(_Model):
     question_marks: list[str]
     question_words: Morphemes
     how_words: Morphemes
+    how_phrases: list[Morphemes] = Field(default_factory=list)
+    """Morpheme sequences that ask how (어떻게 = 어떻/VA-I 게/EC; 어떻/VA-I alone asks for a state: 어때?)."""
+    how_state_verbs: Morphemes = Field(default_factory=list)
+    """배터리 어떻게 돼?: a how phrase followed by one of these asks for a state, not a method."""
     telling_verbs: Morphemes
     """뭔지 설명해 줘 / 어떻게 하는지 알려 줘: a request to tell how something works is a knowledge question."""
     explanation_words: Morphemes
@@ -200,3 +218,28 @@ class RequestFrames(_Model):
                 values = values + self.schedule_predicates
             found = self._fits[key] = frozenset(tuple(v.split("/")) for v in values)  # type: ignore[misc]
         return found
+
+
+class ProductVocabulary(_Model):
+    """Nouns that name this product, its parts, features and properties (화소, 스테이션, 바퀴, 보증).
+
+    A question or a problem report about one of them asks the manual, not the robot to act. `from_kg` is written by
+    `scripts/product_vocabulary.py` from the knowledge graph's entity aliases (do not edit it by hand); `attributes`
+    are properties any product has (가격, 무게, 화소); `excluded` are words too common in talk to mean the product.
+    Entries are bare noun forms, matched on whole morphemes (NNG/NNP/SL), case-folded.
+    """
+
+    version: str
+    description: str = ""
+    kg_entity_types: list[str]
+    from_kg: list[str]
+    attributes: list[str]
+    excluded: list[str] = Field(default_factory=list)
+
+    @cached_property
+    def attribute_words(self) -> frozenset[str]:
+        return frozenset(w.lower() for w in self.attributes) - {w.lower() for w in self.excluded}
+
+    @cached_property
+    def words(self) -> frozenset[str]:
+        return frozenset(w.lower() for w in (*self.from_kg, *self.attributes)) - {w.lower() for w in self.excluded}

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from registry.contracts import AnchorMatch, Morpheme, NormalizedText, SpeechAct
 from registry.loader import Registry
+from registry.speech_contracts import SpeechActLexicon
 from stages._matchers import Matchers, compact
 from stages._times import TimeSlots, time_parser_for
 
@@ -157,6 +158,28 @@ def _noun_spans(morphs: list[Morpheme], offsets: list[int]) -> list[tuple[int, i
 def _splits_a_noun(start: int, end: int, nouns: list[tuple[int, int]]) -> bool:
     """Whether a match begins or ends strictly inside one noun morpheme (its compact span)."""
     return any(s < start < e or s < end < e for s, e in nouns)
+
+
+def thing_before(c: ClauseAnalysis, lex: SpeechActLexicon, positions: list[int]) -> str | None:
+    """The kind of another thing in the home (tv, phone...) whose name ends right before one of these compact positions."""
+    gap = lex.other_targets.max_gap_chars
+    for found in lex.things_re.finditer(c.compact):
+        name = found.group(0)
+        # a one-syllable name (차, 폰, 불) counts only as a whole morpheme, never inside a word (차라리)
+        whole = len(name) > 1 or any(mo.form.lower() == name and mo.tag.startswith(("NN", "SL")) for mo in c.morphemes)
+        if whole and any(0 <= at - found.end() <= gap for at in positions):
+            return lex.thing_of[name]
+    return None
+
+
+def _noun_and_particle(start: int, end: int, morphs: list[Morpheme], offsets: list[int]) -> bool:
+    """Whether a cue match is a noun plus the particle after it (위로 of 2단 위로: 위/NNG 로/JKB, not 위로/NNG)."""
+    for i in range(1, len(morphs)):
+        at = offsets[i]
+        if (at > start and at + morphs[i].length == end and morphs[i].tag.startswith("J")
+                and morphs[i - 1].tag.startswith("NN") and offsets[i - 1] >= start):
+            return True
+    return False
 
 
 def _registry_word_masks(nt: NormalizedText, morphs: list[Morpheme], offsets: list[int], cc: str,
@@ -364,8 +387,11 @@ def analyse(nt: NormalizedText, registry: Registry, m: Matchers) -> list[ClauseA
             caps = [h for h in caps if h.kind == "state_query" or h.position > query_at]
             anchors = [a for a in anchors if a.kind not in ("execution", "settings") or any(h.capability_id == a.target for h in caps)]
         caps.sort(key=lambda h: h.position)
+        def fits(s: int, e: int) -> bool:  # (not _splits_a_noun: Kiwi reads unknown spoken forms as one noun, 시작해줘/NNG)
+            return not _noun_and_particle(s, e, morphs, offsets)
+
         cues = {
-            name: cueset.find(cc)
+            name: cueset.find_fitting(cc, fits)
             for name, cueset in (
                 ("on", m.on), ("off", m.off), ("check", m.check), ("increase", m.increase), ("decrease", m.decrease),
                 ("sch_scope", m.sch_scope), ("sch_alarm", m.sch_alarm), ("sch_timer", m.sch_timer),

@@ -55,6 +55,10 @@ class CueSet:
     def find(self, text: str) -> list[str]:
         return [m.group(0) for m in self._re.finditer(text)] if self._re else []
 
+    def find_fitting(self, text: str, fits) -> list[str]:
+        """Cues found whose span `fits(start, end)` accepts (whole words, not parts of other words)."""
+        return [m.group(0) for m in self._re.finditer(text) if fits(m.start(), m.end())] if self._re else []
+
     def first(self, text: str) -> str | None:
         if not self._re:
             return None

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from registry.contracts import Clause, EvidenceAxis, HistoryEvidence, LearnedEvidence, NormalizedText, PreclassifierHints
 from registry.loader import Registry
-from stages._clauses import ClauseAnalysis
+from stages._clauses import ClauseAnalysis, thing_before
 from stages._plan import LEARNED_PREFIX
 from stages._matchers import Matchers, matchers_for
 
@@ -33,6 +33,19 @@ def _fills_missing_slot(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers
         return "function"
     if "message" in missing and m.quotative_split(c.text):
         return "message"
+    return None
+
+
+_PRODUCT_NOUN_TAGS = ("NNG", "NNP", "SL")
+
+
+def _product_topic(c: ClauseAnalysis, registry: Registry) -> str | None:
+    """The first whole noun of the clause that names this product or one of its parts or properties."""
+    words = registry.product.words
+    for mo, at in zip(c.morphemes, c.compact_offsets):
+        if mo.tag in _PRODUCT_NOUN_TAGS and mo.form.lower() in words:
+            # 엄마 폰 화면: the part belongs to another thing in the home, not to the robot
+            return None if thing_before(c, registry.speech_acts, [at]) else mo.form
     return None
 
 
@@ -61,7 +74,9 @@ def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, regis
         lit("has_stable_device_qna_target", 1.0, topic)
     lit("has_knowledge_question_shape", 1.0 if cues.get("question") else 0.0, *cues.get("question", [])[:2])
     anchored = c.capabilities or c.unsupported or c.qna_topics or c.unknown_modes
-    if cues.get("capability_question") and anchored and not (c.act is not None and c.act.asks_for_an_act):
+    # a surface "돼/수 있" is no capability question when the clause asks for an act or a state (배터리 어떻게 돼?)
+    asks_robot = c.act is not None and (c.act.asks_for_an_act or c.act.mood == "state_question")
+    if cues.get("capability_question") and anchored and not asks_robot:
         lit("has_capability_question", 1.0, *cues["capability_question"][:2])
     if c.identity:
         lit("has_product_identity_anchor", 1.0, "identity")
@@ -103,9 +118,18 @@ def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, regis
         elif act.mood == "knowledge_question":
             # 계단도 올라갈 수 있어? 처음 쓰기 전에 뭘 해야 돼?: how / can-it asked of the robot, no device word
             lit("has_unanchored_knowledge_question", 1.0, *act.signals[:2])
+        # 카메라 화소가 몇이야? 화면 터치가 갑자기 안 먹어: a question or a problem report about the product itself
+        # (a noun of the product's vocabulary, nothing licensed, nobody else's thing) asks the manual
+        topic = _product_topic(c, registry)
+        if topic and not c.capabilities and act.target_owner is None and act.agent != "third_person" and (
+                act.displayed or not act.reported):
+            if act.mood in ("question", "knowledge_question"):
+                lit("has_product_topic_question", 1.0, topic, act.mood)
+            elif act.mood in ("statement", "exclamation") and (act.polarity == "negated" or act.displayed):
+                lit("has_device_problem_report", 1.0, topic, *act.signals[:1])
         if act.mood == "stop":
             lit("is_voice_stop", 1.0, *act.signals[:1])
-        if act.mood in ("statement", "exclamation", "wish") and c.has_predicate:
+        if act.mood in ("statement", "exclamation", "wish") and c.has_predicate and "has_device_problem_report" not in axes:
             lit("has_talk_shape", 1.0, act.mood, *act.signals[:2])
         if act.polarity != "affirmative" or act.reported or act.past or act.agent != "robot":
             lit("has_unlicensed_speech_act", 1.0, act.polarity, act.agent, "reported" if act.reported else "",
@@ -184,7 +208,7 @@ def preclassifier_hints(
     axes = _merge_axes(per_clause)
     # "나이트 모드 켜면 뭐가 달라져?": the ability question and its anchor may sit in different clauses
     asked = [cue for c in clause_analyses for cue in c.cues.get("capability_question", [])
-             if not (c.act is not None and c.act.asks_for_an_act)]
+             if not (c.act is not None and (c.act.asks_for_an_act or c.act.mood == "state_question"))]
     anchored = any(c.capabilities or c.unsupported or c.qna_topics or c.unknown_modes for c in clause_analyses)
     if asked and anchored and "has_capability_question" not in axes:
         axes["has_capability_question"] = EvidenceAxis(strength=1.0, signals=asked[:2])
@@ -192,6 +216,12 @@ def preclassifier_hints(
     knowing = [c for c in clause_analyses if c.act is not None and c.act.mood == "knowledge_question"]
     if knowing and "has_device_knowledge_question" not in axes and (anchored or any(c.mentions for c in clause_analyses)):
         axes["has_device_knowledge_question"] = EvidenceAxis(strength=1.0, signals=["across_clauses", *knowing[0].act.signals[:2]])
+    # "매너 모드 켜면 알람도 안 울려?": a question under a condition on a device word asks what the robot does then
+    guarded = any(c.role == "guard" and (c.capabilities or c.mentions or c.qna_topics) for c in clause_analyses)
+    wondering = [c for c in clause_analyses if c.role == "action" and c.act is not None and not c.capabilities
+                 and c.act.mood in ("question", "knowledge_question") and c.act.target_owner is None]
+    if guarded and wondering and "has_device_knowledge_question" not in axes:
+        axes["has_device_knowledge_question"] = EvidenceAxis(strength=1.0, signals=["conditional_question", *wondering[0].act.signals[:2]])
     # "20분 있다가 나이트 모드 켜고 ...": the delay and the actions may sit in different clauses
     delays = [sig for c in clause_analyses if c.times.relative for sig in c.times.signals[:1]]
     acting = any(h.kind in ("execution", "settings") and h.strength >= 0.8 for c in clause_analyses for h in c.capabilities)

@@ -5,13 +5,13 @@ from __future__ import annotations
 from hamilton.function_modifiers import config
 
 from registry.contracts import PreclassifierHints, ReplyabilityMeta, ReplyObjectMeta
+from stages._family import KNOWLEDGE_AXES
 
 # (object type, role, axes that point at it), in precedence order
 _OBJECT_RULES = (
     ("workflow_target", "schedule_or_workflow", ("has_active_schedule_workflow", "has_schedule_workflow_scope", "has_schedule_management_anchor")),
     ("unsupported_execution_target", "unsupported_target", ("has_unsupported_request", "has_unknown_device_mode")),
-    ("device_knowledge", "product_question", ("has_stable_device_qna_target", "has_capability_question", "has_product_identity_anchor",
-                                             "has_device_knowledge_question", "has_unanchored_knowledge_question")),
+    ("device_knowledge", "product_question", KNOWLEDGE_AXES),
     ("supported_device", "device_target", ("has_supported_capability_anchor",)),
     ("public_entity", "public_lookup", ("has_frg_scope", "looks_title_like")),
     ("outside_option", "recommendation", ("has_public_recommendation_cue",)),

@@ -14,7 +14,7 @@ from registry.contracts import (
     RankedFlows,
 )
 from registry.loader import Registry
-from stages._family import family_order
+from stages._family import KNOWLEDGE_AXES, family_order
 
 # Which axes keep which family alive. A family with none of its axes lit is dropped,
 # except DEF and STT_NULL, which always remain as the safe conversational exits.
@@ -22,8 +22,7 @@ _FAMILY_AXES = {
     "ODL": ("has_supported_capability_anchor", "is_voice_stop"),
     "SCH": ("has_schedule_workflow_scope", "has_schedule_time_semantics", "has_schedule_management_anchor", "has_active_schedule_workflow"),
     "FRG": ("has_frg_scope", "has_public_recommendation_cue", "has_public_target", "looks_title_like"),
-    "DQR": ("has_stable_device_qna_target", "has_capability_question", "has_product_identity_anchor", "has_device_knowledge_question",
-            "has_unanchored_knowledge_question"),
+    "DQR": KNOWLEDGE_AXES,
     "UNS": ("has_unsupported_request", "has_unknown_device_mode"),
 }
 

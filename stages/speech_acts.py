@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from registry.contracts import ACTING_MOODS, Agent, Mood, Morpheme, NormalizedText, Polarity, SpeechAct
 from registry.loader import Registry
 from registry.speech_contracts import SpeechActLexicon
-from stages._clauses import VERB_TAGS, ClauseAnalysis, analyse
+from stages._clauses import VERB_TAGS, ClauseAnalysis, analyse, thing_before
 from stages._matchers import compact, matchers_for
 
 _ASKING = ACTING_MOODS | {"state_question", "question"}
@@ -30,6 +30,7 @@ class _Reading:
     reported: bool = False
     past: bool = False
     quoted_until: int = 0
+    displayed: bool = False
     final: bool = False
     """The clause ends a sentence (a final or declarative ending)."""
     target_owner: str | None = None
@@ -51,7 +52,10 @@ class _Patterns:
         self.premise = pairs(lex.premise_endings)
         self.stop_words, self.stop_companions = pairs(lex.voice_stop.words), pairs(lex.voice_stop.companions)
         self.permit_end, self.permit_verb = pairs(lex.permission.endings), pairs(lex.permission.verbs)
+        self.need_end, self.need_verb = pairs(lex.necessity.endings), pairs(lex.necessity.verbs)
+        self.nominalizers = pairs(lex.nominalizers)
         self.quotatives, self.reporting = pairs(lex.quotatives), pairs(lex.reporting_verbs)
+        self.display = pairs(lex.display_verbs)
         self.past = pairs(lex.past_markers)
         self.promissive = pairs(lex.promissive_endings)
         self.speaker, self.robot = pairs(lex.speaker_pronouns), pairs(lex.robot_pronouns)
@@ -65,10 +69,13 @@ class _Patterns:
         self.declare_end, self.exclaim_end = pairs(lex.declarative_endings), pairs(lex.exclamative_endings)
         self.question_end, self.question_words = pairs(lex.question_endings), pairs(lex.question_words)
         self.how_words = pairs(lex.how_words)
+        self.how_phrases = tuple(tuple(tuple(v.split("/")) for v in seq) for seq in lex.how_phrases)
+        self.how_state = pairs(lex.how_state_verbs)
         self.telling = pairs(lex.telling_verbs)
         self.explain_words, self.exists = pairs(lex.explanation_words), pairs(lex.existence_verbs)
         self.able_mod, self.able_noun, self.able_verb = (pairs(lex.ability.modifier_endings), pairs(lex.ability.nouns),
                                                          pairs(lex.ability.verbs))
+        self.able_pred = pairs(lex.ability.predicates)
         self.interjection_tags = frozenset(lex.exclamation_interjections)
         self.quote_marks = tuple(lex.quote_marks)
         self.spreads = frozenset(k[0] for k in pairs(lex.prohibition_spreads_over))
@@ -88,6 +95,13 @@ def _patterns(registry: Registry) -> _Patterns:
 
 def _key(mo: Morpheme) -> tuple[str, str]:
     return (mo.form, mo.tag)
+
+
+def _asks_how(ms: list[tuple[str, str]], seq: tuple[tuple[str, str], ...], state_verbs: frozenset) -> bool:
+    """Whether the sequence occurs and is not followed by a verb that turns it into a state question."""
+    n = len(seq)
+    return any(tuple(ms[i:i + n]) == seq and not (i + n < len(ms) and ms[i + n] in state_verbs)
+               for i in range(len(ms) - n + 1))
 
 
 def _follows(ms: list[tuple[str, str]], first: frozenset, then: frozenset, within: int = 3) -> int | None:
@@ -116,7 +130,10 @@ def _clause_act(c: ClauseAnalysis, p: _Patterns) -> _Reading:
         rest = ms[q_at + 1:]
         out.quoted_until = len(compact(text[: morphs[q_at].start + morphs[q_at].length - morphs[0].start]))
         asks_robot = any(k in p.benefactive for k in rest)
-        if not asks_robot and (not rest or any(k in p.reporting for k in rest[:2]) or ms[q_at][1] == "EF"):
+        if rest and rest[0] in p.display:
+            out.reported = out.displayed = True
+            sig.append(f"displayed:{rest[0][0]}")
+        elif not asks_robot and (not rest or any(k in p.reporting for k in rest[:2]) or ms[q_at][1] == "EF"):
             out.reported = True
             sig.append(f"quotative:{ms[q_at][0]}")
         matrix = rest or ms
@@ -126,7 +143,8 @@ def _clause_act(c: ClauseAnalysis, p: _Patterns) -> _Reading:
     ef = [k for k in matrix if k[1] == "EF"]
     final = ef[-1] if ef else next((k for k in reversed(matrix) if k[1] in ("EC", "ETN", "ETM")), None)
     out.final = bool(ef) or (final in p.declare_end)
-    benefactive = any(k in p.benefactive for k in matrix) or any(k in p.request_nouns for k in matrix)
+    benefactive = any(k in p.benefactive and not (i + 2 < len(matrix) and matrix[i + 1][1] == "ETM" and matrix[i + 2] in p.nominalizers)
+                      for i, k in enumerate(matrix)) or any(k in p.request_nouns for k in matrix)
     asks_word = any(k in p.question_words for k in matrix)
     question = ("?" in text or (final in p.question_end and final not in p.request_end)
                 or (asks_word and not benefactive and final not in p.declare_end and final not in p.exclaim_end))
@@ -185,10 +203,14 @@ def _clause_act(c: ClauseAnalysis, p: _Patterns) -> _Reading:
     # mood
     able = _follows(matrix, p.able_mod, p.able_noun, within=1)
     able = able is not None and any(k in p.able_verb for k in matrix[able + 1: able + 3])
+    able = able or (question and any(k in p.able_pred for k in matrix))
     permits = _follows(matrix, p.permit_end, p.permit_verb, within=6) is not None
+    needs = _follows(matrix, p.need_end, p.need_verb, within=1) is not None
     wish = (any(k in p.wish_aux or k in p.wish_verb for k in matrix)
             or _follows(matrix, p.wish_cond, p.wish_good, within=2) is not None)
-    how = any(k in p.how_words for k in matrix)
+    how_phrase = any(_asks_how(matrix, seq, p.how_state) for seq in p.how_phrases)
+    how = how_phrase or any(_asks_how(matrix, (k,), p.how_state) for k in p.how_words)
+    explains = how_phrase or any(_asks_how(matrix, (k,), p.how_state) for k in p.explain_words)
     tells = any(k in p.telling for k in matrix)
     state_caps = any(h.kind == "state_query" for h in c.capabilities)
     base = len(ms) - len(matrix)
@@ -215,6 +237,9 @@ def _clause_act(c: ClauseAnalysis, p: _Patterns) -> _Reading:
     elif permits and question:
         mood = "knowledge_question"
         sig.append("permission")
+    elif needs and question:
+        mood = "knowledge_question"
+        sig.append("necessity")
     elif tells and (how or asks_word) and not state_caps:
         mood = "knowledge_question"  # 음소거 뭔지 설명해 줘: asks how something works
         sig.append("asks_to_explain")
@@ -223,7 +248,7 @@ def _clause_act(c: ClauseAnalysis, p: _Patterns) -> _Reading:
             mood = "request"
         elif final in p.suggest_end:
             mood = "suggestion"
-        elif state_caps and not any(k in p.explain_words for k in matrix):
+        elif state_caps and not explains:
             mood = "state_question"
         elif how or any(k in p.exists for k in matrix):
             mood = "knowledge_question"
@@ -232,6 +257,11 @@ def _clause_act(c: ClauseAnalysis, p: _Patterns) -> _Reading:
         sig.append("question")
     elif final in p.suggest_end:
         mood = "suggestion"
+    elif out.displayed:
+        mood = "statement"
+    elif out.polarity == "negated" and negator is not None:
+        mood = "statement"  # 바퀴가 안 굴러가: 안/못 never makes a command (a prohibition is -지 마)
+        sig.append("negated_statement")
     elif final in p.promissive or (out.past and not benefactive) or progressive:
         mood = "statement"
         sig.append("progressive" if progressive else "past_statement" if out.past else "promise")
@@ -303,6 +333,11 @@ def _frame_mismatch(hit, c: ClauseAnalysis, registry: Registry) -> str | None:
             return "predicate:" + predicate[0]
     frame = frames.capabilities.get(hit.capability_id)
     morphs = c.morphemes
+    if hit.kind == "state_query":
+        attributes = registry.product.attribute_words
+        asked = next((mo.form for mo in morphs[after[0]:] if mo.form.lower() in attributes), None) if after else None
+        if asked is not None:
+            return "attribute:" + asked  # 배터리 용량 몇 mAh야: a property of the product, not its state
     if frame is not None and frame.subjects:
         start = next((i for i, o in enumerate(c.compact_offsets) if o >= hit.position), len(morphs))
         j = start - 1
@@ -327,16 +362,7 @@ def _frame_mismatch(hit, c: ClauseAnalysis, registry: Registry) -> str | None:
 
 def _owned_by_other_thing(c: ClauseAnalysis, lex: SpeechActLexicon) -> str | None:
     """The kind of thing in the home whose name stands right before one of the clause's capability words."""
-    if not c.capabilities:
-        return None
-    gap = lex.other_targets.max_gap_chars
-    for found in lex.things_re.finditer(c.compact):
-        name = found.group(0)
-        # a one-syllable name (차, 폰, 불) counts only as a whole morpheme, never inside a word (차라리)
-        whole = len(name) > 1 or any(mo.form.lower() == name and mo.tag.startswith(("NN", "SL")) for mo in c.morphemes)
-        if whole and any(0 <= h.position - found.end() <= gap for h in c.capabilities):
-            return lex.thing_of[name]
-    return None
+    return thing_before(c, lex, [h.position for h in c.capabilities]) if c.capabilities else None
 
 
 def _spread_over_sentences(clauses: list[ClauseAnalysis], per: list[_Reading], p: _Patterns) -> None:
@@ -374,7 +400,7 @@ def _speech_act(c: ClauseAnalysis, r: _Reading, words_max: int) -> SpeechAct:
     short_fragment = r.mood == "fragment" and len(c.text.split()) <= words_max
     return SpeechAct(
         clause=c.index, mood=r.mood, polarity=r.polarity, agent=r.agent, reported=r.reported, past=r.past,
-        target_owner=r.target_owner, quoted_until=r.quoted_until, signals=r.signals,
+        target_owner=r.target_owner, quoted_until=r.quoted_until, displayed=r.displayed, signals=r.signals,
         licenses_action=clean and not r.past and (r.mood in ACTING_MOODS or short_fragment),
         licenses_state_query=(r.agent == "robot" and not r.reported and not r.target_owner
                               and (r.polarity == "affirmative" or (r.polarity == "negated" and r.mood in ("state_question", "question")))

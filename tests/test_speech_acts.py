@@ -135,3 +135,61 @@ def test_not_every_stop_word_is_a_voice_stop(runner, text):
 def test_an_odl_turn_with_nothing_planned_claims_no_action(runner):
     record = _route(runner, "멈춰")
     assert record.tts_response and "할게요" not in record.tts_response
+
+
+@pytest.mark.parametrize("text,signal", [
+    ("필터 남은 수명은 어떻게 확인해?", None),          # 어떻 + 게 asks how, not for the state
+    ("영어로 말해도 알아들어?", "ability"),               # an ability predicate, asked
+    ("에어컨 켜 주는 것도 할 수 있어?", "ability"),       # 주는 것: the benefactive is inside a nominalized phrase
+    ("스캐닝 청정 하려면 배터리 몇퍼 있어야돼?", "necessity"),
+])
+def test_how_ability_and_necessity_questions_are_knowledge_questions(runner, text, signal):
+    record = _route(runner, text)
+    assert actions(record) == [] and record.family == "DQR"
+    moods = [c["speech_act"]["mood"] for c in record.evidence["clauses"]]
+    assert "knowledge_question" in moods
+    if signal:
+        assert any(signal in c["speech_act"]["signals"] for c in record.evidence["clauses"])
+
+
+def test_a_how_word_before_doe_asks_for_the_state(runner):
+    record = _route(runner, "배터리 어떻게 돼?")
+    assert actions(record) == [("battery_status", "check", {}, False)]
+
+
+@pytest.mark.parametrize("text,axis", [
+    ("카메라 화소가 몇이야?", "has_product_topic_question"),         # a property of the product, nothing licensed
+    ("배터리 용량 몇 mAh야?", "has_device_knowledge_question"),      # 용량 is an attribute: no battery state query
+    ("화면 터치가 갑자기 안 먹어", "has_device_problem_report"),     # a symptom of the robot's own part
+    ("스테이션을 못 찾는다고 떠 어떡해", "has_device_problem_report"),  # a message the robot shows
+    ("매너 모드면 알람도 안 울려?", "has_device_knowledge_question"),  # a question under a condition on a mode
+])
+def test_questions_and_reports_about_the_product_go_to_dqr(runner, text, axis):
+    record = _route(runner, text)
+    assert actions(record) == [] and record.family == "DQR"
+    assert axis in record.evidence["axes"]
+
+
+def test_a_problem_of_somebody_elses_thing_is_not_a_product_report(runner):
+    record = _route(runner, "엄마 폰 화면이 안 켜져")
+    assert actions(record) == [] and record.family != "DQR"
+    assert "has_device_problem_report" not in record.evidence["axes"]
+
+
+def test_a_cue_never_reads_a_noun_and_its_particle_as_one_word(runner):
+    """위로 (comfort) is not 위 + 로 of 2단 위로."""
+    record = _route(runner, "풍량이 2단 위로 안 올라가는데 왜 그래?")
+    assert "has_clear_conversation_reply_shape" not in record.evidence["axes"]
+    assert record.family == "DQR"
+
+
+def test_the_product_vocabulary_is_in_step_with_the_knowledge_graph():
+    """registry/product_vocabulary.json's from_kg is generated from data/kg/entities.json; an edit there needs a rerun."""
+    import json
+    from pathlib import Path
+
+    from scripts.product_vocabulary import VOCABULARY, kg_words
+    from dataflow.driver import shared_kiwi
+
+    doc = json.loads(Path(VOCABULARY).read_text(encoding="utf-8"))
+    assert doc["from_kg"] == kg_words(doc["kg_entity_types"], shared_kiwi())
