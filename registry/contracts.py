@@ -182,6 +182,8 @@ class SpeechAct(Contract):
     """Compact-text offset in the clause before which words are quoted content, not the request."""
     displayed: bool = False
     """The quote is a message the device shows (못 찾는다고 떠, E3라고 나와): a report about the device."""
+    means_of: str | None = None
+    """The clause (-어서) is only the means of its sentence's act, which the robot cannot do (찍어서 해명해라 -> 해명하)."""
     licenses_action: bool = False
     """An affirmative request to the robot: execution and settings steps may come from this clause."""
     licenses_state_query: bool = False

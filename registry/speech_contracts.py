@@ -58,6 +58,29 @@ class Necessity(_Model):
     note: str = ""
 
 
+class Vocatives(_Model):
+    particles: Morphemes
+    """Vocative particles after any noun (민준아, 로봇아)."""
+    name_particles: Morphemes
+    """아/야 that Kiwi reads as JX after a name (철수야): vocative after a proper or person noun only."""
+    words: Morphemes
+    """Words that call somebody by themselves (여보)."""
+    groups: list[Morphemes]
+    """Morpheme sequences addressing a group of people (다들, 여러분, 너희)."""
+    bare_call_followers: list[str]
+    """Tags after a bare person noun heading the turn that make it a call (a comma, a pronoun, an adverb)."""
+    note: str = ""
+
+
+class Means(_Model):
+    connectives: Morphemes
+    neutral_goals: Morphemes
+    """Goals the robot reaches by simply being there (기다려, 봐, 확인해): the means stays asked for."""
+    sequence_auxiliaries: Morphemes
+    """청정하고 나서: -어서 on one of these auxiliaries is "after", an act of its own, not a means."""
+    note: str = ""
+
+
 class Wish(_Model):
     auxiliaries: Morphemes
     verbs: Morphemes
@@ -109,6 +132,7 @@ class SpeechActLexicon(_Model):
     prohibitive: Prohibitive
     exclusion: Exclusion
     prohibition_spreads_over: Morphemes
+    means: Means
     """거실 가서 청정하지 마: a prohibition reaches back over these connectives to the clause before."""
     negators: Morphemes
     need_denial: NeedDenial
@@ -128,6 +152,7 @@ class SpeechActLexicon(_Model):
     robot_pronouns: Morphemes
     subject_particles: Morphemes
     person_nouns: list[str]
+    vocatives: Vocatives
     wish: Wish
     benefactives: Morphemes
     nominalizers: Morphemes = Field(default_factory=list)

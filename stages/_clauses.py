@@ -172,6 +172,15 @@ def thing_before(c: ClauseAnalysis, lex: SpeechActLexicon, positions: list[int])
     return None
 
 
+def _compound_tail(end: int, morphs: list[Morpheme], offsets: list[int], nt: NormalizedText, inside) -> bool:
+    """Whether a one-syllable noun (not itself a registry word) follows a match inside the same written word."""
+    for mo, at in zip(morphs, offsets):
+        if at == end:
+            return (mo.tag == "NNG" and mo.length == 1 and mo.start > 0 and not nt.text[mo.start - 1].isspace()
+                    and not inside(at))
+    return False
+
+
 def _noun_and_particle(start: int, end: int, morphs: list[Morpheme], offsets: list[int]) -> bool:
     """Whether a cue match is a noun plus the particle after it (위로 of 2단 위로: 위/NNG 로/JKB, not 위로/NNG)."""
     for i in range(1, len(morphs)):
@@ -260,12 +269,16 @@ def analyse(nt: NormalizedText, registry: Registry, m: Matchers) -> list[ClauseA
         positions = _compact_positions(nt, start, end, m)
         offsets = [positions.get(mo.start, -1) for mo in morphs]
         nouns = _noun_spans(morphs, offsets)
+        registry_spans = [(x.start(), x.end()) for rx in (m.anchor_re, m.room_re) for x in rx.finditer(cc)]
+        inside_any = lambda at: any(s <= at < e for s, e in registry_spans)  # noqa: E731
         for mt in m.anchor_re.finditer(cc):
             if _splits_a_noun(mt.start(), mt.end(), nouns):
                 continue  # 청정 of 청정기, 공기 of 공기놀이: part of another word, not the registry word
             taken.append((mt.start(), mt.end()))
             for entry in m.anchor_entries[mt.group(0)]:
                 if entry.kind in ("execution", "settings", "state_query"):
+                    if _compound_tail(mt.end(), morphs, offsets, nt, inside_any):
+                        continue  # 복귀작 (a comeback work): a one-syllable noun makes another word of it
                     strength = weights["alias"]
                     via = "alias"
                     cap_id = entry.target
@@ -293,6 +306,8 @@ def analyse(nt: NormalizedText, registry: Registry, m: Matchers) -> list[ClauseA
                     continue
                 cap = registry.capability_by_id[cap_id]
                 if any(h.capability_id == cap_id for h in caps):
+                    # 스테이션 복귀: a second word of the same capability is one more anchor of the one hit
+                    anchors.append(AnchorMatch(kind=cap.kind, target=cap_id, surface=mt.group(0), via=via, strength=strength, clause=index))
                     continue
                 after = cc[mt.start():]
                 hit = CapabilityHit(cap_id, cap.kind, _operation(cap, mt.group(0), after, m), mt.group(0), via, strength, mt.start())

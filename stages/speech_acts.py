@@ -31,6 +31,7 @@ class _Reading:
     past: bool = False
     quoted_until: int = 0
     displayed: bool = False
+    means_of: str | None = None
     final: bool = False
     """The clause ends a sentence (a final or declarative ending)."""
     target_owner: str | None = None
@@ -56,11 +57,18 @@ class _Patterns:
         self.nominalizers = pairs(lex.nominalizers)
         self.quotatives, self.reporting = pairs(lex.quotatives), pairs(lex.reporting_verbs)
         self.display = pairs(lex.display_verbs)
+        self.means = frozenset(k[0] for k in pairs(lex.means.connectives))
+        self.neutral_goals = pairs(lex.means.neutral_goals)
+        self.sequence_aux = pairs(lex.means.sequence_auxiliaries)
         self.past = pairs(lex.past_markers)
         self.promissive = pairs(lex.promissive_endings)
         self.speaker, self.robot = pairs(lex.speaker_pronouns), pairs(lex.robot_pronouns)
         self.subject_particles = pairs(lex.subject_particles)
         self.persons = frozenset(lex.person_nouns)
+        self.voc_particles, self.voc_name_particles = pairs(lex.vocatives.particles), pairs(lex.vocatives.name_particles)
+        self.voc_words = pairs(lex.vocatives.words)
+        self.voc_bare_followers = tuple(lex.vocatives.bare_call_followers)
+        self.voc_groups = tuple(tuple(tuple(v.split("/")) for v in seq) for seq in lex.vocatives.groups)
         self.wish_aux, self.wish_verb = pairs(lex.wish.auxiliaries), pairs(lex.wish.verbs)
         self.wish_good, self.wish_cond = pairs(lex.wish.after_conditional), pairs(lex.wish.conditional_endings)
         self.benefactive = pairs(lex.benefactives)
@@ -102,6 +110,32 @@ def _asks_how(ms: list[tuple[str, str]], seq: tuple[tuple[str, str], ...], state
     n = len(seq)
     return any(tuple(ms[i:i + n]) == seq and not (i + n < len(ms) and ms[i + n] in state_verbs)
                for i in range(len(ms) - n + 1))
+
+
+def _vocative(ms: list[tuple[str, str]], inside: list[bool], p: _Patterns) -> tuple[str, bool] | None:
+    """(whom the turn calls, whether that is the robot) when it opens by calling somebody or addresses a group."""
+    for seq in p.voc_groups:
+        if any(tuple(ms[i:i + len(seq)]) == seq for i in range(len(ms) - len(seq) + 1)):
+            return seq[0][0], False
+    for i, k in enumerate(ms[:4]):
+        if k in p.voc_words:
+            return k[0], False
+        if k[1] in ("IC", "SP", "SF"):
+            continue  # 아, 오메, a comma: what precedes the first content word
+        j = i + 1
+        while j < len(ms) and ms[j][1] == "XSN":
+            j += 1  # 얘들아: the plural suffix belongs to the noun
+        nxt = ms[j] if j < len(ms) else None
+        if nxt is None or not (k[1].startswith("NN") or k[1] == "NP"):
+            return None
+        person = k[0] in p.persons and k[1].startswith("NN")
+        if nxt in p.voc_particles or (nxt in p.voc_name_particles and (person or k[1] == "NNP")):
+            return k[0], k in p.robot
+        # 언니 나 사진 좀 찍어 줘: a bare person noun calls somebody (not 엄마 오면, 애들 사진 찍어, 엄마 방)
+        if person and not inside[i] and nxt[1] in p.voc_bare_followers and nxt not in p.robot:
+            return k[0], False
+        return None
+    return None
 
 
 def _follows(ms: list[tuple[str, str]], first: frozenset, then: frozenset, within: int = 3) -> int | None:
@@ -193,6 +227,12 @@ def _clause_act(c: ClauseAnalysis, p: _Patterns) -> _Reading:
             break
         if nxt[1] == "JKS" and k[1].startswith("NN") and not inside[i]:
             thing_subject = k[0]  # 소문이 돌고 있어: a thing acts; only a request form could still address the robot
+    called = _vocative(ms, inside, p)
+    if called is not None and not called[1]:
+        out.agent = "third_person"  # 언니 나 사진 좀 찍어 줘: the sister is asked, not the robot
+        sig.append(f"vocative:{called[0]}")
+    elif called is not None:
+        sig.append(f"robot_vocative:{called[0]}")
     promise = next((k for k in ms if k in p.promissive), None)
     if promise is not None:
         out.agent = "user"
@@ -216,9 +256,12 @@ def _clause_act(c: ClauseAnalysis, p: _Patterns) -> _Reading:
     base = len(ms) - len(matrix)
     manner = {i for i in range(len(matrix) - 1) if matrix[i][1].startswith("VA") and matrix[i + 1][0] == "게"}
     manner |= {i for i in range(len(matrix)) if inside[base + i]}
-    last_pred = next((k for i, k in reversed(list(enumerate(matrix)))
-                      if k[1] in VERB_TAGS and k not in p.benefactive and i not in manner), None)
-    adjective = last_pred is not None and last_pred[1] in ("VA", "VA-I", "VA-R")
+    pred_at = next((i for i, k in reversed(list(enumerate(matrix)))
+                    if k[1] in VERB_TAGS and k not in p.benefactive and i not in manner), None)
+    last_pred = matrix[pred_at] if pred_at is not None else None
+    # 행복하세요 / 건강하세요: an adjective asked for is a wish; 청정하 (청정/NNG 하/XSA) is the registry's verb
+    adjective = last_pred is not None and (last_pred[1] in ("VA", "VA-I", "VA-R") or (
+        last_pred[1] == "XSA" and pred_at > 0 and not inside[base + pred_at - 1]))
     words = [k for k in ms if not k[1].startswith(("J", "E", "S", "X"))]
     if c.role in ("guard", "temporal"):
         mood = "condition"
@@ -281,6 +324,9 @@ def _clause_act(c: ClauseAnalysis, p: _Patterns) -> _Reading:
         mood = "statement"
     elif tags[-1] in VERB_TAGS:
         mood = "request"  # a bare stem at the end ("안방 가" heard without its ending)
+    elif final is not None and final[1] == "EC" and pred_at is not None and c.connective not in ("", ".", "?", "!"):
+        mood = "request"  # 집 전체 청정 돌리고 (끝나면 복귀): a verb joined on; its sentence's act decides
+        sig.append("joined_predicate")
     else:
         mood = "fragment"
     if final:
@@ -365,20 +411,45 @@ def _owned_by_other_thing(c: ClauseAnalysis, lex: SpeechActLexicon) -> str | Non
     return thing_before(c, lex, [h.position for h in c.capabilities]) if c.capabilities else None
 
 
+def _goal_beyond_the_robot(c: ClauseAnalysis, r: _Reading, p: _Patterns) -> str | None:
+    """The lemma of a requested act the robot cannot do (no capability word, not a neutral goal), else None."""
+    if r.mood not in ACTING_MOODS or c.capabilities or not c.morphemes:
+        return None
+    ms = [_key(mo) for mo in c.morphemes]
+    at = next((i for i in range(len(ms) - 1, -1, -1) if ms[i][1] in VERB_TAGS and ms[i][1] != "VX"
+               and ms[i] not in p.benefactive), None)
+    if at is None:
+        return None
+    lemma = ms[at - 1] if ms[at][1] in ("XSV", "XSA") and at > 0 else ms[at]
+    return None if lemma in p.neutral_goals or c.in_registry_word[at] else lemma[0]
+
+
 def _spread_over_sentences(clauses: list[ClauseAnalysis], per: list[_Reading], p: _Patterns) -> None:
     """A clause joined to what follows by a connective takes the mood, time and voice of its sentence's last
     clause; a person named as subject stays the agent of the clauses after it."""
     order = sorted(range(len(clauses)), key=lambda i: clauses[i].start)
     governing: _Reading | None = None
+    goal: str | None = None  # the governing act when the robot cannot do it
+    governing_has_words = False
     for i in reversed(order):
         here, c = per[i], clauses[i]
         if (here.final or c.connective in (".", "?", "!") or governing is None) and c.role == "action":
-            governing = here
+            governing, goal = here, _goal_beyond_the_robot(c, here, p)
+            governing_has_words = bool(c.capabilities or c.rooms)
             continue
         if governing is None or c.role != "action":
             continue
+        by_means = c.connective in p.means and not (
+            len(c.morphemes) >= 2 and _key(c.morphemes[-2]) in p.sequence_aux)  # 하고 나서: after, not by means of
+        if goal is not None and by_means:
+            here.means_of = goal
+            here.signals.append(f"means_of:{goal}")
+        elif not by_means:
+            goal = None  # -고 starts an act of its own
         if here.mood in ("fragment", "request") and governing.mood != "fragment":
             here.mood = governing.mood
+        elif "joined_predicate" in here.signals and not governing_has_words:
+            here.mood = "fragment"  # joined on to a fragment that asks for nothing: no command chain
         for flag in ("reported", "past"):
             if getattr(governing, flag) and not getattr(here, flag):
                 setattr(here, flag, True)
@@ -388,19 +459,23 @@ def _spread_over_sentences(clauses: list[ClauseAnalysis], per: list[_Reading], p
             here.signals.append("prohibited:from_sentence")
     for prev_i, i in zip(order, order[1:]):
         prev, here = per[prev_i], per[i]
-        if prev.agent != "robot" and here.agent == "robot" and clauses[prev_i].role == "action" and not prev.final \
-                and not any(s.startswith(("robot_subject", "benefactive")) for s in here.signals):
+        called = any(s.startswith("vocative:") for s in prev.signals)  # a call addresses the rest of the turn
+        if prev.agent != "robot" and here.agent == "robot" and (called or (clauses[prev_i].role == "action" and not prev.final)) \
+                and not any(s.startswith(("robot_subject", "robot_vocative", "benefactive")) for s in here.signals):
             here.agent = prev.agent
             here.signals.append("agent:from_previous_clause")
+            if called:
+                here.signals.append("vocative:from_previous_clause")
 
 
 def _speech_act(c: ClauseAnalysis, r: _Reading, words_max: int) -> SpeechAct:
     """The frozen contract of a reading, with the two licences it grants."""
-    clean = r.polarity == "affirmative" and r.agent == "robot" and not r.reported and not r.target_owner
+    clean = r.polarity == "affirmative" and r.agent == "robot" and not r.reported and not r.target_owner and not r.means_of
     short_fragment = r.mood == "fragment" and len(c.text.split()) <= words_max
     return SpeechAct(
         clause=c.index, mood=r.mood, polarity=r.polarity, agent=r.agent, reported=r.reported, past=r.past,
-        target_owner=r.target_owner, quoted_until=r.quoted_until, displayed=r.displayed, signals=r.signals,
+        target_owner=r.target_owner, quoted_until=r.quoted_until, displayed=r.displayed, means_of=r.means_of,
+        signals=r.signals,
         licenses_action=clean and not r.past and (r.mood in ACTING_MOODS or short_fragment),
         licenses_state_query=(r.agent == "robot" and not r.reported and not r.target_owner
                               and (r.polarity == "affirmative" or (r.polarity == "negated" and r.mood in ("state_question", "question")))
@@ -432,8 +507,13 @@ def _frame_element(c: ClauseAnalysis, hit, repaired: bool = False) -> bool:
     (punctuation is no word: a "?" completes no frame). A repaired word needs its own argument or operation:
     the generic "on" words (해, 해줘) are its predicate, and another capability is not its argument."""
     cues = _ALL_OPERATION_CUES[1:] if repaired else _ALL_OPERATION_CUES
-    worded = any(any("\uac00" <= ch <= "\ud7a3" or ch.isalnum() for ch in cue) for k in cues for cue in c.cues.get(k, []))
-    return bool(c.rooms or hit.arguments or worded or (not repaired and any(h is not hit for h in c.capabilities)))
+    worded = any(any("\uac00" <= ch <= "\ud7a3" or "\u3131" <= ch <= "\u318e" or ch.isalnum() for ch in cue)
+                 for k in cues for cue in c.cues.get(k, []))  # ㄱㄱ is a word; a "?" is not
+    timed = c.times.strength >= 1.0  # 밤 11시부터 고정청정: a time is an argument of a scheduled act
+    # 스테이션 복귀: two words of the same capability make its frame (the place and the act)
+    twice = len({a.surface for a in c.anchors if a.target == hit.capability_id}) >= 2
+    return bool(c.rooms or hit.arguments or worded or timed
+                or (not repaired and (twice or any(h is not hit for h in c.capabilities))))
 
 
 def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, registry: Registry) -> str | None:
@@ -450,7 +530,8 @@ def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, registry:
     allowed = act.licenses_state_query if hit.kind == "state_query" else act.licenses_action
     if not allowed:
         for reason, bad in (("prohibited", act.polarity == "prohibited"), ("negated", act.polarity == "negated" and hit.kind != "state_query"),
-                            ("reported", act.reported), ("past", act.past), (act.agent, act.agent != "robot")):
+                            ("reported", act.reported), ("past", act.past), (act.agent, act.agent != "robot"),
+                            ("means_of:" + (act.means_of or ""), act.means_of is not None)):
             if bad:
                 return reason
         return act.mood

@@ -193,3 +193,51 @@ def test_the_product_vocabulary_is_in_step_with_the_knowledge_graph():
 
     doc = json.loads(Path(VOCABULARY).read_text(encoding="utf-8"))
     assert doc["from_kg"] == kg_words(doc["kg_entity_types"], shared_kiwi())
+
+
+@pytest.mark.parametrize("text", [
+    "민준아 이리 와 사진 찍자",        # a vocative particle names the addressee, for the rest of the turn
+    "언니 나 사진 좀 찍어 줘",          # a bare person noun heading the turn, then a pronoun
+    "엄마, 사진 찍어 줘",               # ... then a comma
+    "철수야 청정 좀 켜",                # 야 read as JX after a name
+    "여보 거실 가서 청정 좀 해",         # a word that calls somebody
+    "애기 자니까 다들 조용히 해",        # a group of people is addressed
+])
+def test_a_turn_addressed_to_somebody_else_plans_nothing(runner, text):
+    record = _route(runner, text)
+    assert actions(record) == []
+    assert any(s.startswith("vocative") for c in record.evidence["clauses"] for s in c["speech_act"]["signals"])
+
+
+@pytest.mark.parametrize("text,first", [
+    ("로봇아 거실로 가", "move_to_room"),                  # the robot's own name
+    ("엄마 오면 사진 찍어줘", None),                        # 엄마 is the subject of 오면, not called
+    ("어어 애들 사진 한 장 찍어", "request_consent"),       # 애들 is the object
+])
+def test_a_person_noun_that_calls_nobody_keeps_the_request(runner, text, first):
+    record = _route(runner, text)
+    assert not any(s.startswith("vocative") for c in record.evidence["clauses"] for s in c["speech_act"]["signals"])
+    if first:
+        assert actions(record)[0][0] == first
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("같이 인증샷이라도 찍어서 올려서 해명해라", []),           # the photo is only the means of 해명하
+    ("거실 가서 창문 좀 닫아", []),                            # going is the means of closing a window
+    ("주방 가서 기다려", [("move_to_room", "start", {"room_name": "주방"}, False)]),   # waiting: a neutral goal
+    ("안방 가서 청정하고 나서 현관문 좀 열어줘",                # 하고 나서 is "after", an act of its own
+     [("move_to_room", "start", {"room_name": "안방"}, False), ("selected_room_clean", "start", {}, False)]),
+])
+def test_a_means_clause_is_not_asked_for_when_its_goal_is_beyond_the_robot(runner, text, expected):
+    assert actions(_route(runner, text)) == expected
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("mc몽 복귀작 가자", []),                                   # 복귀 + 작 is another word (a comeback work)
+    ("바람~~~바람~~~바람", []),                                 # one word said three times is no frame
+    ("네가족 행복하세요", []),                                  # an adjective asked for is a wish
+    ("스테이션 복귀", [("return_to_station", "start", {}, False)]),  # two words of one capability make its frame
+    ("청정해", [("selected_room_clean", "start", {}, False)]),       # 청정/NNG 하/XSA is the registry's verb
+])
+def test_words_that_only_look_like_a_request(runner, text, expected):
+    assert actions(_route(runner, text)) == expected
