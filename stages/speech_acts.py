@@ -516,6 +516,20 @@ def _frame_element(c: ClauseAnalysis, hit, repaired: bool = False) -> bool:
                 or (not repaired and (twice or any(h is not hit for h in c.capabilities))))
 
 
+def _head_noun_after(hit, c: ClauseAnalysis) -> str | None:
+    """The plain noun (no registry word) right after a capability word, which then only qualifies it."""
+    end = hit.position + len(hit.surface)
+    for i, at in enumerate(c.compact_offsets):
+        if at >= end:
+            mo = c.morphemes[i]
+            if at != end or mo.tag not in ("NNG", "NNP") or c.in_registry_word[i]:
+                return None
+            # 배터리 잔량: the last word names what is asked; 미세먼지 예방법이나 ...: more follows the noun it qualifies
+            more = any(not m.tag.startswith(("J", "E", "S", "X")) for m in c.morphemes[i + 1:])
+            return mo.form if more else None
+    return None
+
+
 def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, registry: Registry) -> str | None:
     """None when the clause licenses this hit, else why not."""
     if c.role in ("guard", "temporal"):
@@ -538,6 +552,10 @@ def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, registry:
     asking = act.asks_for_an_act or (hit.kind == "state_query" and act.mood == "state_question")
     if hit.via == "fuzzy" and (not asking or not _frame_element(c, hit, repaired=True)):
         return "slip_without_frame"  # a repaired word needs the rest of its frame around it
+    if act.mood == "fragment" and hit.kind == "state_query" and not _frame_element(c, hit):
+        head = _head_noun_after(hit, c)
+        if head is not None:
+            return "modifies:" + head  # 미세먼지 예방법: the capability word only qualifies another noun
     framed_lemma = hit.via == "lemma" and bool(c.rooms)  # 안방 가 (가 heard as a noun): the verb and its room
     if act.mood == "fragment" and hit.kind != "state_query" and not framed_lemma and (
             hit.via not in ("alias", "pattern") or not _frame_element(c, hit)):

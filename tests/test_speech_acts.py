@@ -241,3 +241,9 @@ def test_a_means_clause_is_not_asked_for_when_its_goal_is_beyond_the_robot(runne
 ])
 def test_words_that_only_look_like_a_request(runner, text, expected):
     assert actions(_route(runner, text)) == expected
+
+
+def test_a_state_word_that_only_qualifies_another_noun_asks_nothing(runner):
+    """미세먼지 예방법이나 ...: the fragment is about prevention methods; 배터리 잔량 still asks for the battery."""
+    assert actions(_route(runner, "미세먼지 예방법이나 써주삼~")) == []
+    assert actions(_route(runner, "배터리 잔량")) == [("battery_status", "check", {}, False)]
