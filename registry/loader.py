@@ -261,6 +261,10 @@ class Registry:
                         )
         if self.effects is not None:
             self._check_effects(self.effects)
+        known_categories = {c.category for c in self.capabilities.unsupported_request_categories}
+        for i, frame in enumerate(self.frames.unsupported.categories):
+            if frame.category not in known_categories:
+                raise RegistryError(FILES["frames"], f"unsupported.categories[{i}]", f"unknown category {frame.category!r}")
         for cap_id in self.frames.capabilities:
             if cap_id not in self.capability_by_id:
                 raise RegistryError(FILES["frames"], f"capabilities.{cap_id}", "unknown capability")

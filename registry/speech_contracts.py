@@ -67,6 +67,9 @@ class Vocatives(_Model):
     """Words that call somebody by themselves (여보)."""
     groups: list[Morphemes]
     """Morpheme sequences addressing a group of people (다들, 여러분, 너희)."""
+    assistants: list[str] = Field(default_factory=list)
+    """Other voice assistants (시리, 알렉사, 구글): a turn that opens with one is addressed to it, not to the robot
+    (its request may still be one the robot answers as unsupported). Matched as the start of a word."""
     bare_call_followers: list[str]
     """Tags after a bare person noun heading the turn that make it a call (a comma, a pronoun, an adverb)."""
     note: str = ""
@@ -211,6 +214,23 @@ class CapabilityFrame(_Model):
     (약국 어디야 asks where a pharmacy is, not where the robot is)."""
 
 
+class UnsupportedFrame(_Model):
+    category: str
+    predicates: Morphemes
+    objects: list[str] = Field(default_factory=list)
+    """Nouns one of which the clause must hold ([] = none needed; ["*"] = any plain noun not a registry word)."""
+
+
+class UnsupportedFrames(_Model):
+    note: str = ""
+    categories: list[UnsupportedFrame]
+
+    @cached_property
+    def compiled(self) -> tuple[tuple[str, frozenset[tuple[str, str]], frozenset[str]], ...]:
+        return tuple((f.category, frozenset(tuple(v.split("/")) for v in f.predicates), frozenset(f.objects))  # type: ignore[misc]
+                     for f in self.categories)
+
+
 class RequestFrames(_Model):
     """`request_frames.json`: which predicates realize each capability."""
 
@@ -221,6 +241,8 @@ class RequestFrames(_Model):
     schedule_predicates: Morphemes
     """예약해줘: a schedulable capability is also realized as the object of a scheduling verb."""
     capabilities: dict[str, CapabilityFrame]
+    unsupported: UnsupportedFrames = Field(default_factory=lambda: UnsupportedFrames(categories=[]))
+    """Frames of requests the robot cannot do, by UNS category (tried in order)."""
 
     @cached_property
     def light_set(self) -> frozenset[tuple[str, str]]:

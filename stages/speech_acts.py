@@ -68,6 +68,7 @@ class _Patterns:
         self.voc_particles, self.voc_name_particles = pairs(lex.vocatives.particles), pairs(lex.vocatives.name_particles)
         self.voc_words = pairs(lex.vocatives.words)
         self.voc_bare_followers = tuple(lex.vocatives.bare_call_followers)
+        self.assistants = tuple(a.lower() for a in lex.vocatives.assistants)
         self.voc_groups = tuple(tuple(tuple(v.split("/")) for v in seq) for seq in lex.vocatives.groups)
         self.wish_aux, self.wish_verb = pairs(lex.wish.auxiliaries), pairs(lex.wish.verbs)
         self.wish_good, self.wish_cond = pairs(lex.wish.after_conditional), pairs(lex.wish.conditional_endings)
@@ -120,6 +121,8 @@ def _vocative(ms: list[tuple[str, str]], inside: list[bool], p: _Patterns) -> tu
     for i, k in enumerate(ms[:4]):
         if k in p.voc_words:
             return k[0], False
+        if k[1] not in ("IC", "SP", "SF") and k[0].lower().startswith(p.assistants):
+            return k[0], False  # 시리야, 헤이 구글: another assistant is addressed
         if k[1] in ("IC", "SP", "SF"):
             continue  # 아, 오메, a comma: what precedes the first content word
         j = i + 1
@@ -231,6 +234,8 @@ def _clause_act(c: ClauseAnalysis, p: _Patterns) -> _Reading:
     if called is not None and not called[1]:
         out.agent = "third_person"  # 언니 나 사진 좀 찍어 줘: the sister is asked, not the robot
         sig.append(f"vocative:{called[0]}")
+        if called[0].lower().startswith(p.assistants):
+            sig.append(f"assistant_vocative:{called[0]}")
     elif called is not None:
         sig.append(f"robot_vocative:{called[0]}")
     promise = next((k for k in ms if k in p.promissive), None)
@@ -563,6 +568,24 @@ def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, registry:
     return _frame_mismatch(hit, c, registry)
 
 
+def _unsupported_frame(c: ClauseAnalysis, registry: Registry) -> str | None:
+    """The UNS category whose frame the clause's governing predicate (and its object) realizes, if any."""
+    ms = [_key(mo) for mo in c.morphemes]
+    benefactive = _patterns(registry).benefactive
+    at = next((i for i in range(len(ms) - 1, -1, -1)
+               if ms[i][1] in VERB_TAGS and ms[i][1] != "VX" and ms[i] not in benefactive), None)
+    p = _patterns(registry)
+    if at is None or c.in_registry_word[at] or any(k in p.premise for k in ms[at + 1:]):
+        return None  # 들어 올렸더니 ...: a premise asks for nothing
+    lemma = ms[at - 1] if ms[at][1] in ("XSV", "XSA") and at > 0 else ms[at]
+    nouns = {mo.form for i, mo in enumerate(c.morphemes) if mo.tag in ("NNG", "NNP") and not c.in_registry_word[i]
+             and (mo.form, mo.tag) not in p.robot}
+    for category, predicates, objects in registry.frames.unsupported.compiled:
+        if lemma in predicates and (not objects or ("*" in objects and nouns) or nouns & objects):
+            return category
+    return None
+
+
 def clause_analyses(clause_candidates: list[ClauseAnalysis], speech_acts: list[SpeechAct], registry: Registry) -> list[ClauseAnalysis]:
     """The clauses with only the capability hits their speech act licenses; the rest kept as mentions."""
     category = registry.speech_acts.other_targets.category
@@ -579,9 +602,16 @@ def clause_analyses(clause_candidates: list[ClauseAnalysis], speech_acts: list[S
         unsupported = list(c.unsupported)
         if act.target_owner and category not in unsupported:
             unsupported.append(category)
+        # 세탁기 돌려줘, 물 좀 갖다 줘, 시리야 음악 틀어 줘: a request the robot cannot do, by its frame
+        to_assistant = any(s.startswith("assistant_vocative:") for s in act.signals)
+        if not kept and not unsupported and not c.unknown_modes and c.role == "action" and act.asks_for_an_act:
+            framed = _unsupported_frame(c, registry)
+            if framed is not None:
+                unsupported.append(framed)
         asks = act.asks_for_an_act or act.mood == "fragment" or (act.mood == "question" and act.target_owner)
         if unsupported and c.role == "action" and not (
-                asks and act.polarity == "affirmative" and act.agent == "robot" and not act.reported and not act.past):
+                asks and act.polarity == "affirmative" and (act.agent == "robot" or to_assistant)
+                and not act.reported and not act.past):
             mentions += [f"{cat}:{act.polarity if act.polarity != 'affirmative' else act.mood}" for cat in unsupported]
             unsupported = []
         dropped = {m.split(":")[0] for m in mentions}

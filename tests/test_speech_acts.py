@@ -247,3 +247,25 @@ def test_a_state_word_that_only_qualifies_another_noun_asks_nothing(runner):
     """미세먼지 예방법이나 ...: the fragment is about prevention methods; 배터리 잔량 still asks for the battery."""
     assert actions(_route(runner, "미세먼지 예방법이나 써주삼~")) == []
     assert actions(_route(runner, "배터리 잔량")) == [("battery_status", "check", {}, False)]
+
+
+@pytest.mark.parametrize("text,category", [
+    ("세탁기 돌려", "other_appliance_control"),
+    ("커튼 닫아줘", "other_appliance_control"),
+    ("노래 틀어줘", "streaming_or_app_execution"),
+    ("엄마한테 전화 걸어줘", "communication"),
+    ("물 좀 갖다 줘", "physical_manipulation"),
+    ("치킨 시켜줘", "purchase_or_payment"),
+    ("현관문 열어줘", "security_lock"),
+    ("시리야 에어컨 꺼줘", "other_appliance_control"),   # addressed to another assistant: still no action
+])
+def test_a_request_the_robot_cannot_do_is_unsupported_by_its_frame(runner, text, category):
+    record = _route(runner, text)
+    assert actions(record) == [] and record.family == "UNS"
+    assert record.unsupported_categories[:1] == [category]
+
+
+@pytest.mark.parametrize("text", ["농담 하나 해줘", "이야기 들려줘", "시리야 사진 찍어"])
+def test_conversation_and_requests_to_another_assistant_are_no_unsupported_act(runner, text):
+    record = _route(runner, text)
+    assert actions(record) == [] and record.family != "UNS"
