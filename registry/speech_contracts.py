@@ -89,6 +89,8 @@ class Wish(_Model):
     verbs: Morphemes
     after_conditional: Morphemes
     conditional_endings: Morphemes
+    curiosity: Morphemes = Field(default_factory=list)
+    """오늘 날씨 알고 싶어 / 궁금하다: wishing to know, or being curious, asks a question."""
 
 
 class Ability(_Model):

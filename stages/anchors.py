@@ -37,6 +37,8 @@ def _fills_missing_slot(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers
 
 
 _PRODUCT_NOUN_TAGS = ("NNG", "NNP", "SL")
+_TALK_MOODS = ("statement", "exclamation", "wish")
+_WHOLE_MOODS = ("statement", "exclamation", "wish", "question", "knowledge_question", "state_question", "suggestion")
 
 
 def _product_topic(c: ClauseAnalysis, registry: Registry) -> str | None:
@@ -90,6 +92,8 @@ def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, regis
     if cues.get("sch_reminder") and c.times.strength > 0:
         lit("has_reminder_cue", 1.0, *cues["sch_reminder"][:1])
     frg_strength = 1.0 if cues.get("frg_scope") else (0.8 if c.outdoor_dust else 0.0)
+    if c.act is not None and c.act.mood in _TALK_MOODS and c.role == "action":
+        frg_strength *= 0.3  # 날씨 진짜 좋다 / 어제 바람 엄청 불었어: talking about the weather asks nothing
     lit("has_frg_scope", frg_strength, *cues.get("frg_scope", []), "outdoor_dust" if c.outdoor_dust else "")
     # a recommendation with an object noun ("요트북 추천") is a public target; "추천해줘" alone is not
     lit("has_public_recommendation_cue", (1.0 if c.noun_count >= 2 else 0.5) if cues.get("frg_recommend") else 0.0, *cues.get("frg_recommend", []))
@@ -129,7 +133,8 @@ def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, regis
                 lit("has_device_problem_report", 1.0, topic, *act.signals[:1])
         if act.mood == "stop":
             lit("is_voice_stop", 1.0, *act.signals[:1])
-        if act.mood in ("statement", "exclamation", "wish") and c.has_predicate and "has_device_problem_report" not in axes:
+        if act.mood in _TALK_MOODS and (c.has_predicate or "interjections" in act.signals) \
+                and "has_device_problem_report" not in axes:
             lit("has_talk_shape", 1.0, act.mood, *act.signals[:2])
         if act.polarity != "affirmative" or act.reported or act.past or act.agent != "robot":
             lit("has_unlicensed_speech_act", 1.0, act.polarity, act.agent, "reported" if act.reported else "",
@@ -139,13 +144,16 @@ def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, regis
     if c.has_proper_noun and (cues.get("question") or cues.get("check")) and not anchored:
         lit("has_public_entity_question", 1.0, "proper_noun_question")
     only_filler = c.compact.strip("?.!,") in (m.fillers | m.acknowledgements)
+    # 나 이제 잘게 / 밥은 묵었나: Kiwi tags some sentence endings EC; the speech act knows the sentence is whole
+    complete = c.has_final_ending or (c.act is not None and c.has_predicate and c.act.mood in _WHOLE_MOODS
+                                      and "joined_predicate" not in c.act.signals and c.connective in ("", ".", "?", "!"))
     if not any_scope and not cues.get("reply_shape") and c.role not in ("guard", "temporal"):
         fragment = 0.45
         signals = ["no_anchor"]
         if not c.has_predicate:
             fragment += 0.3
             signals.append("no_predicate")
-        elif not c.has_final_ending and c.index == 0:
+        elif not complete and c.index == 0:
             fragment += 0.25
             signals.append("no_final_ending")
         foreign = sum(1 for t in c.morpheme_tags if t in ("SL", "SH", "UN", "SW", "SO"))
@@ -169,8 +177,11 @@ def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, regis
         if (proper or nominalized) and len(c.compact) >= 3:
             lit("looks_title_like", 0.8, "proper_noun_phrase" if proper else "nominalized_phrase")
             fragment -= 0.2
-        if c.has_predicate and c.has_final_ending and not foreign and "syllable_shards" not in signals:
+        if c.has_predicate and complete and not foreign and "syllable_shards" not in signals:
             lit("has_coherent_conversation_purpose", 0.8, "complete_sentence")
+            fragment = min(fragment, 0.3)
+        if c.act is not None and "interjections" in c.act.signals:
+            lit("has_coherent_conversation_purpose", 0.8, "interjections")  # 헐 대박: a whole exclamation
             fragment = min(fragment, 0.3)
         if c.times.strength and not c.has_predicate:
             signals.append("time_fragment")

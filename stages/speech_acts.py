@@ -72,6 +72,7 @@ class _Patterns:
         self.voc_groups = tuple(tuple(tuple(v.split("/")) for v in seq) for seq in lex.vocatives.groups)
         self.wish_aux, self.wish_verb = pairs(lex.wish.auxiliaries), pairs(lex.wish.verbs)
         self.wish_good, self.wish_cond = pairs(lex.wish.after_conditional), pairs(lex.wish.conditional_endings)
+        self.curiosity = pairs(lex.wish.curiosity)
         self.benefactive = pairs(lex.benefactives)
         self.request_nouns = pairs(lex.request_nouns)
         self.request_end, self.suggest_end = pairs(lex.request_endings), pairs(lex.suggestion_endings)
@@ -274,10 +275,16 @@ def _clause_act(c: ClauseAnalysis, p: _Patterns) -> _Reading:
             k in p.stop_words or k in p.stop_companions for k in words):
         mood = "stop"  # 멈춰, 그만, 다 꺼: stop whatever is running
         sig.append("voice_stop")
+    elif not c.has_predicate and words and all(k[1] == "IC" for k in words) and not c.filler_words:
+        mood = "exclamation"  # 헐 대박, 와: interjections are talk, not a broken request
+        sig.append("interjections")
     elif not c.has_predicate:
         mood = "state_question" if question and state_caps else "fragment"
-    elif wish:
-        mood = "wish"
+    elif (wish or final in p.declare_end or adjective) and any(k in p.curiosity for k in matrix):
+        mood = "question"  # 오늘 날씨 알고 싶어 / 궁금하다: asks to know
+        sig.append("curiosity")
+    elif wish or (final in p.wish_cond and c.connective in ("", ".", "!") and c.role == "action"):
+        mood = "wish"  # 올여름엔 덜 더웠으면: a bare -었으면 at the end is a wish
         sig.append("wish")
     elif able and not benefactive:
         mood = "knowledge_question" if question or how else "statement"
@@ -317,7 +324,7 @@ def _clause_act(c: ClauseAnalysis, p: _Patterns) -> _Reading:
         mood = "exclamation"
     elif final in p.declare_end and not benefactive:
         mood = "statement"
-    elif adjective and not benefactive:
+    elif adjective and not benefactive and not (final and final[1] in ("ETM", "ETN")):  # 높은 장게: a noun phrase
         mood = "exclamation" if tags[:1] and tags[0] in p.interjection_tags else "statement"
         sig.append(f"adjective:{last_pred[0]}")
     elif thing_subject and out.final and not benefactive:

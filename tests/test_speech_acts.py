@@ -269,3 +269,24 @@ def test_a_request_the_robot_cannot_do_is_unsupported_by_its_frame(runner, text,
 def test_conversation_and_requests_to_another_assistant_are_no_unsupported_act(runner, text):
     record = _route(runner, text)
     assert actions(record) == [] and record.family != "UNS"
+
+
+@pytest.mark.parametrize("text", [
+    "헐 대박",                 # interjections are a whole exclamation
+    "올여름엔 덜 더웠으면",     # a bare -었으면 at the end is a wish
+    "날씨 진짜 좋다",           # talking about the weather asks for no forecast
+    "나 이제 잘게",             # Kiwi tags ᆯ게 EC; the speech act knows the sentence is whole
+])
+def test_everyday_talk_is_conversation_not_a_fragment_or_a_lookup(runner, text):
+    record = _route(runner, text)
+    assert actions(record) == [] and record.family == "DEF"
+
+
+@pytest.mark.parametrize("text", ["오늘 날씨 알고 싶어", "오늘 날씨 궁금하다"])
+def test_wanting_to_know_asks_a_question(runner, text):
+    assert _route(runner, text).family == "FRG"
+
+
+@pytest.mark.parametrize("text", ["음", "으음", "높은 장게"])
+def test_fillers_and_noun_phrase_shards_stay_repairs(runner, text):
+    assert _route(runner, text).family == "STT_NULL"
