@@ -226,6 +226,9 @@ class UnsupportedFrame(_Model):
 class UnsupportedFrames(_Model):
     note: str = ""
     categories: list[UnsupportedFrame]
+    own_nouns: list[str] = Field(default_factory=list)
+    """Nouns that are never the object of another appliance's control: the robot's own settings (모드, 기능, 소리)
+    and times (아까, 지금): 아까 말한 거 그걸로 바꿔 asks back, it names no appliance."""
 
     @cached_property
     def compiled(self) -> tuple[tuple[str, frozenset[tuple[str, str]], frozenset[str]], ...]:

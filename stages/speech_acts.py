@@ -585,8 +585,10 @@ def _unsupported_frame(c: ClauseAnalysis, registry: Registry) -> str | None:
     if at is None or c.in_registry_word[at] or any(k in p.premise for k in ms[at + 1:]):
         return None  # 들어 올렸더니 ...: a premise asks for nothing
     lemma = ms[at - 1] if ms[at][1] in ("XSV", "XSA") and at > 0 else ms[at]
+    own = registry.product.words | set(registry.frames.unsupported.own_nouns)  # 모드 바꿔줘 asks which mode
     nouns = {mo.form for i, mo in enumerate(c.morphemes) if mo.tag in ("NNG", "NNP") and not c.in_registry_word[i]
-             and (mo.form, mo.tag) not in p.robot}
+             and (mo.form, mo.tag) not in p.robot and mo.form.lower() not in own
+             and not (i > 0 and c.morphemes[i - 1].tag == "MM")}  # 그 걸로 / 그 거: a reference back, no appliance
     for category, predicates, objects in registry.frames.unsupported.compiled:
         if lemma in predicates and (not objects or ("*" in objects and nouns) or nouns & objects):
             return category
