@@ -196,6 +196,14 @@ class SpeechActLexicon(_Model):
         return hashlib.sha1(self.model_dump_json().encode()).hexdigest()
 
     @cached_property
+    def person_set(self) -> frozenset[str]:
+        return frozenset(self.person_nouns)
+
+    @cached_property
+    def question_word_set(self) -> frozenset[str]:
+        return frozenset(self.question_words)
+
+    @cached_property
     def thing_of(self) -> dict[str, str]:
         """Noun -> kind of other thing in the home."""
         return {noun.lower(): kind for kind, nouns in self.other_targets.things.items() for noun in nouns}

@@ -51,6 +51,29 @@ def _product_topic(c: ClauseAnalysis, registry: Registry) -> str | None:
     return None
 
 
+_ASKS_ABOUT_SOMEBODY = ("robot_subject", "speaker_subject", "subject:", "vocative", "robot_vocative", "promissive")
+
+
+def _world_question(c: ClauseAnalysis, registry: Registry) -> str | None:
+    """The noun a question to the robot asks about when it is a thing of the world: no device word, no product word,
+    nobody in the home (너, 나, 엄마) as its subject; asked by a question word or by an adjective (심해? 더워?)."""
+    act = c.act
+    if act is None or act.mood not in ("question", "state_question") or c.capabilities or c.unsupported or c.qna_topics:
+        return None
+    if act.target_owner or act.reported or act.agent != "robot" or any(s.startswith(_ASKS_ABOUT_SOMEBODY) for s in act.signals):
+        return None
+    if any(m.split(":", 1)[1] not in ("subject",) and not m.split(":", 1)[1].startswith("subject:") for m in c.mentions):
+        return None  # a device word that only failed its frame is about the device, not the world
+    lex = registry.speech_acts
+    persons = lex.person_set
+    asks = any(f"{mo.form}/{mo.tag}" in lex.question_word_set for mo in c.morphemes) or any(
+        mo.tag in ("VA", "VA-I") for mo in c.morphemes)
+    if not asks:
+        return None
+    return next((mo.form for i, mo in enumerate(c.morphemes) if mo.tag in ("NNG", "NNP") and not c.in_registry_word[i]
+                 and mo.form not in persons and len(mo.form) >= 2), None)
+
+
 def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, registry: Registry) -> dict[str, EvidenceAxis]:
     axes: dict[str, tuple[float, list[str]]] = {}
 
@@ -112,10 +135,10 @@ def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, regis
     if any(m.endswith(":target:outdoors") for m in c.mentions):
         lit("has_frg_scope", 0.8, "outdoor_query")  # 바깥 공기 괜찮나?: outdoor air is public information
     if act is not None and c.role == "action":
-        about_device = bool(c.mentions or anchored or c.identity)
         # a question whose device words license nothing asks about the device (바이탈사인 돼? 볼륨 최대 몇까지 올라가?)
-        # (not when the words are about something else: 약국 어디야, 티비 소리 몇이야)
-        about_robot = [m for m in c.mentions if not m.split(":", 1)[1].startswith(("subject", "target"))]
+        # (not when the words are about something else or somebody else's act: 약국 어디야, 티비 소리 몇이야, 엄마 언제 와?)
+        about_robot = [m for m in c.mentions if not m.split(":", 1)[1].startswith(("subject", "target", "third_person", "user"))]
+        about_device = bool(about_robot or anchored or c.identity)
         asks_about = act.mood in ("question", "state_question") and bool(about_robot)
         if (act.mood == "knowledge_question" and about_device) or asks_about:
             lit("has_device_knowledge_question", 1.0, act.mood, *act.signals[:2])
@@ -131,6 +154,9 @@ def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, regis
                 lit("has_product_topic_question", 1.0, topic, act.mood)
             elif act.mood in ("statement", "exclamation") and (act.polarity == "negated" or act.displayed):
                 lit("has_device_problem_report", 1.0, topic, *act.signals[:1])
+        world = _world_question(c, registry) if topic is None else None
+        if world:
+            lit("has_world_question", 1.0, world, act.mood)  # 마트 몇 시에 열어? 일교차 심해?: public information
         if act.mood == "stop":
             lit("is_voice_stop", 1.0, *act.signals[:1])
         if act.mood in _TALK_MOODS and (c.has_predicate or "interjections" in act.signals) \
@@ -225,7 +251,9 @@ def preclassifier_hints(
         axes["has_capability_question"] = EvidenceAxis(strength=1.0, signals=asked[:2])
     # "나이트 모드 켜면 뭐가 달라져?": the question and the device word it asks about may sit in different clauses
     knowing = [c for c in clause_analyses if c.act is not None and c.act.mood == "knowledge_question"]
-    if knowing and "has_device_knowledge_question" not in axes and (anchored or any(c.mentions for c in clause_analyses)):
+    robot_mentions = any(not m.split(":", 1)[1].startswith(("subject", "target", "third_person", "user"))
+                         for c in clause_analyses for m in c.mentions)
+    if knowing and "has_device_knowledge_question" not in axes and (anchored or robot_mentions):
         axes["has_device_knowledge_question"] = EvidenceAxis(strength=1.0, signals=["across_clauses", *knowing[0].act.signals[:2]])
     # "매너 모드 켜면 알람도 안 울려?": a question under a condition on a device word asks what the robot does then
     guarded = any(c.role == "guard" and (c.capabilities or c.mentions or c.qna_topics) for c in clause_analyses)

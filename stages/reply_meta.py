@@ -13,7 +13,7 @@ _OBJECT_RULES = (
     ("unsupported_execution_target", "unsupported_target", ("has_unsupported_request", "has_unknown_device_mode")),
     ("device_knowledge", "product_question", KNOWLEDGE_AXES),
     ("supported_device", "device_target", ("has_supported_capability_anchor",)),
-    ("public_entity", "public_lookup", ("has_frg_scope", "looks_title_like")),
+    ("public_entity", "public_lookup", ("has_frg_scope", "looks_title_like", "has_world_question")),
     ("outside_option", "recommendation", ("has_public_recommendation_cue",)),
     ("conversation", "conversation_partner", ("has_clear_conversation_reply_shape", "has_coherent_conversation_purpose", "has_generic_help")),
 )

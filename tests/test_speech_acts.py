@@ -290,3 +290,15 @@ def test_wanting_to_know_asks_a_question(runner, text):
 @pytest.mark.parametrize("text", ["음", "으음", "높은 장게"])
 def test_fillers_and_noun_phrase_shards_stay_repairs(runner, text):
     assert _route(runner, text).family == "STT_NULL"
+
+
+@pytest.mark.parametrize("text", ["야 근처 마트 몇 시에 열어?", "세무서 몇 시까지 해?", "일교차 심해?", "가까운 약국 어디야"])
+def test_a_question_about_a_thing_of_the_world_is_public_information(runner, text):
+    record = _route(runner, text)
+    assert record.family == "FRG" and "has_world_question" in record.evidence["axes"]
+
+
+@pytest.mark.parametrize("text", ["엄마 언제 와?", "밥 먹었어?"])
+def test_a_question_about_somebody_at_home_is_conversation(runner, text):
+    record = _route(runner, text)
+    assert record.family == "DEF" and "has_world_question" not in record.evidence["axes"]
