@@ -74,6 +74,24 @@ def _world_question(c: ClauseAnalysis, registry: Registry) -> str | None:
                  and mo.form not in persons and len(mo.form) >= 2), None)
 
 
+FOLLOW_UP_PREFIX = "follows_up_"
+ANSWERING_FAMILIES = ("DQR", "FRG")
+"""Routes that answered a question: an elliptical follow-up question continues them (evidence, never a licence)."""
+_ELLIPSIS_MAX_WORDS = 5
+
+
+def _elliptical_question(clause_analyses: list[ClauseAnalysis], nt: NormalizedText) -> bool:
+    """A short question that names no device word, no unsupported act and no room of its own, so it leans on
+    the previous turn (그럼 3단은? / 1단으로 하면? / 필터 값은? / 그렇게 했는데도 또 뜨면?)."""
+    if not clause_analyses or len(nt.text.split()) > _ELLIPSIS_MAX_WORDS:
+        return False
+    if any(c.capabilities or c.unsupported or c.rooms for c in clause_analyses):
+        return False
+    last = clause_analyses[-1]
+    asking = "?" in nt.text or (last.act is not None and last.act.mood in ("question", "knowledge_question", "state_question"))
+    return asking or last.role in ("guard", "temporal")
+
+
 def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, registry: Registry) -> dict[str, EvidenceAxis]:
     axes: dict[str, tuple[float, list[str]]] = {}
 
@@ -255,6 +273,10 @@ def preclassifier_hints(
                          for c in clause_analyses for m in c.mentions)
     if knowing and "has_device_knowledge_question" not in axes and (anchored or robot_mentions):
         axes["has_device_knowledge_question"] = EvidenceAxis(strength=1.0, signals=["across_clauses", *knowing[0].act.signals[:2]])
+    # "그럼 3단은?" / "1단으로 하면?" after an answer: an elliptical question continues the route that answered
+    route = history_evidence.continuation_route
+    if route in ANSWERING_FAMILIES and _elliptical_question(clause_analyses, normalized_text):
+        axes[f"{FOLLOW_UP_PREFIX}{route}"] = EvidenceAxis(strength=1.0, signals=[f"last_route:{route}"])
     # "매너 모드 켜면 알람도 안 울려?": a question under a condition on a device word asks what the robot does then
     guarded = any(c.role == "guard" and (c.capabilities or c.mentions or c.qna_topics) for c in clause_analyses)
     wondering = [c for c in clause_analyses if c.role == "action" and c.act is not None and not c.capabilities

@@ -21,7 +21,8 @@ from stages._family import KNOWLEDGE_AXES, family_order
 _FAMILY_AXES = {
     "ODL": ("has_supported_capability_anchor", "is_voice_stop"),
     "SCH": ("has_schedule_workflow_scope", "has_schedule_time_semantics", "has_schedule_management_anchor", "has_active_schedule_workflow"),
-    "FRG": ("has_frg_scope", "has_public_recommendation_cue", "has_public_target", "looks_title_like", "has_world_question"),
+    "FRG": ("has_frg_scope", "has_public_recommendation_cue", "has_public_target", "looks_title_like", "has_world_question",
+            "follows_up_FRG"),
     "DQR": KNOWLEDGE_AXES,
     "UNS": ("has_unsupported_request", "has_unknown_device_mode"),
 }

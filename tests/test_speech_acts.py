@@ -302,3 +302,12 @@ def test_a_question_about_a_thing_of_the_world_is_public_information(runner, tex
 def test_a_question_about_somebody_at_home_is_conversation(runner, text):
     record = _route(runner, text)
     assert record.family == "DEF" and "has_world_question" not in record.evidence["axes"]
+
+
+def test_an_elliptical_question_continues_the_route_that_answered(runner):
+    ctx = {"last_route": "DQR", "pending_follow_up_text": "1단 소음 몇 데시벨이야"}
+    from registry.contracts import VoiceContext
+    follow = runner.route(TurnInput(recognized_text="그럼 3단은?", voice_context=VoiceContext(**ctx)))
+    alone = runner.route(TurnInput(recognized_text="그럼 3단은?"))
+    assert follow.family == "DQR" and "follows_up_DQR" in follow.evidence["axes"]
+    assert alone.family != "DQR" and actions(follow) == []
