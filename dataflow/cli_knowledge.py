@@ -207,7 +207,21 @@ def report_question_set(runner: Any, set_path: Path, out: Path, metrics: dict[st
     metrics["knowledge"] = km
     if (out / "metrics.json").exists():
         (out / "metrics.json").write_text(json.dumps(metrics, ensure_ascii=False, indent=2), encoding="utf-8")
-    table = Table(title=f"retrieval on {set_path.name} (path B forced open; calibration {km['calibration']})")
+    e2e = km.get("end_to_end")
+    if e2e:
+        head = Table(title=f"end to end on {set_path.name} (through the real route)")
+        head.add_column("metric")
+        head.add_column("value", justify="right")
+        for key in ("questions", "reach_dqr", "answer_accuracy", "answerability_accuracy"):
+            v = e2e.get(key)
+            head.add_row(key, "-" if v is None else (str(v) if isinstance(v, int) else f"{v:.3f}"))
+        console.print(head)
+        for key, label in (("not_reaching_dqr", "not reaching DQR"), ("wrong_answers", "answer without the expected fact")):
+            ids = e2e.get(key) or []
+            if ids:
+                more = f" and {len(ids) - 10} more (metrics.json)" if len(ids) > 10 else ""
+                console.print(f"[dim]{label}: {', '.join(ids[:10])}{more}[/dim]")
+    table = Table(title=f"diagnostic: retrieval on {set_path.name} (path B forced open; calibration {km['calibration']})")
     table.add_column("metric")
     for col in ("all", "train", "held out"):
         table.add_column(col, justify="right")

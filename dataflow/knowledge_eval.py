@@ -132,6 +132,42 @@ def retrieval_metrics(outcomes: Iterable[QuestionOutcome]) -> dict[str, Any]:
     }
 
 
+def _contains_any(answer: KnowledgeAnswer | None, wanted: list[str]) -> bool:
+    if answer is None:
+        return False
+    text = "".join(answer.text.split()).lower()
+    return any("".join(w.split()).lower() in text for w in wanted if w.strip())
+
+
+def answer_accuracy(rows: list[dict[str, Any]], answers: dict[str, KnowledgeAnswer | None]) -> float | None:
+    """Share of sufficient rows with an `answer_contains_any` list whose answer contains one of its strings."""
+    scored = [r for r in rows if r.get("answerability") != "insufficient" and r.get("answer_contains_any")]
+    if not scored:
+        return None
+    return round(sum(_contains_any(answers.get(str(r["id"])), r["answer_contains_any"]) for r in scored) / len(scored), 4)
+
+
+def end_to_end_metrics(rows: list[dict[str, Any]], records: list[DecisionRecord]) -> dict[str, Any]:
+    """What a user experiences, through the real route: the share of questions that reach DQR, answer accuracy (the
+    expected fact in the answer of the turn as routed) and answerability accuracy (a question that never reached DQR
+    counts as wrong)."""
+    by_id = {str(r.id): r for r in records if r.id is not None}
+    routed = [by_id.get(str(row["id"])) for row in rows]
+    reach = [r is not None and r.family == "DQR" for r in routed]
+    answers = {str(row["id"]): (r.answer if r is not None and r.family == "DQR" else None) for row, r in zip(rows, routed)}
+    labelled = [(row, answers[str(row["id"])]) for row in rows if row.get("answerability")]
+    return {
+        "questions": len(rows),
+        "reach_dqr": round(sum(reach) / len(reach), 4) if reach else None,
+        "answer_accuracy": answer_accuracy(rows, answers),
+        "answerability_accuracy": round(sum(a is not None and a.answerability == row["answerability"] for row, a in labelled)
+                                        / len(labelled), 4) if labelled else None,
+        "not_reaching_dqr": [str(row["id"]) for row, ok in zip(rows, reach) if not ok],
+        "wrong_answers": [str(row["id"]) for row in rows if row.get("answerability") != "insufficient"
+                          and row.get("answer_contains_any") and not _contains_any(answers[str(row["id"])], row["answer_contains_any"])],
+    }
+
+
 def knowledge_metrics(runner: TurnRunner, rows: list[dict[str, Any]], records: list[DecisionRecord] | None = None,
                       advance: Callable[[], None] = lambda: None) -> dict[str, Any]:
     """The metrics `a2a batch --answer` prints for a question set: overall and per split."""
@@ -139,9 +175,11 @@ def knowledge_metrics(runner: TurnRunner, rows: list[dict[str, Any]], records: l
     split = _stratified_split(rows)
     metrics = retrieval_metrics(outcomes)
     metrics["by_split"] = {name: retrieval_metrics(o for o in outcomes if split[o.id] == name) for name in ("train", "heldout")}
+    metrics["answer_accuracy_forced_open"] = answer_accuracy(rows, {o.id: o.answer for o in outcomes})
     if records is not None:
         metrics["routed_to_dqr"] = round(sum(r.family == "DQR" for r in records) / len(records), 4) if records else None
         metrics["answered_turns"] = sum(r.answer is not None for r in records)
+        metrics["end_to_end"] = end_to_end_metrics(rows, records)
     metrics["index_version"] = runner.knowledge.index_version
     metrics["calibration"] = runner.knowledge.calibration.fitted_on.get("version", "uncalibrated")
     return metrics

@@ -90,3 +90,30 @@ def test_calibrate_fits_on_half_and_reports_the_held_out_half(knowledge_db, tmp_
     assert set(fitted["weights"]) == {"focus_coverage", "evidence_coverage", "top_bm25_ratio", "dense_top", "graph_support"}
     assert fitted["weights"]["focus_coverage"] > 0  # knowing the question's words makes an answer likelier
     assert set(fitted["fitted_on"]["metrics"]) == {"train", "heldout"}
+
+
+def test_end_to_end_metrics_count_what_the_real_route_answered():
+    """A question that never reaches DQR is unanswered, whatever retrieval could have found."""
+    from dataflow.knowledge_eval import end_to_end_metrics
+    from registry.contracts import DecisionRecord, KnowledgeAnswer
+
+    rows = [
+        {"id": "a", "question": "소음 몇 데시벨이야", "expected_source_ids": ["S1"], "answerability": "sufficient",
+         "answer_contains_any": ["22 dB"]},
+        {"id": "b", "question": "가격 얼마야", "expected_source_ids": [], "answerability": "insufficient", "answer_contains_any": []},
+        {"id": "c", "question": "필터 언제 갈아", "expected_source_ids": ["S2"], "answerability": "sufficient",
+         "answer_contains_any": ["12개월"]},
+    ]
+    records = [
+        DecisionRecord(id="a", text="", trace_id="t", family="DQR",
+                       answer=KnowledgeAnswer(text="나이트 모드에서 22dB예요 [S1]", answerability="sufficient")),
+        DecisionRecord(id="b", text="", trace_id="t", family="DQR",
+                       answer=KnowledgeAnswer(text="설명서에 없어요", answerability="insufficient")),
+        DecisionRecord(id="c", text="", trace_id="t", family="ODL",
+                       answer=KnowledgeAnswer(text="12개월마다 바꿔요", answerability="sufficient")),
+    ]
+    m = end_to_end_metrics(rows, records)
+    assert m["reach_dqr"] == round(2 / 3, 4)
+    assert m["answer_accuracy"] == 0.5            # c's fact is in an answer the user never hears
+    assert m["answerability_accuracy"] == round(2 / 3, 4)
+    assert m["not_reaching_dqr"] == ["c"] and m["wrong_answers"] == ["c"]
