@@ -167,8 +167,17 @@ def _bigrams(text: str) -> set[str]:
     return {squeezed[i:i + 2] for i in range(len(squeezed) - 1)}
 
 
-def _best_for_query(sentences: Sentences, weights: dict[str, float], idf: dict[str, float]) -> str:
-    scored = [(sum(weights.get(t, 0.0) * idf.get(t, 0.0) for t in set(terms)), -i, text) for i, (text, terms) in enumerate(sentences)]
+_NUMBER_BONUS = 0.5
+"""A quantity question (몇 데시벨, 얼마나 걸려) prefers, among sentences matching its terms, one that states a number:
+its score counts this much more."""
+
+
+def _best_for_query(sentences: Sentences, weights: dict[str, float], idf: dict[str, float], quantity: bool = False) -> str:
+    def score(text: str, terms: list[str]) -> float:
+        base = sum(weights.get(t, 0.0) * idf.get(t, 0.0) for t in set(terms))
+        return base * (1.0 + _NUMBER_BONUS) if quantity and base > 0 and any(ch.isdigit() for ch in text) else base
+
+    scored = [(score(text, terms), -i, text) for i, (text, terms) in enumerate(sentences)]
     return max(scored)[2] if scored else ""
 
 
@@ -232,7 +241,8 @@ def retrieve(con: duckdb.DuckDBPyConnection, query: KnowledgeQuery, projection: 
     for hit in hits[:EVIDENCE_HITS]:
         if all(e.source_id != hit.source_id for e in evidence):
             evidence.append(Evidence(source_id=hit.source_id, location=hit.location,
-                                     claim=_best_for_query(sentences.get(hit.source_id, []), weights, ranked.idf)))
+                                     claim=_best_for_query(sentences.get(hit.source_id, []), weights, ranked.idf,
+                                                           query.asks_quantity)))
     evidence = evidence[:MAX_EVIDENCE]
     focus = set(query.focus_terms)
     section_terms = {h.source_id: {t for _, terms in sentences.get(h.source_id, []) for t in terms} for h in hits[:EVIDENCE_HITS]}

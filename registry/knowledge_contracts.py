@@ -53,6 +53,8 @@ class KnowledgeQuery(Contract):
     """Numbers with their unit ("9개월", "20%")."""
     possibility_question: bool
     """Shaped as "can I / does it ..." (a relation verdict may answer it)."""
+    asks_quantity: bool = False
+    """Asks how much, how long, how many or when (몇, 얼마, 얼마나, 언제): a sentence with a number answers it."""
     links: list[EntityLink]
     expansion_terms: list[str] = Field(default_factory=list)
     """Terms from linked entities' labels and from the synonym table (weighted lower)."""

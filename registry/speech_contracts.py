@@ -172,6 +172,8 @@ class SpeechActLexicon(_Model):
     question_marks: list[str]
     question_words: Morphemes
     how_words: Morphemes
+    quantity_question_words: Morphemes = Field(default_factory=list)
+    """몇, 얼마, 얼마나, 언제: a question about the manual they ask is answered by a sentence with a number."""
     how_phrases: list[Morphemes] = Field(default_factory=list)
     """Morpheme sequences that ask how (어떻게 = 어떻/VA-I 게/EC; 어떻/VA-I alone asks for a state: 어때?)."""
     how_state_verbs: Morphemes = Field(default_factory=list)
@@ -202,6 +204,10 @@ class SpeechActLexicon(_Model):
     @cached_property
     def question_word_set(self) -> frozenset[str]:
         return frozenset(self.question_words)
+
+    @cached_property
+    def quantity_word_set(self) -> frozenset[str]:
+        return frozenset(self.quantity_question_words)
 
     @cached_property
     def thing_of(self) -> dict[str, str]:

@@ -61,10 +61,12 @@ def knowledge_query(
     focus = [t.text for t in terms if t.focus and t.text not in linker.generic_nouns]
     shapes = {compact(s) for s in registry.lexicon.get("dqr", {}).get("capability_question_shapes", [])}
     squeezed = compact(text)
+    quantity_words = registry.speech_acts.quantity_word_set
     return KnowledgeQuery(
         query_id=f"q-{trace_id[:12]}", text=text, truncated=truncated, as_of=knowledge_as_of, terms=lemmas,
         focus_terms=list(dict.fromkeys(focus)), quantity_terms=list(dict.fromkeys(t.text for t in terms if t.quantity)),
         possibility_question=any(s and s in squeezed for s in shapes), links=linked.links,
+        asks_quantity=any(f"{m.form}/{m.tag}" in quantity_words for m in normalized_text.morphemes),
         expansion_terms=linked.expansion_terms, known_surfaces=linked.matched,
     )
 

@@ -117,3 +117,12 @@ def test_end_to_end_metrics_count_what_the_real_route_answered():
     assert m["answer_accuracy"] == 0.5            # c's fact is in an answer the user never hears
     assert m["answerability_accuracy"] == round(2 / 3, 4)
     assert m["not_reaching_dqr"] == ["c"] and m["wrong_answers"] == ["c"]
+
+
+def test_a_quantity_question_prefers_the_sentence_that_states_a_number():
+    from rag.retrieve import _best_for_query
+
+    sentences = [("필터는 소모품입니다.", ["필터", "소모품"]), ("필터는 12개월마다 교체하세요.", ["필터", "개월", "교체"])]
+    weights, idf = {"필터": 1.0}, {"필터": 1.0}
+    assert _best_for_query(sentences, weights, idf, quantity=False) == "필터는 소모품입니다."
+    assert _best_for_query(sentences, weights, idf, quantity=True) == "필터는 12개월마다 교체하세요."
