@@ -170,7 +170,8 @@ def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, regis
                 act.displayed or not act.reported):
             if act.mood in ("question", "knowledge_question"):
                 lit("has_product_topic_question", 1.0, topic, act.mood)
-            elif act.mood in ("statement", "exclamation") and (act.polarity == "negated" or act.displayed):
+            elif act.mood in ("statement", "exclamation") and (
+                    (act.polarity == "negated" and "not_needed" not in act.signals) or act.displayed):
                 lit("has_device_problem_report", 1.0, topic, *act.signals[:1])
         world = _world_question(c, registry) if topic is None else None
         if world:

@@ -152,7 +152,7 @@ def _follows(ms: list[tuple[str, str]], first: frozenset, then: frozenset, withi
     return None
 
 
-def _clause_act(c: ClauseAnalysis, p: _Patterns) -> _Reading:
+def _clause_act(c: ClauseAnalysis, p: _Patterns, paired: tuple[str, ...] = ()) -> _Reading:
     """The clause's own reading (before what the sentence around it contributes)."""
     morphs, inside, text = c.morphemes, c.in_registry_word, c.text
     out = _Reading()
@@ -175,7 +175,7 @@ def _clause_act(c: ClauseAnalysis, p: _Patterns) -> _Reading:
             out.reported = True
             sig.append(f"quotative:{ms[q_at][0]}")
         matrix = rest or ms
-    elif any(mark in text for mark in p.quote_marks):
+    elif any(mark in text for mark in paired):  # a pair quotes (maybe over two clauses); a stray ' (주기');) does not
         out.reported = True
         sig.append("quotation_marks")
     ef = [k for k in matrix if k[1] == "EF"]
@@ -312,11 +312,14 @@ def _clause_act(c: ClauseAnalysis, p: _Patterns) -> _Reading:
         sig.append("question")
     elif final in p.suggest_end:
         mood = "suggestion"
-    elif out.displayed:
-        mood = "statement"
+    elif out.displayed or (last_pred in p.display and (out.final or final in p.declare_end)):
+        mood = "statement"  # 에러 코드 E6 떴어요: something shows on the device (a report about it)
+        if not out.displayed:
+            out.displayed = True
+            sig.append(f"displayed:{last_pred[0]}")
     elif out.polarity == "negated" and negator is not None:
         mood = "statement"  # 바퀴가 안 굴러가: 안/못 never makes a command (a prohibition is -지 마)
-        sig.append("negated_statement")
+        sig.append("negated_statement" if not permits else "not_needed")  # 안 갈아도 돼: nothing is wrong
     elif final in p.promissive or (out.past and not benefactive) or progressive:
         mood = "statement"
         sig.append("progressive" if progressive else "past_statement" if out.past else "promise")
@@ -500,8 +503,10 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], registry: Registry) -> 
     """Mood, polarity, agent, reported speech, time and target of every clause, with their signals."""
     p = _patterns(registry)
     per = []
+    whole = "".join(c.text for c in clause_candidates)
+    paired = tuple(mark for mark in p.quote_marks if whole.count(mark) >= 2)
     for c in clause_candidates:
-        reading = _clause_act(c, p)
+        reading = _clause_act(c, p, paired)
         reading.target_owner = _owned_by_other_thing(c, registry.speech_acts)
         if reading.target_owner:
             reading.signals.append(f"target:{reading.target_owner}")
@@ -623,13 +628,20 @@ def clause_analyses(clause_candidates: list[ClauseAnalysis], speech_acts: list[S
                 and not act.reported and not act.past):
             mentions += [f"{cat}:{act.polarity if act.polarity != 'affirmative' else act.mood}" for cat in unsupported]
             unsupported = []
+        # 필터는 아직 안 갈아도 돼 / 요즘 다이어트 모드야: a manual topic or an unknown mode in talk asks nothing
+        talk = c.role == "action" and not act.displayed and (
+            act.mood in ("statement", "exclamation", "wish") or act.reported
+            or (act.past and act.mood not in ("question", "knowledge_question")))
+        topics, modes = (c.qna_topics, c.unknown_modes) if not talk else ([], [])
+        if talk:
+            mentions += [f"{t}:{act.mood}" for t in c.qna_topics] + [f"mode:{w}:{act.mood}" for w in c.unknown_modes]
         dropped = {m.split(":")[0] for m in mentions}
         anchors = [a for a in c.anchors if not (a.kind in ("execution", "settings", "state_query", "unsupported") and a.target in dropped)]
         cues = c.cues
         if c.role == "action" and (act.polarity != "affirmative" or act.reported or act.past or act.agent != "robot"):
             cues = {k: v for k, v in cues.items() if not k.startswith("sch_") or k == "sch_list"}
         out.append(dataclasses.replace(c, capabilities=kept, unsupported=unsupported, anchors=anchors, cues=cues,
-                                       act=act, mentions=mentions))
+                                       act=act, mentions=mentions, qna_topics=topics, unknown_modes=modes))
     return out
 
 

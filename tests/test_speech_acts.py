@@ -311,3 +311,14 @@ def test_an_elliptical_question_continues_the_route_that_answered(runner):
     alone = runner.route(TurnInput(recognized_text="그럼 3단은?"))
     assert follow.family == "DQR" and "follows_up_DQR" in follow.evidence["axes"]
     assert alone.family != "DQR" and actions(follow) == []
+
+
+@pytest.mark.parametrize("text", ["요즘 완전 다이어트 모드야", "필터는 아직 안 갈아도 돼"])
+def test_a_manual_topic_or_an_unknown_mode_in_talk_asks_nothing(runner, text):
+    record = _route(runner, text)
+    assert actions(record) == [] and record.family == "DEF"
+
+
+@pytest.mark.parametrize("text", ["에러 코드 E6 떴어요", "파티 모드 켜"])
+def test_a_report_of_what_the_device_shows_or_a_request_keeps_its_topic(runner, text):
+    assert _route(runner, text).family in ("DQR", "UNS")
