@@ -191,10 +191,9 @@ def _noun_and_particle(start: int, end: int, morphs: list[Morpheme], offsets: li
     return False
 
 
-def _registry_word_masks(nt: NormalizedText, morphs: list[Morpheme], offsets: list[int], cc: str,
+def _registry_word_masks(nt: NormalizedText, morphs: list[Morpheme], offsets: list[int], spans: list[tuple[int, int]],
                          m: Matchers) -> tuple[list[bool], list[bool]]:
     """(inside a registry word, after one in the same written word) for each morpheme of the clause."""
-    spans = [(x.start(), x.end()) for rx in (m.anchor_re, m.room_re) for x in rx.finditer(cc)]
     inside = [at >= 0 and any(s <= at < e for s, e in spans) for at in offsets]  # starts inside (청/NNG 정하/VV of 청정해)
     heads: dict[int, int] = {}  # written word start -> end of the registry word it begins with (0: none)
     after = []
@@ -424,7 +423,7 @@ def analyse(nt: NormalizedText, registry: Registry, m: Matchers) -> list[ClauseA
             cues.setdefault("question_mark", ["?"])
         is_last = index == len(spans) - 1
         times = parser.parse(text)
-        inside, after = _registry_word_masks(nt, morphs, offsets, cc, m)
+        inside, after = _registry_word_masks(nt, morphs, offsets, registry_spans, m)
         if cues.get("completion") and not is_last:
             role = "temporal"
         elif connective in m.conditional_endings and not is_last and times.relative and not caps:

@@ -109,15 +109,15 @@ def _key(mo: Morpheme) -> tuple[str, str]:
 
 def _asks_how(ms: list[tuple[str, str]], seq: tuple[tuple[str, str], ...], state_verbs: frozenset) -> bool:
     """Whether the sequence occurs and is not followed by a verb that turns it into a state question."""
-    n = len(seq)
-    return any(tuple(ms[i:i + n]) == seq and not (i + n < len(ms) and ms[i + n] in state_verbs)
+    n, first = len(seq), seq[0]
+    return any(ms[i] == first and tuple(ms[i:i + n]) == seq and not (i + n < len(ms) and ms[i + n] in state_verbs)
                for i in range(len(ms) - n + 1))
 
 
 def _vocative(ms: list[tuple[str, str]], inside: list[bool], p: _Patterns) -> tuple[str, bool] | None:
     """(whom the turn calls, whether that is the robot) when it opens by calling somebody or addresses a group."""
     for seq in p.voc_groups:
-        if any(tuple(ms[i:i + len(seq)]) == seq for i in range(len(ms) - len(seq) + 1)):
+        if seq[0] in ms and any(tuple(ms[i:i + len(seq)]) == seq for i in range(len(ms) - len(seq) + 1)):
             return seq[0][0], False
     for i, k in enumerate(ms[:4]):
         if k in p.voc_words:
@@ -255,8 +255,9 @@ def _clause_act(c: ClauseAnalysis, p: _Patterns, paired: tuple[str, ...] = ()) -
     wish = (any(k in p.wish_aux or k in p.wish_verb for k in matrix)
             or _follows(matrix, p.wish_cond, p.wish_good, within=2) is not None)
     how_phrase = any(_asks_how(matrix, seq, p.how_state) for seq in p.how_phrases)
-    how = how_phrase or any(_asks_how(matrix, (k,), p.how_state) for k in p.how_words)
-    explains = how_phrase or any(_asks_how(matrix, (k,), p.how_state) for k in p.explain_words)
+    asked = [k for i, k in enumerate(matrix) if not (i + 1 < len(matrix) and matrix[i + 1] in p.how_state)]
+    how = how_phrase or any(k in p.how_words for k in asked)
+    explains = how_phrase or any(k in p.explain_words for k in asked)
     tells = any(k in p.telling for k in matrix)
     state_caps = any(h.kind == "state_query" for h in c.capabilities)
     base = len(ms) - len(matrix)
