@@ -132,7 +132,13 @@ def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, regis
         lit("has_timed_device_action", c.times.strength, *c.times.signals[:1])
     if cues.get("sch_reminder") and c.times.strength > 0:
         lit("has_reminder_cue", 1.0, *cues["sch_reminder"][:1])
+    words = c.text.split()
+    # 날씨 그 저기 / 필터 아 뭐지: a topic word that trails off into fillers is a broken turn, not a question about it
+    trailing = 0 < len(words) <= 4 and words[-1].strip("?.!,~") in m.filler_words and c.filler_words > 0
     frg_strength = 1.0 if cues.get("frg_scope") else (0.8 if c.outdoor_dust else 0.0)
+    if trailing:
+        frg_strength *= 0.3
+        lit("has_vague_reference", 1.0, "trailing_off")
     if c.act is not None and c.act.mood in _TALK_MOODS and c.role == "action":
         frg_strength *= 0.3  # 날씨 진짜 좋다 / 어제 바람 엄청 불었어: talking about the weather asks nothing
     lit("has_frg_scope", frg_strength, *cues.get("frg_scope", []), "outdoor_dust" if c.outdoor_dust else "")
@@ -160,12 +166,12 @@ def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, regis
         asks_about = act.mood in ("question", "state_question") and bool(about_robot)
         if (act.mood == "knowledge_question" and about_device) or asks_about:
             lit("has_device_knowledge_question", 1.0, act.mood, *act.signals[:2])
-        elif act.mood == "knowledge_question":
+        elif act.mood == "knowledge_question" and not trailing:
             # 계단도 올라갈 수 있어? 처음 쓰기 전에 뭘 해야 돼?: how / can-it asked of the robot, no device word
             lit("has_unanchored_knowledge_question", 1.0, *act.signals[:2])
         # 카메라 화소가 몇이야? 화면 터치가 갑자기 안 먹어: a question or a problem report about the product itself
         # (a noun of the product's vocabulary, nothing licensed, nobody else's thing) asks the manual
-        topic = _product_topic(c, registry)
+        topic = _product_topic(c, registry) if not trailing else None
         if topic and not c.capabilities and act.target_owner is None and act.agent != "third_person" and (
                 act.displayed or not act.reported):
             if act.mood in ("question", "knowledge_question"):

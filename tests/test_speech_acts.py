@@ -322,3 +322,9 @@ def test_a_manual_topic_or_an_unknown_mode_in_talk_asks_nothing(runner, text):
 @pytest.mark.parametrize("text", ["에러 코드 E6 떴어요", "파티 모드 켜"])
 def test_a_report_of_what_the_device_shows_or_a_request_keeps_its_topic(runner, text):
     assert _route(runner, text).family in ("DQR", "UNS")
+
+
+@pytest.mark.parametrize("text", ["날씨 그 저기", "필터 아 뭐지", "그걸 좀 바꿔 줘"])
+def test_a_turn_that_trails_off_or_points_at_nothing_is_repaired(runner, text):
+    record = _route(runner, text)
+    assert actions(record) == [] and record.family == "STT_NULL"
