@@ -53,6 +53,8 @@ class KnowledgeQuery(Contract):
     """Numbers with their unit ("9개월", "20%")."""
     possibility_question: bool
     """Shaped as "can I / does it ..." (a relation verdict may answer it)."""
+    asks_capabilities: bool = False
+    """Asks what the robot can do at all (너 뭐 할 수 있어?): answered from the capability registry."""
     asks_quantity: bool = False
     """Asks how much, how long, how many or when (몇, 얼마, 얼마나, 언제): a sentence with a number answers it."""
     links: list[EntityLink]

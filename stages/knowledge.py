@@ -35,6 +35,17 @@ def dqr_owns_turn(final_plan: PlannerOutput) -> bool:
     return bool(final_plan.selected_routes) and final_plan.selected_routes[0] == "DQR"
 
 
+_WHAT = frozenset({"뭐/NP", "무엇/NP", "뭘/NP", "뭔/NP", "무슨/MM"})
+_ABLE = frozenset({"수/NNB", "줄/NNB", "기능/NNG"})
+
+
+def _asks_what_it_can_do(nt: NormalizedText, registry: Registry) -> bool:
+    """뭐 할 수 있어? / 무슨 기능 있어?: a what-word with an ability noun and nothing else named."""
+    keys = [f"{m.form}/{m.tag}" for m in nt.morphemes]
+    nouns = [m.form for m in nt.morphemes if m.tag in ("NNG", "NNP") and f"{m.form}/{m.tag}" not in _ABLE]
+    return any(k in _WHAT for k in keys) and any(k in _ABLE for k in keys) and not nouns
+
+
 def knowledge_query(
     dqr_owns_turn: bool,
     normalized_text: NormalizedText,
@@ -67,6 +78,7 @@ def knowledge_query(
         focus_terms=list(dict.fromkeys(focus)), quantity_terms=list(dict.fromkeys(t.text for t in terms if t.quantity)),
         possibility_question=any(s and s in squeezed for s in shapes), links=linked.links,
         asks_quantity=any(f"{m.form}/{m.tag}" in quantity_words for m in normalized_text.morphemes),
+        asks_capabilities=not linked.links and _asks_what_it_can_do(normalized_text, registry),
         expansion_terms=linked.expansion_terms, known_surfaces=linked.matched,
     )
 
@@ -109,6 +121,7 @@ def dqr_answer(
     kg_projection: KgProjection | KnowledgeNotRun,
     retrieval: RetrievalResult | KnowledgeNotRun,
     knowledge_store: KnowledgeStore,
+    registry: Registry,
 ) -> KnowledgeAnswer | KnowledgeNotRun:
     """The Korean answer from the projection and the evidence, citing section ids and locations."""
     if isinstance(knowledge_query, KnowledgeNotRun) and knowledge_query.reason == "not_dqr":
@@ -128,6 +141,11 @@ def dqr_answer(
     if knowledge_query.truncated:
         notices.append("question_truncated")
         head.append(composer.say("truncated", limit=QUERY_MAX_CHARS))
+    if knowledge_query.asks_capabilities:  # what it can do comes from the registry, never from one unrelated section
+        items = [c.description for c in registry.capabilities.capabilities if not c.internal and c.kind != "state_query"]
+        text = composer.say("capabilities", items=composer.t.get("list_separator", ", ").join(items))
+        return KnowledgeAnswer(text=" ".join(head + [text]), answerability="sufficient", notices=notices + ["capability_registry"],
+                               index_version=retrieval.index_version)
     labels = {link.entity_id: link.label for link in knowledge_query.links}
     types = {link.entity_id: link.type for link in knowledge_query.links}
     evidence = retrieval.retrieval_evidence

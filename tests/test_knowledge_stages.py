@@ -36,7 +36,7 @@ def test_nodes_return_not_run_at_once_when_dqr_does_not_own_the_turn(knowledge_s
     query = knowledge_query(False, nt, knowledge_store, TODAY, shared_kiwi(), registry, "t" * 32)
     proj = kg_projection(query, knowledge_store)
     found = retrieval(query, proj, knowledge_store)
-    answer = dqr_answer(query, proj, found, knowledge_store)
+    answer = dqr_answer(query, proj, found, knowledge_store, registry)
     assert (time.perf_counter() - started) < 0.05
     assert all(isinstance(v, KnowledgeNotRun) and v.reason == "not_dqr" for v in (query, proj, found, answer))
 
@@ -155,7 +155,7 @@ def test_a_dqr_turn_with_nothing_to_search_gets_a_repair(knowledge_store, regist
     nt = NormalizedText(original="?!", text="", compact="", morphemes=[], rejected_reason="no_usable_text")
     query = knowledge_query(True, nt, knowledge_store, TODAY, shared_kiwi(), registry, "t" * 32)
     assert isinstance(query, KnowledgeNotRun) and query.reason == "empty_question"
-    answer = dqr_answer(query, kg_projection(query, knowledge_store), retrieval(query, query, knowledge_store), knowledge_store)
+    answer = dqr_answer(query, kg_projection(query, knowledge_store), retrieval(query, query, knowledge_store), knowledge_store, registry)
     assert answer.text == T["empty_question"] and answer.notices == ["question_empty"] and answer.evidence == []
 
 
@@ -179,3 +179,13 @@ def test_question_set_meets_the_retrieval_targets(answering_runner):
     assert metrics["recall@5"] >= 0.95 and metrics["answerability_accuracy"] >= 0.95
     assert metrics["by_split"]["heldout"]["answerability_accuracy"] >= 0.9
     assert metrics["mrr"] >= 0.85
+
+
+def test_what_the_robot_can_do_is_answered_from_the_capability_registry(answering_runner, registry):
+    record = answering_runner.route_text("너 뭐 할 수 있어?")
+    assert record.family == "DQR" and record.answer is not None
+    assert "capability_registry" in record.answer.notices and record.answer.answerability == "sufficient"
+    listed = [c.description for c in registry.capabilities.capabilities if not c.internal and c.kind != "state_query"]
+    assert all(d in record.answer.text for d in listed)
+    other = answering_runner.route_text("필터 교체 주기 알려줘").answer
+    assert other is not None and "capability_registry" not in other.notices
