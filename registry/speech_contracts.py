@@ -84,6 +84,20 @@ class Means(_Model):
     note: str = ""
 
 
+class CapabilityOverview(_Model):
+    what_words: Morphemes
+    ability_words: Morphemes
+    note: str = ""
+
+    @cached_property
+    def what_set(self) -> frozenset[str]:
+        return frozenset(self.what_words)
+
+    @cached_property
+    def ability_set(self) -> frozenset[str]:
+        return frozenset(self.ability_words)
+
+
 class Wish(_Model):
     auxiliaries: Morphemes
     verbs: Morphemes
@@ -165,6 +179,10 @@ class SpeechActLexicon(_Model):
     request_nouns: Morphemes
     """청정 부탁드립니다: a noun that makes any ending a request."""
     request_endings: Morphemes
+    asking_request_endings: Morphemes = Field(default_factory=list)
+    """청정해 줄래?: a question ending that asks for the act (a request, not a question)."""
+    manner_endings: Morphemes = Field(default_factory=list)
+    """세게, 빵빵하게: an adjective with one of these says how, it is not the clause's predicate."""
     suggestion_endings: Morphemes
     declarative_endings: Morphemes
     exclamative_endings: Morphemes
@@ -174,6 +192,8 @@ class SpeechActLexicon(_Model):
     how_words: Morphemes
     quantity_question_words: Morphemes = Field(default_factory=list)
     """몇, 얼마, 얼마나, 언제: a question about the manual they ask is answered by a sentence with a number."""
+    capability_overview: CapabilityOverview | None = None
+    """What-words and ability words that ask what the robot can do at all (answered from the capability registry)."""
     how_phrases: list[Morphemes] = Field(default_factory=list)
     """Morpheme sequences that ask how (어떻게 = 어떻/VA-I 게/EC; 어떻/VA-I alone asks for a state: 어때?)."""
     how_state_verbs: Morphemes = Field(default_factory=list)
@@ -245,6 +265,10 @@ class UnsupportedFrames(_Model):
     and times (아까, 지금): 아까 말한 거 그걸로 바꿔 asks back, it names no appliance."""
 
     @cached_property
+    def own_noun_set(self) -> frozenset[str]:
+        return frozenset(n.lower() for n in self.own_nouns)
+
+    @cached_property
     def compiled(self) -> tuple[tuple[str, frozenset[tuple[str, str]], frozenset[str]], ...]:
         return tuple((f.category, frozenset(tuple(v.split("/")) for v in f.predicates), frozenset(f.objects))  # type: ignore[misc]
                      for f in self.categories)
@@ -284,6 +308,10 @@ class RequestFrames(_Model):
                 values = values + self.schedule_predicates
             found = self._fits[key] = frozenset(tuple(v.split("/")) for v in values)  # type: ignore[misc]
         return found
+
+
+PRODUCT_NOUN_TAGS = ("NNG", "NNP", "SL")
+"""The Kiwi tags of a product word: nouns and Latin-script names (HEPA, CADR)."""
 
 
 class ProductVocabulary(_Model):

@@ -16,9 +16,11 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))  # run as a script from anywhere: the registry package is the project's
+
+from registry.speech_contracts import PRODUCT_NOUN_TAGS  # noqa: E402
 VOCABULARY = ROOT / "registry" / "product_vocabulary.json"
 ENTITIES = ROOT / "data" / "kg" / "entities.json"
-NOUN_TAGS = ("NNG", "NNP", "SL")
 
 
 def kg_words(entity_types: list[str], kiwi=None) -> list[str]:
@@ -34,7 +36,7 @@ def kg_words(entity_types: list[str], kiwi=None) -> list[str]:
             continue
         for alias in [entity.get("label", ""), *entity.get("aliases", [])]:
             for token in kiwi.tokenize(alias):
-                if token.tag in NOUN_TAGS and len(token.form) >= 2:
+                if token.tag in PRODUCT_NOUN_TAGS and len(token.form) >= 2:
                     words.add(token.form.lower())
     return sorted(words)
 

@@ -17,6 +17,8 @@ from stages._times import TimeSlots, time_parser_for
 VERB_TAGS = frozenset({"VV", "VA", "VX", "XSV", "XSA", "VCP", "VCN", "VV-I", "VA-I", "VV-R", "VA-R"})
 """Predicates proper: verbs, adjectives, auxiliaries, copulas and verb-forming suffixes."""
 PREDICATE_TAGS = VERB_TAGS | {"EF"}
+ENDS_SENTENCE = ("", ".", "?", "!")
+"""Connectives of a clause that ends its sentence (the utterance's end, or sentence punctuation)."""
 FINAL_TAGS = {"EF"}
 _DIGITS = re.compile(r"\d+")
 
@@ -172,12 +174,11 @@ def thing_before(c: ClauseAnalysis, lex: SpeechActLexicon, positions: list[int])
     return None
 
 
-def _compound_tail(end: int, morphs: list[Morpheme], offsets: list[int], nt: NormalizedText, inside) -> bool:
+def _compound_tail(end: int, morphs: list[Morpheme], offsets: list[int], nt: NormalizedText, in_word: list[bool]) -> bool:
     """Whether a one-syllable noun (not itself a registry word) follows a match inside the same written word."""
-    for mo, at in zip(morphs, offsets):
+    for mo, at, inside in zip(morphs, offsets, in_word):
         if at == end:
-            return (mo.tag == "NNG" and mo.length == 1 and mo.start > 0 and not nt.text[mo.start - 1].isspace()
-                    and not inside(at))
+            return mo.tag == "NNG" and mo.length == 1 and mo.start > 0 and not nt.text[mo.start - 1].isspace() and not inside
     return False
 
 
@@ -269,14 +270,14 @@ def analyse(nt: NormalizedText, registry: Registry, m: Matchers) -> list[ClauseA
         offsets = [positions.get(mo.start, -1) for mo in morphs]
         nouns = _noun_spans(morphs, offsets)
         registry_spans = [(x.start(), x.end()) for rx in (m.anchor_re, m.room_re) for x in rx.finditer(cc)]
-        inside_any = lambda at: any(s <= at < e for s, e in registry_spans)  # noqa: E731
+        in_word, after_word = _registry_word_masks(nt, morphs, offsets, registry_spans, m)
         for mt in m.anchor_re.finditer(cc):
             if _splits_a_noun(mt.start(), mt.end(), nouns):
                 continue  # 청정 of 청정기, 공기 of 공기놀이: part of another word, not the registry word
             taken.append((mt.start(), mt.end()))
             for entry in m.anchor_entries[mt.group(0)]:
                 if entry.kind in ("execution", "settings", "state_query"):
-                    if _compound_tail(mt.end(), morphs, offsets, nt, inside_any):
+                    if _compound_tail(mt.end(), morphs, offsets, nt, in_word):
                         continue  # 복귀작 (a comeback work): a one-syllable noun makes another word of it
                     strength = weights["alias"]
                     via = "alias"
@@ -423,7 +424,6 @@ def analyse(nt: NormalizedText, registry: Registry, m: Matchers) -> list[ClauseA
             cues.setdefault("question_mark", ["?"])
         is_last = index == len(spans) - 1
         times = parser.parse(text)
-        inside, after = _registry_word_masks(nt, morphs, offsets, registry_spans, m)
         if cues.get("completion") and not is_last:
             role = "temporal"
         elif connective in m.conditional_endings and not is_last and times.relative and not caps:
@@ -444,8 +444,8 @@ def analyse(nt: NormalizedText, registry: Registry, m: Matchers) -> list[ClauseA
                 noun_count=sum(1 for mo in nt.morphemes if start <= mo.start < end and mo.tag in ("NNG", "NNP")),
                 has_proper_noun=any(start <= mo.start < end and mo.tag == "NNP" for mo in nt.morphemes),
                 filler_words=sum(1 for w in text.split() if w.strip("?.!,") in m.filler_words),
-                start=start, end=end, morphemes=morphs, compact_offsets=offsets, in_registry_word=inside,
-                after_registry_word=after,
+                start=start, end=end, morphemes=morphs, compact_offsets=offsets, in_registry_word=in_word,
+                after_registry_word=after_word,
             )
         )
     # "사진 찍기 전에 동의부터": a clause cut at a before-noun runs after the next one

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from registry.contracts import Clause, EvidenceAxis, HistoryEvidence, LearnedEvidence, NormalizedText, PreclassifierHints
 from registry.loader import Registry
-from stages._clauses import ClauseAnalysis, thing_before
+from registry.speech_contracts import PRODUCT_NOUN_TAGS
+from stages._clauses import ENDS_SENTENCE, ClauseAnalysis, thing_before
 from stages._plan import LEARNED_PREFIX
 from stages._matchers import Matchers, matchers_for
 
@@ -36,7 +37,6 @@ def _fills_missing_slot(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers
     return None
 
 
-_PRODUCT_NOUN_TAGS = ("NNG", "NNP", "SL")
 _TALK_MOODS = ("statement", "exclamation", "wish")
 _WHOLE_MOODS = ("statement", "exclamation", "wish", "question", "knowledge_question", "state_question", "suggestion")
 
@@ -45,10 +45,19 @@ def _product_topic(c: ClauseAnalysis, registry: Registry) -> str | None:
     """The first whole noun of the clause that names this product or one of its parts or properties."""
     words = registry.product.words
     for mo, at in zip(c.morphemes, c.compact_offsets):
-        if mo.tag in _PRODUCT_NOUN_TAGS and mo.form.lower() in words:
+        if mo.tag in PRODUCT_NOUN_TAGS and mo.form.lower() in words:
             # 엄마 폰 화면: the part belongs to another thing in the home, not to the robot
             return None if thing_before(c, registry.speech_acts, [at]) else mo.form
     return None
+
+
+_ELSEWHERE_REASONS = ("subject", "target", "third_person", "user")
+"""Mention reasons that put a capability word on something or somebody else (약국 어디야, 티비 소리, 엄마 와?)."""
+
+
+def _about_the_robot(mention: str) -> bool:
+    """Whether a mention ("capability:reason") still concerns the robot's own device."""
+    return not mention.split(":", 1)[1].startswith(_ELSEWHERE_REASONS)
 
 
 _ASKS_ABOUT_SOMEBODY = ("robot_subject", "speaker_subject", "subject:", "vocative", "robot_vocative", "promissive")
@@ -62,8 +71,8 @@ def _world_question(c: ClauseAnalysis, registry: Registry) -> str | None:
         return None
     if act.target_owner or act.reported or act.agent != "robot" or any(s.startswith(_ASKS_ABOUT_SOMEBODY) for s in act.signals):
         return None
-    if any(m.split(":", 1)[1] not in ("subject",) and not m.split(":", 1)[1].startswith("subject:") for m in c.mentions):
-        return None  # a device word that only failed its frame is about the device, not the world
+    if any(not m.split(":", 1)[1].startswith("subject") for m in c.mentions):
+        return None  # a device word that failed its frame for another reason is about the device, not the world
     lex = registry.speech_acts
     persons = lex.person_set
     asks = any(f"{mo.form}/{mo.tag}" in lex.question_word_set for mo in c.morphemes) or any(
@@ -161,7 +170,7 @@ def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, regis
     if act is not None and c.role == "action":
         # a question whose device words license nothing asks about the device (바이탈사인 돼? 볼륨 최대 몇까지 올라가?)
         # (not when the words are about something else or somebody else's act: 약국 어디야, 티비 소리 몇이야, 엄마 언제 와?)
-        about_robot = [m for m in c.mentions if not m.split(":", 1)[1].startswith(("subject", "target", "third_person", "user"))]
+        about_robot = [m for m in c.mentions if _about_the_robot(m)]
         about_device = bool(about_robot or anchored or c.identity)
         asks_about = act.mood in ("question", "state_question") and bool(about_robot)
         if (act.mood == "knowledge_question" and about_device) or asks_about:
@@ -197,7 +206,7 @@ def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, regis
     only_filler = c.compact.strip("?.!,") in (m.fillers | m.acknowledgements)
     # 나 이제 잘게 / 밥은 묵었나: Kiwi tags some sentence endings EC; the speech act knows the sentence is whole
     complete = c.has_final_ending or (c.act is not None and c.has_predicate and c.act.mood in _WHOLE_MOODS
-                                      and "joined_predicate" not in c.act.signals and c.connective in ("", ".", "?", "!"))
+                                      and "joined_predicate" not in c.act.signals and c.connective in ENDS_SENTENCE)
     if not any_scope and not cues.get("reply_shape") and c.role not in ("guard", "temporal"):
         fragment = 0.45
         signals = ["no_anchor"]
@@ -214,7 +223,6 @@ def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, regis
         if len(c.compact) <= 2:
             fragment += 0.2
             signals.append("very_short")
-        words = c.text.split()
         if len(words) >= 3 and sum(1 for w in words if len(w.strip("?.!,")) == 1) >= 0.6 * len(words):
             fragment += 0.4
             signals.append("syllable_shards")
@@ -276,8 +284,7 @@ def preclassifier_hints(
         axes["has_capability_question"] = EvidenceAxis(strength=1.0, signals=asked[:2])
     # "나이트 모드 켜면 뭐가 달라져?": the question and the device word it asks about may sit in different clauses
     knowing = [c for c in clause_analyses if c.act is not None and c.act.mood == "knowledge_question"]
-    robot_mentions = any(not m.split(":", 1)[1].startswith(("subject", "target", "third_person", "user"))
-                         for c in clause_analyses for m in c.mentions)
+    robot_mentions = any(_about_the_robot(m) for c in clause_analyses for m in c.mentions)
     if knowing and "has_device_knowledge_question" not in axes and (anchored or robot_mentions):
         axes["has_device_knowledge_question"] = EvidenceAxis(strength=1.0, signals=["across_clauses", *knowing[0].act.signals[:2]])
     # "그럼 3단은?" / "1단으로 하면?" after an answer: an elliptical question continues the route that answered

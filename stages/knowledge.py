@@ -35,15 +35,14 @@ def dqr_owns_turn(final_plan: PlannerOutput) -> bool:
     return bool(final_plan.selected_routes) and final_plan.selected_routes[0] == "DQR"
 
 
-_WHAT = frozenset({"뭐/NP", "무엇/NP", "뭘/NP", "뭔/NP", "무슨/MM"})
-_ABLE = frozenset({"수/NNB", "줄/NNB", "기능/NNG"})
-
-
 def _asks_what_it_can_do(nt: NormalizedText, registry: Registry) -> bool:
-    """뭐 할 수 있어? / 무슨 기능 있어?: a what-word with an ability noun and nothing else named."""
+    """뭐 할 수 있어? / 무슨 기능 있어?: a what-word with an ability word and no other noun named."""
+    overview = registry.speech_acts.capability_overview
+    if overview is None:
+        return False
     keys = [f"{m.form}/{m.tag}" for m in nt.morphemes]
-    nouns = [m.form for m in nt.morphemes if m.tag in ("NNG", "NNP") and f"{m.form}/{m.tag}" not in _ABLE]
-    return any(k in _WHAT for k in keys) and any(k in _ABLE for k in keys) and not nouns
+    named = any(m.tag in ("NNG", "NNP") and key not in overview.ability_set for m, key in zip(nt.morphemes, keys))
+    return not named and any(k in overview.what_set for k in keys) and any(k in overview.ability_set for k in keys)
 
 
 def knowledge_query(

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from registry.contracts import ACTING_MOODS, Agent, Mood, Morpheme, NormalizedText, Polarity, SpeechAct
 from registry.loader import Registry
 from registry.speech_contracts import SpeechActLexicon
-from stages._clauses import VERB_TAGS, ClauseAnalysis, analyse, thing_before
+from stages._clauses import ENDS_SENTENCE, VERB_TAGS, ClauseAnalysis, analyse, thing_before
 from stages._matchers import compact, matchers_for
 
 _ASKING = ACTING_MOODS | {"state_question", "question"}
@@ -76,6 +76,7 @@ class _Patterns:
         self.benefactive = pairs(lex.benefactives)
         self.request_nouns = pairs(lex.request_nouns)
         self.request_end, self.suggest_end = pairs(lex.request_endings), pairs(lex.suggestion_endings)
+        self.asking_request_end, self.manner_end = pairs(lex.asking_request_endings), pairs(lex.manner_endings)
         self.declare_end, self.exclaim_end = pairs(lex.declarative_endings), pairs(lex.exclamative_endings)
         self.question_end, self.question_words = pairs(lex.question_endings), pairs(lex.question_words)
         self.how_words = pairs(lex.how_words)
@@ -114,18 +115,18 @@ def _asks_how(ms: list[tuple[str, str]], seq: tuple[tuple[str, str], ...], state
                for i in range(len(ms) - n + 1))
 
 
-def _vocative(ms: list[tuple[str, str]], inside: list[bool], p: _Patterns) -> tuple[str, bool] | None:
-    """(whom the turn calls, whether that is the robot) when it opens by calling somebody or addresses a group."""
+def _vocative(ms: list[tuple[str, str]], inside: list[bool], p: _Patterns) -> tuple[str, str] | None:
+    """(whom the turn calls, "robot" | "assistant" | "person") when it opens by calling somebody or addresses a group."""
     for seq in p.voc_groups:
         if seq[0] in ms and any(tuple(ms[i:i + len(seq)]) == seq for i in range(len(ms) - len(seq) + 1)):
-            return seq[0][0], False
+            return seq[0][0], "person"
     for i, k in enumerate(ms[:4]):
         if k in p.voc_words:
-            return k[0], False
-        if k[1] not in ("IC", "SP", "SF") and k[0].lower().startswith(p.assistants):
-            return k[0], False  # 시리야, 헤이 구글: another assistant is addressed
+            return k[0], "person"
         if k[1] in ("IC", "SP", "SF"):
             continue  # 아, 오메, a comma: what precedes the first content word
+        if k[0].lower().startswith(p.assistants):
+            return k[0], "assistant"  # 시리야, 헤이 구글: another assistant is addressed
         j = i + 1
         while j < len(ms) and ms[j][1] == "XSN":
             j += 1  # 얘들아: the plural suffix belongs to the noun
@@ -134,12 +135,23 @@ def _vocative(ms: list[tuple[str, str]], inside: list[bool], p: _Patterns) -> tu
             return None
         person = k[0] in p.persons and k[1].startswith("NN")
         if nxt in p.voc_particles or (nxt in p.voc_name_particles and (person or k[1] == "NNP")):
-            return k[0], k in p.robot
+            return k[0], "robot" if k in p.robot else "person"
         # 언니 나 사진 좀 찍어 줘: a bare person noun calls somebody (not 엄마 오면, 애들 사진 찍어, 엄마 방)
         if person and not inside[i] and nxt[1] in p.voc_bare_followers and nxt not in p.robot:
-            return k[0], False
+            return k[0], "person"
         return None
     return None
+
+
+def _final_predicate(c: ClauseAnalysis, p: _Patterns) -> tuple[int, tuple[str, str]] | None:
+    """(index, lemma) of the clause's last main predicate: not an auxiliary or a benefactive; a 하 suffix stands
+    for the noun before it (청소/NNG of 청소해). None when the clause has no predicate."""
+    ms = [_key(mo) for mo in c.morphemes]
+    at = next((i for i in range(len(ms) - 1, -1, -1)
+               if ms[i][1] in VERB_TAGS and ms[i][1] != "VX" and ms[i] not in p.benefactive), None)
+    if at is None:
+        return None
+    return at, (ms[at - 1] if ms[at][1] in ("XSV", "XSA") and at > 0 else ms[at])
 
 
 def _follows(ms: list[tuple[str, str]], first: frozenset, then: frozenset, within: int = 3) -> int | None:
@@ -232,10 +244,10 @@ def _clause_act(c: ClauseAnalysis, p: _Patterns, paired: tuple[str, ...] = ()) -
         if nxt[1] == "JKS" and k[1].startswith("NN") and not inside[i]:
             thing_subject = k[0]  # 소문이 돌고 있어: a thing acts; only a request form could still address the robot
     called = _vocative(ms, inside, p)
-    if called is not None and not called[1]:
+    if called is not None and called[1] != "robot":
         out.agent = "third_person"  # 언니 나 사진 좀 찍어 줘: the sister is asked, not the robot
         sig.append(f"vocative:{called[0]}")
-        if called[0].lower().startswith(p.assistants):
+        if called[1] == "assistant":
             sig.append(f"assistant_vocative:{called[0]}")
     elif called is not None:
         sig.append(f"robot_vocative:{called[0]}")
@@ -261,7 +273,7 @@ def _clause_act(c: ClauseAnalysis, p: _Patterns, paired: tuple[str, ...] = ()) -
     tells = any(k in p.telling for k in matrix)
     state_caps = any(h.kind == "state_query" for h in c.capabilities)
     base = len(ms) - len(matrix)
-    manner = {i for i in range(len(matrix) - 1) if matrix[i][1].startswith("VA") and matrix[i + 1][0] == "게"}
+    manner = {i for i in range(len(matrix) - 1) if matrix[i][1].startswith("VA") and matrix[i + 1] in p.manner_end}
     manner |= {i for i in range(len(matrix)) if inside[base + i]}
     pred_at = next((i for i, k in reversed(list(enumerate(matrix)))
                     if k[1] in VERB_TAGS and k not in p.benefactive and i not in manner), None)
@@ -300,7 +312,7 @@ def _clause_act(c: ClauseAnalysis, p: _Patterns, paired: tuple[str, ...] = ()) -
         mood = "knowledge_question"  # 음소거 뭔지 설명해 줘: asks how something works
         sig.append("asks_to_explain")
     elif question:
-        if benefactive or (final in p.request_end and final in p.question_end and final[0].endswith("래")):
+        if benefactive or final in p.asking_request_end:
             mood = "request"
         elif final in p.suggest_end:
             mood = "suggestion"
@@ -340,7 +352,7 @@ def _clause_act(c: ClauseAnalysis, p: _Patterns, paired: tuple[str, ...] = ()) -
         mood = "statement"
     elif tags[-1] in VERB_TAGS:
         mood = "request"  # a bare stem at the end ("안방 가" heard without its ending)
-    elif final is not None and final[1] == "EC" and pred_at is not None and c.connective not in ("", ".", "?", "!"):
+    elif final is not None and final[1] == "EC" and pred_at is not None and c.connective not in ENDS_SENTENCE:
         mood = "request"  # 집 전체 청정 돌리고 (끝나면 복귀): a verb joined on; its sentence's act decides
         sig.append("joined_predicate")
     else:
@@ -351,7 +363,7 @@ def _clause_act(c: ClauseAnalysis, p: _Patterns, paired: tuple[str, ...] = ()) -
     return out
 
 
-def _governing_predicate(hit, c: ClauseAnalysis) -> tuple[int, tuple[str, str]] | None:
+def _governing_predicate(hit, c: ClauseAnalysis, p: _Patterns) -> tuple[int, tuple[str, str]] | None:
     """The predicate a capability word belongs to: Korean is head-final, so the first predicate after it
     (a verbal noun + 하 counts as its noun). Predicates before it belong to other phrases (냄새 나는데 청정해 줘)."""
     morphs, offsets = c.morphemes, c.compact_offsets
@@ -360,7 +372,7 @@ def _governing_predicate(hit, c: ClauseAnalysis) -> tuple[int, tuple[str, str]] 
         if offsets[i] < end or c.in_registry_word[i] or c.after_registry_word[i]:
             continue  # before the word, or part of a registry word (청/NNG 정하/VV for 청정하, 크/VA ᆫ/ETM 방 for 큰방)
         nxt = morphs[i + 1] if i + 1 < len(morphs) else None
-        if mo.tag.startswith("VA") and nxt is not None and nxt.form == "게":
+        if mo.tag.startswith("VA") and nxt is not None and _key(nxt) in p.manner_end:
             continue  # 세게, 빵빵하게: manner, not the predicate
         if mo.tag.startswith("VX"):
             continue  # auxiliaries (켜져 있어, 해 줘) carry no frame of their own
@@ -381,9 +393,10 @@ def _slip_of(word: str, capability_id: str, registry: Registry) -> bool:
 def _frame_mismatch(hit, c: ClauseAnalysis, registry: Registry) -> str | None:
     """Why the predicate the capability word belongs to does not realize the capability (None when it does)."""
     frames = registry.frames
-    governing = _governing_predicate(hit, c)
+    p = _patterns(registry)
+    governing = _governing_predicate(hit, c, p)
     at, predicate = governing if governing is not None else (-1, None)
-    premise = _patterns(registry).premise
+    premise = p.premise
     after = [i for i, o in enumerate(c.compact_offsets) if o >= hit.position + len(hit.surface)]
     window = c.morphemes[after[0] if after else len(c.morphemes): (at if at >= 0 else after[0] if after else 0) + 4]
     if any((mo.form, mo.tag) in premise for mo in window):
@@ -429,15 +442,12 @@ def _owned_by_other_thing(c: ClauseAnalysis, lex: SpeechActLexicon) -> str | Non
 
 def _goal_beyond_the_robot(c: ClauseAnalysis, r: _Reading, p: _Patterns) -> str | None:
     """The lemma of a requested act the robot cannot do (no capability word, not a neutral goal), else None."""
-    if r.mood not in ACTING_MOODS or c.capabilities or not c.morphemes:
+    if r.mood not in ACTING_MOODS or c.capabilities:
         return None
-    ms = [_key(mo) for mo in c.morphemes]
-    at = next((i for i in range(len(ms) - 1, -1, -1) if ms[i][1] in VERB_TAGS and ms[i][1] != "VX"
-               and ms[i] not in p.benefactive), None)
-    if at is None:
+    found = _final_predicate(c, p)
+    if found is None or found[1] in p.neutral_goals or c.in_registry_word[found[0]]:
         return None
-    lemma = ms[at - 1] if ms[at][1] in ("XSV", "XSA") and at > 0 else ms[at]
-    return None if lemma in p.neutral_goals or c.in_registry_word[at] else lemma[0]
+    return found[1][0]
 
 
 def _spread_over_sentences(clauses: list[ClauseAnalysis], per: list[_Reading], p: _Patterns) -> None:
@@ -583,20 +593,17 @@ def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, registry:
 
 def _unsupported_frame(c: ClauseAnalysis, registry: Registry) -> str | None:
     """The UNS category whose frame the clause's governing predicate (and its object) realizes, if any."""
-    ms = [_key(mo) for mo in c.morphemes]
-    benefactive = _patterns(registry).benefactive
-    at = next((i for i in range(len(ms) - 1, -1, -1)
-               if ms[i][1] in VERB_TAGS and ms[i][1] != "VX" and ms[i] not in benefactive), None)
     p = _patterns(registry)
-    if at is None or c.in_registry_word[at] or any(k in p.premise for k in ms[at + 1:]):
+    found = _final_predicate(c, p)
+    if found is None or c.in_registry_word[found[0]] or any(_key(mo) in p.premise for mo in c.morphemes[found[0] + 1:]):
         return None  # 들어 올렸더니 ...: a premise asks for nothing
-    lemma = ms[at - 1] if ms[at][1] in ("XSV", "XSA") and at > 0 else ms[at]
-    own = registry.product.words | set(registry.frames.unsupported.own_nouns)  # 모드 바꿔줘 asks which mode
+    frames, product = registry.frames.unsupported, registry.product.words
     nouns = {mo.form for i, mo in enumerate(c.morphemes) if mo.tag in ("NNG", "NNP") and not c.in_registry_word[i]
-             and (mo.form, mo.tag) not in p.robot and mo.form.lower() not in own
+             and (mo.form, mo.tag) not in p.robot and mo.form.lower() not in product  # 모드 바꿔줘 asks which mode
+             and mo.form.lower() not in frames.own_noun_set
              and not (i > 0 and c.morphemes[i - 1].tag == "MM")}  # 그 걸로 / 그 거: a reference back, no appliance
-    for category, predicates, objects in registry.frames.unsupported.compiled:
-        if lemma in predicates and (not objects or ("*" in objects and nouns) or nouns & objects):
+    for category, predicates, objects in frames.compiled:
+        if found[1] in predicates and (not objects or ("*" in objects and nouns) or nouns & objects):
             return category
     return None
 
