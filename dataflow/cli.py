@@ -237,6 +237,9 @@ def _register_subcommands(app: typer.Typer) -> None:
     from dataflow import cli_experience
 
     cli_experience.register(app)
+    from dataflow import cli_shell
+
+    cli_shell.register(app)
 
 
 _register_subcommands(app)
