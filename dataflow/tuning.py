@@ -23,7 +23,7 @@ import numpy as np
 from registry.contracts import FAMILIES, DecisionRecord
 from registry.errors import A2AError
 from registry.loader import EvidenceWeights, Registry
-from stages._plan import LEARNED_PREFIX
+from stages._plan import LEARNED_PREFIX, learned_scale
 from stages._family import choose_owner, deciding_clauses, public_target, second_pass_pair, second_pass_winner
 
 FEATURES_FILE = "features.parquet"
@@ -230,7 +230,7 @@ def _round3(x: np.ndarray) -> np.ndarray:
 
 def family_score_matrix(strengths: np.ndarray, weights: EvidenceWeights, axes: list[str]) -> np.ndarray:
     """rows x families: bias + sum of weight x strength, each term rounded as the planner rounds it; the learned
-    axes count on gray-zone rows only, as in stages/_plan.py's score_families."""
+    axes count as `learned_scale` says, as in stages/_plan.py's score_families."""
     bias, w = _matrices(weights, axes)
     terms = _round3(strengths[:, None, :] * w[None, :, :])
     full = _round3(bias[None, :] + terms.sum(axis=2))
@@ -238,11 +238,14 @@ def family_score_matrix(strengths: np.ndarray, weights: EvidenceWeights, axes: l
     if not learned.any() or full.shape[1] < 2:
         return full
     lexical = _round3(bias[None, :] + terms[:, :, ~learned].sum(axis=2))
-    top2 = np.sort(lexical, axis=1)[:, -2:]
-    closed = np.array([a in weights.learned_closed_by for a in axes], dtype=bool)
-    shut = (strengths[:, closed] > 0).any(axis=1) if closed.any() else np.zeros(len(strengths), dtype=bool)
-    gray = (top2[:, 1] - top2[:, 0] < weights.learned_gray_margin) & ~shut
-    return np.where(gray[:, None], full, lexical)
+    lit = [np.nonzero(row)[0] for row in strengths]
+    scale = np.array([learned_scale(dict(zip(weights.families, lexical[i].tolist())),
+                                    {axes[j]: float(strengths[i, j]) for j in lit[i]}, weights) for i in range(len(strengths))])
+    if not scale.any():
+        return lexical
+    scaled = terms.copy()
+    scaled[:, :, learned] = _round3(terms[:, :, learned] * scale[:, None, None])
+    return _round3(bias[None, :] + scaled.sum(axis=2))
 
 
 def rescore(features: EvidenceFeatures, weights: EvidenceWeights) -> list[str | None]:

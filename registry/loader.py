@@ -196,6 +196,21 @@ class RoomRegistry(_Model):
     speed_m_per_s: float = Field(gt=0)
 
 
+class LearnedOpening(_Model):
+    """Where the learned tier opens beyond the gray zone: between replies, never toward an action."""
+
+    families: list[str] = Field(default_factory=list)
+    """Families whose plans hold no device step of their own: when the lexical winner and the learned winner are
+    both among them, the learned terms count at any margin, scaled by `scale`."""
+    min_probability: float = Field(0.7, ge=0.0, le=1.0)
+    """The learned winner's probability that opens it."""
+    scale: float = Field(1.0, ge=0.0)
+    """Multiplies the learned terms when the opening (not the gray zone) lets them in."""
+    unless: list[str] = Field(default_factory=list)
+    """Axes that keep it shut: a licensed device anchor means the turn asks the robot to act, and a learned score
+    never re-reads such a turn."""
+
+
 class EvidenceWeights(_Model):
     version: str
     description: str = ""
@@ -207,13 +222,14 @@ class EvidenceWeights(_Model):
     strengths: dict[str, float]
     learned_gray_margin: float = Field(2.0, ge=0.0)
     """The learned family axes light only when the lexical scores' top two are closer than this (a gray zone)."""
+    learned_opening: LearnedOpening = Field(default_factory=lambda: LearnedOpening())
     learned_closed_by: list[str] = Field(default_factory=list)
     """Axes that decide by mechanism, not by wording (a clock delay holding device steps, an open slot answer,
     a voice stop): while one is lit the learned tier stays closed."""
 
     @model_validator(mode="after")
     def _families(self) -> "EvidenceWeights":
-        unknown = (set(self.families) | set(self.bias) | set(self.weights)) - set(FAMILIES)
+        unknown = (set(self.families) | set(self.bias) | set(self.weights) | set(self.learned_opening.families)) - set(FAMILIES)
         if unknown:
             raise ValueError(f"unknown families {sorted(unknown)}")
         return self

@@ -182,6 +182,9 @@ class SpeechActLexicon(_Model):
     asking_request_endings: Morphemes = Field(default_factory=list)
     """청정해 줄래?: a question ending that asks for the act (a request, not a question)."""
     manner_endings: Morphemes = Field(default_factory=list)
+    intonation_endings: Morphemes = Field(default_factory=list)
+    """Endings only intonation tells apart (말려도 돼 / 넘을 수 있어): speech recognition drops the question
+    mark, so an ability, permission or necessity clause ending in one, said to the robot, is read as asked."""
     """세게, 빵빵하게: an adjective with one of these says how, it is not the clause's predicate."""
     suggestion_endings: Morphemes
     declarative_endings: Morphemes

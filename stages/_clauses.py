@@ -89,6 +89,9 @@ def segment(nt: NormalizedText, m: Matchers) -> list[tuple[int, int, str]]:
             if nxt.tag.startswith("J"):
                 end = nxt.start + nxt.length
             cuts.append((end, mo.form))
+        elif (mo.tag in m.sentence_final_tags and mo.form not in m.continuing_finals and nxt.start > end
+              and not nxt.tag.startswith(m.no_sentence_split_before)):
+            cuts.append((end, "."))  # 티브이 꺼라 이제 자자: speech has no full stops; a sentence ending ends a sentence
         elif mo.tag in ("SP", "SF") and mo.form in m.split_punct:
             cuts.append((end, mo.form))
         elif mo.tag == "MAJ" and compact(mo.form) in m.conjunctions:

@@ -166,6 +166,10 @@ class Matchers:
         self.sequence_nouns = set(clauses["sequence_nouns"])
         self.conjunctions = {compact(c) for c in clauses["conjunctions"]}
         self.no_split_before = set(clauses["no_split_before_tags"])
+        self.sentence_final_tags = set(clauses["sentence_final_tags"])
+        self.no_sentence_split_before = tuple(clauses["no_sentence_split_before_tags"])
+        self.continuing_finals = set(clauses["continuing_finals"])
+        """Sentence endings that spoken Korean runs on from (들렀다 와, 있던데 바뀐 거야): never a sentence cut."""
         self.split_punct = set(clauses["split_punctuation"])
         self.before_nouns = set(clauses["before_nouns"])
         self.connector_fragments = {compact(c) for c in clauses["connector_fragments"]}

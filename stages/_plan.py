@@ -28,11 +28,32 @@ LEARNED_PREFIX = "learned_"
 """Axes of the learned family model (stages/learned_evidence.py): counted on gray-zone turns only."""
 
 
+def learned_scale(lexical: dict[str, float], strengths: dict[str, float], weights) -> float:
+    """How much the learned terms count on one turn (0 = not at all): 1 in the gray zone (the lexical top two
+    closer than `learned_gray_margin`); `learned_opening.scale` when the lexical winner and the learned winner
+    are both families with no device step of their own and the learned winner is sure enough; 0 while an axis
+    of `learned_closed_by` (a decision by mechanism) or of `learned_opening.unless` (a licensed device anchor)
+    is lit. `strengths` maps lit axes to their strength. The planner and the re-scorer both call this."""
+    if any(strengths.get(a) for a in weights.learned_closed_by):
+        return 0.0
+    ranked = sorted(lexical.items(), key=lambda kv: -kv[1])
+    if len(ranked) > 1 and ranked[0][1] - ranked[1][1] < weights.learned_gray_margin:
+        return 1.0
+    opening = weights.learned_opening
+    learned = {a[len(LEARNED_PREFIX):]: v for a, v in strengths.items() if a.startswith(LEARNED_PREFIX) and v}
+    if not opening.families or not learned or not ranked or any(strengths.get(a) for a in opening.unless):
+        return 0.0
+    winner, p = max(learned.items(), key=lambda kv: kv[1])
+    lexical_winner = ranked[0][0]
+    if winner != lexical_winner and winner in opening.families and lexical_winner in opening.families and p >= opening.min_probability:
+        return opening.scale
+    return 0.0
+
+
 def score_families(axes: dict[str, EvidenceAxis], registry: Registry) -> FamilyScores:
     """bias + sum(weight * strength) per family, with each term kept for the record.
 
-    The learned axes count only in a gray zone: when the lexical scores' top two are closer than
-    `learned_gray_margin` and no axis of `learned_closed_by` (a decision by mechanism) is lit."""
+    The learned axes count as `learned_scale` says: in a gray zone, or between two reply families."""
     w = registry.weights
     lexical, learned = {}, {}
     for family in w.families:
@@ -43,10 +64,10 @@ def score_families(axes: dict[str, EvidenceAxis], registry: Registry) -> FamilyS
         }
         lexical[family] = {a: t for a, t in terms.items() if not a.startswith(LEARNED_PREFIX)}
         learned[family] = {a: t for a, t in terms.items() if a.startswith(LEARNED_PREFIX)}
-    base = sorted((round(w.bias.get(f, 0.0) + sum(lexical[f].values()), 3) for f in w.families), reverse=True)
-    gray = (len(base) > 1 and base[0] - base[1] < w.learned_gray_margin
-            and not any(a in axes and axes[a].strength for a in w.learned_closed_by))
-    contributions = {f: {**lexical[f], **(learned[f] if gray else {})} for f in w.families}
+    base = {f: round(w.bias.get(f, 0.0) + sum(lexical[f].values()), 3) for f in w.families}
+    scale = learned_scale(base, {a: v.strength for a, v in axes.items()}, w)
+    contributions = {f: {**lexical[f], **({a: round(t * scale, 3) for a, t in learned[f].items()} if scale else {})}
+                     for f in w.families}
     scores = {f: round(w.bias.get(f, 0.0) + sum(contributions[f].values()), 3) for f in w.families}
     top = max(scores.values())
     exp = {f: math.exp(s - top) for f, s in scores.items()}

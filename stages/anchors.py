@@ -145,9 +145,11 @@ def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, regis
     # 날씨 그 저기 / 필터 아 뭐지: a topic word that trails off into fillers is a broken turn, not a question about it
     trailing = 0 < len(words) <= 4 and words[-1].strip("?.!,~") in m.filler_words and c.filler_words > 0
     frg_strength = 1.0 if cues.get("frg_scope") else (0.8 if c.outdoor_dust else 0.0)
-    if trailing:
+    # 사진 찍 / 화면 밝: a predicate cut off before its ending is the same broken turn
+    cut_off = c.act is not None and any(s.startswith("cut_off_stem:") for s in c.act.signals)
+    if trailing or cut_off:
         frg_strength *= 0.3
-        lit("has_vague_reference", 1.0, "trailing_off")
+        lit("has_vague_reference", 1.0, "trailing_off" if trailing else "cut_off_stem")
     if c.act is not None and c.act.mood in _TALK_MOODS and c.role == "action":
         frg_strength *= 0.3  # 날씨 진짜 좋다 / 어제 바람 엄청 불었어: talking about the weather asks nothing
     lit("has_frg_scope", frg_strength, *cues.get("frg_scope", []), "outdoor_dust" if c.outdoor_dust else "")

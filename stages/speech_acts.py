@@ -77,6 +77,7 @@ class _Patterns:
         self.request_nouns = pairs(lex.request_nouns)
         self.request_end, self.suggest_end = pairs(lex.request_endings), pairs(lex.suggestion_endings)
         self.asking_request_end, self.manner_end = pairs(lex.asking_request_endings), pairs(lex.manner_endings)
+        self.intonation_end = pairs(lex.intonation_endings)
         self.declare_end, self.exclaim_end = pairs(lex.declarative_endings), pairs(lex.exclamative_endings)
         self.question_end, self.question_words = pairs(lex.question_endings), pairs(lex.question_words)
         self.how_words = pairs(lex.how_words)
@@ -261,6 +262,10 @@ def _clause_act(c: ClauseAnalysis, p: _Patterns, paired: tuple[str, ...] = ()) -
     # mood
     able = _follows(matrix, p.able_mod, p.able_noun, within=1)
     able = able is not None and any(k in p.able_verb for k in matrix[able + 1: able + 3])
+    # 말려도 돼 / 넘을 수 있어 heard without "?": said to the robot, an affirmative ability, permission or necessity
+    # clause in an ending only intonation marks is asked (a past or somebody else's is told)
+    intoned = (question or (final in p.intonation_end and out.polarity == "affirmative" and not out.past
+                            and out.agent == "robot" and not benefactive))
     able = able or (question and any(k in p.able_pred for k in matrix))
     permits = _follows(matrix, p.permit_end, p.permit_verb, within=6) is not None
     needs = _follows(matrix, p.need_end, p.need_verb, within=1) is not None
@@ -293,6 +298,9 @@ def _clause_act(c: ClauseAnalysis, p: _Patterns, paired: tuple[str, ...] = ()) -
         sig.append("interjections")
     elif not c.has_predicate:
         mood = "state_question" if question and state_caps else "fragment"
+    elif tags[-1] in VERB_TAGS and _closed_syllable(ms[-1][0]):
+        mood = "fragment"  # 사진 찍 / 화면 밝: a stem ending in a consonant cannot end a Korean sentence; it was cut off
+        sig.append(f"cut_off_stem:{ms[-1][0]}")
     elif (wish or final in p.declare_end or adjective) and any(k in p.curiosity for k in matrix):
         mood = "question"  # 오늘 날씨 알고 싶어 / 궁금하다: asks to know
         sig.append("curiosity")
@@ -300,12 +308,12 @@ def _clause_act(c: ClauseAnalysis, p: _Patterns, paired: tuple[str, ...] = ()) -
         mood = "wish"  # 올여름엔 덜 더웠으면: a bare -었으면 at the end is a wish
         sig.append("wish")
     elif able and not benefactive:
-        mood = "knowledge_question" if question or how else "statement"
-        sig.append("ability")
-    elif permits and question:
+        mood = "knowledge_question" if intoned or how else "statement"
+        sig.append("ability" if question or how or not intoned else "ability_intoned")
+    elif permits and intoned:
         mood = "knowledge_question"
-        sig.append("permission")
-    elif needs and question:
+        sig.append("permission" if question else "permission_intoned")
+    elif needs and intoned:
         mood = "knowledge_question"
         sig.append("necessity")
     elif tells and (how or asks_word) and not state_caps:
@@ -361,6 +369,12 @@ def _clause_act(c: ClauseAnalysis, p: _Patterns, paired: tuple[str, ...] = ()) -
         sig.append(f"final:{final[0]}/{final[1]}")
     out.mood = mood
     return out
+
+
+def _closed_syllable(form: str) -> bool:
+    """Whether the last Hangul syllable of `form` has a final consonant (찍, 밝, 맞; not 가, 켜)."""
+    last = form[-1:] if form else ""
+    return "가" <= last <= "힣" and (ord(last) - ord("가")) % 28 != 0
 
 
 def _governing_predicate(hit, c: ClauseAnalysis, p: _Patterns) -> tuple[int, tuple[str, str]] | None:

@@ -12,6 +12,7 @@ from registry.contracts import FAMILIES, DeviceContext, TurnInput
 from registry.errors import InputError
 from registry.learned_model import LearnedFamilyModel
 from registry.loader import load_registry
+from stages._plan import learned_scale
 from tests.conftest import actions
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,6 +46,25 @@ def test_the_learned_axis_shows_its_probability_and_counts_only_in_a_gray_zone(o
     assert "learned_ODL" in talk.evidence["axes"]
     # 고마워 is lexically clear (DEF): the learned axis is recorded but does not count
     assert "learned_ODL" not in talk.evidence["family_contributions"]["ODL"] and talk.family == "DEF"
+
+
+def test_the_learned_tier_opens_between_reply_families_but_never_toward_an_action():
+    weights = load_registry().weights
+    clear_def = {"ODL": 0.0, "SCH": 0.0, "FRG": 0.0, "DQR": 0.0, "DEF": 4.0, "UNS": 0.0, "STT_NULL": 0.0}
+    sure = weights.learned_opening.min_probability
+    # outside the gray zone, a sure model may move a reply to another family that plans no device step ...
+    assert learned_scale(clear_def, {"learned_UNS": sure}, weights) == weights.learned_opening.scale > 0
+    # ... not when it is unsure, not toward ODL or SCH, and not while a licensed device anchor is lit
+    assert learned_scale(clear_def, {"learned_UNS": sure - 0.01}, weights) == 0.0
+    assert learned_scale(clear_def, {"learned_ODL": 1.0}, weights) == 0.0
+    assert learned_scale(clear_def, {"learned_SCH": 1.0}, weights) == 0.0
+    anchor = weights.learned_opening.unless[0]
+    assert learned_scale(clear_def, {"learned_UNS": 1.0, anchor: 1.0}, weights) == 0.0
+    # a clear device winner is never re-read by it either
+    clear_odl = {**clear_def, "DEF": 0.0, "ODL": 4.0}
+    assert learned_scale(clear_odl, {"learned_UNS": 1.0}, weights) == 0.0
+    # the gray zone still counts the learned terms at their weight
+    assert learned_scale({**clear_def, "UNS": 3.0}, {"learned_ODL": 1.0}, weights) == 1.0
 
 
 def test_the_shipped_model_loads_with_its_provenance():

@@ -328,3 +328,34 @@ def test_a_report_of_what_the_device_shows_or_a_request_keeps_its_topic(runner, 
 def test_a_turn_that_trails_off_or_points_at_nothing_is_repaired(runner, text):
     record = _route(runner, text)
     assert actions(record) == [] and record.family == "STT_NULL"
+
+
+@pytest.mark.parametrize("text", ["불 좀 켜라 이제 자야지", "티비 꺼라 밥 먹자"])
+def test_a_sentence_ending_inside_a_turn_ends_a_sentence(runner, text):
+    # speech recognition writes no full stops: 켜라/꺼라 end a sentence, and the next one is a clause of its own
+    record = _route(runner, text)
+    assert len(record.evidence["clauses"]) == 2 and record.family == "UNS" and actions(record) == []
+
+
+def test_a_run_on_ending_does_not_cut_a_sequence(runner):
+    # 들렀다 와 is 들렀다가 와: a past -다 runs on into the next verb
+    record = _route(runner, "안방 들렀다 스테이션으로 와", position="거실")
+    assert [a[0] for a in actions(record)] == ["move_to_room", "return_to_station"]
+
+
+@pytest.mark.parametrize("text", ["사진 찍", "문 닫", "음량 낮", "화면 밝"])
+def test_a_predicate_cut_off_before_its_ending_plans_nothing(runner, text):
+    # a stem that ends in a consonant cannot end a Korean sentence: the turn was cut off, it is repaired
+    record = _route(runner, text)
+    assert actions(record) == [] and record.family == "STT_NULL"
+
+
+@pytest.mark.parametrize("text", ["필터 물로 씻어도 돼", "계단 내려갈 수 있어", "충전대 없이 써도 돼요"])
+def test_permission_and_ability_heard_without_a_question_mark_are_asked(runner, text):
+    record = _route(runner, text)
+    assert record.family == "DQR" and actions(record) == []
+
+
+@pytest.mark.parametrize("text", ["필터 아직 안 바꿔도 돼", "어제는 계단 내려갈 수 있었어"])
+def test_negated_or_past_permission_and_ability_stay_told(runner, text):
+    assert _route(runner, text).family != "DQR"
