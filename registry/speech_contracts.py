@@ -182,6 +182,9 @@ class SpeechActLexicon(_Model):
     asking_request_endings: Morphemes = Field(default_factory=list)
     """청정해 줄래?: a question ending that asks for the act (a request, not a question)."""
     manner_endings: Morphemes = Field(default_factory=list)
+    social_interjections: Morphemes = Field(default_factory=list)
+    """헐 대박, 안녕, 오케이, 어 그래: interjections that say something to somebody (talk). A turn of interjections
+    none of which is one of these (흐음, 휴우, 쯧쯧, 으아아) is a vocalization: nothing to answer, repaired."""
     intonation_endings: Morphemes = Field(default_factory=list)
     """Endings only intonation tells apart (말려도 돼 / 넘을 수 있어): speech recognition drops the question
     mark, so an ability, permission or necessity clause ending in one, said to the robot, is read as asked."""

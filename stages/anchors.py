@@ -146,10 +146,12 @@ def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, regis
     trailing = 0 < len(words) <= 4 and words[-1].strip("?.!,~") in m.filler_words and c.filler_words > 0
     frg_strength = 1.0 if cues.get("frg_scope") else (0.8 if c.outdoor_dust else 0.0)
     # 사진 찍 / 화면 밝: a predicate cut off before its ending is the same broken turn
-    cut_off = c.act is not None and any(s.startswith("cut_off_stem:") for s in c.act.signals)
-    if trailing or cut_off:
+    # 흐음 / 휴우: a vocalization is one too; it says nothing to anybody
+    broken = next((s.split(":")[0] for s in (c.act.signals if c.act is not None else [])
+                   if s.startswith(("cut_off_stem:", "vocalization"))), None)
+    if trailing or broken:
         frg_strength *= 0.3
-        lit("has_vague_reference", 1.0, "trailing_off" if trailing else "cut_off_stem")
+        lit("has_vague_reference", 1.0, "trailing_off" if trailing else broken)
     if c.act is not None and c.act.mood in _TALK_MOODS and c.role == "action":
         frg_strength *= 0.3  # 날씨 진짜 좋다 / 어제 바람 엄청 불었어: talking about the weather asks nothing
     lit("has_frg_scope", frg_strength, *cues.get("frg_scope", []), "outdoor_dust" if c.outdoor_dust else "")
@@ -158,7 +160,9 @@ def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, regis
     lit("has_public_target", 1.0 if cues.get("frg_targets") else (0.7 if cues.get("frg_recommend") and c.noun_count >= 2 else 0.0),
         *cues.get("frg_targets", []))
     vague = cues.get("vague", [])
-    if vague or (c.filler_words and not c.has_predicate):
+    # 어 그래: a filler before an answer word is how people answer, not a reference to nothing
+    exclaims = c.act is not None and c.act.mood == "exclamation"
+    if vague or (c.filler_words and not c.has_predicate and not exclaims):
         lit("has_vague_reference", 1.0, *vague[:2], "dangling_filler" if c.filler_words else "")
     lit("has_outdoor_scope", 0.6 if cues.get("outdoor") else 0.0, *cues.get("outdoor", [])[:2])
     lit("has_clear_conversation_reply_shape", 1.0 if cues.get("reply_shape") else 0.0, *cues.get("reply_shape", []))

@@ -78,6 +78,7 @@ class _Patterns:
         self.request_end, self.suggest_end = pairs(lex.request_endings), pairs(lex.suggestion_endings)
         self.asking_request_end, self.manner_end = pairs(lex.asking_request_endings), pairs(lex.manner_endings)
         self.intonation_end = pairs(lex.intonation_endings)
+        self.social_ic = pairs(lex.social_interjections)
         self.declare_end, self.exclaim_end = pairs(lex.declarative_endings), pairs(lex.exclamative_endings)
         self.question_end, self.question_words = pairs(lex.question_endings), pairs(lex.question_words)
         self.how_words = pairs(lex.how_words)
@@ -293,9 +294,14 @@ def _clause_act(c: ClauseAnalysis, p: _Patterns, paired: tuple[str, ...] = ()) -
             k in p.stop_words or k in p.stop_companions for k in words):
         mood = "stop"  # 멈춰, 그만, 다 꺼: stop whatever is running
         sig.append("voice_stop")
-    elif not c.has_predicate and words and all(k[1] == "IC" for k in words) and not c.filler_words:
-        mood = "exclamation"  # 헐 대박, 와: interjections are talk, not a broken request
-        sig.append("interjections")
+    elif not c.has_predicate and words and all(k[1] == "IC" for k in words) and (
+            not c.filler_words or any(k in p.social_ic for k in words)):
+        if any(k in p.social_ic for k in words):
+            mood = "exclamation"  # 헐 대박, 와: interjections are talk, not a broken request
+            sig.append("interjections")
+        else:
+            mood = "fragment"  # 흐음, 휴우, 쯧쯧: a vocalization says nothing to anybody
+            sig.append("vocalization")
     elif not c.has_predicate:
         mood = "state_question" if question and state_caps else "fragment"
     elif tags[-1] in VERB_TAGS and _closed_syllable(ms[-1][0]):

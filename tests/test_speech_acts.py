@@ -359,3 +359,15 @@ def test_permission_and_ability_heard_without_a_question_mark_are_asked(runner, 
 @pytest.mark.parametrize("text", ["필터 아직 안 바꿔도 돼", "어제는 계단 내려갈 수 있었어"])
 def test_negated_or_past_permission_and_ability_stay_told(runner, text):
     assert _route(runner, text).family != "DQR"
+
+
+@pytest.mark.parametrize("text", ["흐으음", "하아", "으으으"])
+def test_a_vocalization_says_nothing_and_is_repaired(runner, text):
+    record = _route(runner, text)
+    assert record.family == "STT_NULL" and actions(record) == []
+
+
+@pytest.mark.parametrize("text", ["우와 대박", "어 그래", "응 오케이"])
+def test_an_interjection_said_to_somebody_is_talk(runner, text):
+    record = _route(runner, text)
+    assert record.family == "DEF" and actions(record) == []
