@@ -84,6 +84,18 @@ class Means(_Model):
     note: str = ""
 
 
+class IntonedQuestions(_Model):
+    """Statement shapes that, heard without "?" and said to the robot, ask about it (mood knowledge_question)."""
+
+    feature_nouns: Morphemes
+    """물걸레 기능 있어요 / 차일드 락 있어: a feature noun with an existence verb asks whether the robot has it."""
+    diagnosis_nouns: Morphemes
+    """자꾸 멈추는데 고장이야 / 정상이야: a diagnosis noun with the copula asks what is wrong."""
+    verdict_predicates: Morphemes
+    """고양이가 올라타는데 괜찮아: after a premise (-는데, -니까) these ask for a verdict on it."""
+    note: str = ""
+
+
 class CapabilityOverview(_Model):
     what_words: Morphemes
     ability_words: Morphemes
@@ -182,6 +194,7 @@ class SpeechActLexicon(_Model):
     asking_request_endings: Morphemes = Field(default_factory=list)
     """청정해 줄래?: a question ending that asks for the act (a request, not a question)."""
     manner_endings: Morphemes = Field(default_factory=list)
+    intoned_questions: IntonedQuestions | None = None
     social_interjections: Morphemes = Field(default_factory=list)
     """헐 대박, 안녕, 오케이, 어 그래: interjections that say something to somebody (talk). A turn of interjections
     none of which is one of these (흐음, 휴우, 쯧쯧, 으아아) is a vocalization: nothing to answer, repaired."""

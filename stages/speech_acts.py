@@ -78,6 +78,10 @@ class _Patterns:
         self.request_end, self.suggest_end = pairs(lex.request_endings), pairs(lex.suggestion_endings)
         self.asking_request_end, self.manner_end = pairs(lex.asking_request_endings), pairs(lex.manner_endings)
         self.intonation_end = pairs(lex.intonation_endings)
+        iq = lex.intoned_questions
+        self.feature_nouns = pairs(iq.feature_nouns) if iq else frozenset()
+        self.diagnosis_nouns = pairs(iq.diagnosis_nouns) if iq else frozenset()
+        self.verdict_preds = pairs(iq.verdict_predicates) if iq else frozenset()
         self.social_ic = pairs(lex.social_interjections)
         self.declare_end, self.exclaim_end = pairs(lex.declarative_endings), pairs(lex.exclamative_endings)
         self.question_end, self.question_words = pairs(lex.question_endings), pairs(lex.question_words)
@@ -206,8 +210,16 @@ def _clause_act(c: ClauseAnalysis, p: _Patterns, paired: tuple[str, ...] = ()) -
         j = next((j for j in range(i + 1, len(ms)) if tags[j] != "MAG"), i)
         return c.compact_offsets[i] >= first_word or c.compact_offsets[j] >= first_word
 
+    def in_premise(i: int) -> bool:  # 소리가 안 나는데 고장이야: the negator belongs to the premise, not to what is said
+        for j in range(i + 1, len(ms) - 1):
+            premise = ms[j] in p.premise or (ms[j] == ("데", "NNB") and tags[j - 1] == "ETM")
+            if premise and any(t in VERB_TAGS for t in tags[j + 1:]):
+                return True
+        return False
+
     negator = next((k[0] for i, k in enumerate(ms)
-                    if k in p.negators and not inside[i] and i >= len(ms) - len(matrix) and scopes_over_request(i)), None)
+                    if k in p.negators and not inside[i] and i >= len(ms) - len(matrix) and scopes_over_request(i)
+                    and not in_premise(i)), None)
     if _follows(matrix, p.prohibit_conn, p.prohibit_aux, within=2) is not None:
         out.polarity = "prohibited"
         sig.append("prohibitive")
@@ -319,6 +331,9 @@ def _clause_act(c: ClauseAnalysis, p: _Patterns, paired: tuple[str, ...] = ()) -
     elif permits and intoned:
         mood = "knowledge_question"
         sig.append("permission" if question else "permission_intoned")
+    elif intoned and not question and _asks_by_shape(matrix, last_pred, pred_at, ms, p, bool(c.unsupported)):
+        mood = "knowledge_question"  # 차일드 락 있어요 / 멈추는데 고장이야 / 올라타는데 괜찮아: asked, heard without "?"
+        sig.append("asked_by_shape")
     elif needs and intoned:
         mood = "knowledge_question"
         sig.append("necessity")
@@ -375,6 +390,25 @@ def _clause_act(c: ClauseAnalysis, p: _Patterns, paired: tuple[str, ...] = ()) -
         sig.append(f"final:{final[0]}/{final[1]}")
     out.mood = mood
     return out
+
+
+def _asks_by_shape(matrix: list[tuple[str, str]], last_pred: tuple[str, str] | None, pred_at: int | None,
+                   ms: list[tuple[str, str]], p: _Patterns, other_thing: bool) -> bool:
+    """A statement shape that asks (see IntonedQuestions): a feature noun with an existence verb, a diagnosis
+    noun with the copula, or a verdict predicate after a premise. A feature is the robot's by asking; a
+    diagnosis or a verdict next to another appliance (세탁기 고장이야) is a remark about that one."""
+    if last_pred is None or pred_at is None:
+        return False
+    lemma = matrix[pred_at - 1] if last_pred[1] in ("XSA", "XSV") and pred_at > 0 else last_pred
+    if last_pred in p.exists and any(k in p.feature_nouns for k in matrix[:pred_at]):
+        return True
+    if other_thing:
+        return False
+    if last_pred[1] == "VCP" and pred_at > 0 and matrix[pred_at - 1] in p.diagnosis_nouns:
+        return True
+    # 올라타는데 is read 는/ETM 데/NNB as often as 는데/EC
+    premise = any(k in p.premise or (k == ("데", "NNB") and i and ms[i - 1][1] == "ETM") for i, k in enumerate(ms))
+    return lemma in p.verdict_preds and premise
 
 
 def _closed_syllable(form: str) -> bool:

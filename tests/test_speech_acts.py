@@ -371,3 +371,22 @@ def test_a_vocalization_says_nothing_and_is_repaired(runner, text):
 def test_an_interjection_said_to_somebody_is_talk(runner, text):
     record = _route(runner, text)
     assert record.family == "DEF" and actions(record) == []
+
+
+@pytest.mark.parametrize("text", ["자동 꺼짐 기능 있어요", "충전하는데 뜨거운 거 정상이야", "충전대에서 자꾸 떨어지는데 고장이야"])
+def test_statement_shapes_that_ask_about_the_robot_reach_dqr(runner, text):
+    record = _route(runner, text)
+    assert record.family == "DQR" and actions(record) == []
+
+
+@pytest.mark.parametrize("text", ["냉장고 고장이야", "나 괜찮아", "어제 고장이었어"])
+def test_the_same_shapes_about_something_else_or_the_past_are_not_product_questions(runner, text):
+    assert _route(runner, text).family != "DQR"
+
+
+def test_a_negator_inside_a_premise_does_not_negate_what_is_said(runner):
+    asked = _act(_route(runner, "필터가 잘 안 맞는데 정상이야"))
+    assert asked["polarity"] == "affirmative" and asked["mood"] == "knowledge_question"
+    request = _route(runner, "공기가 안 좋으니까 청정해 줘")
+    assert [a[0] for a in actions(request)] == ["selected_room_clean"]
+    assert _act(_route(runner, "화면 안 꺼도 돼"))["polarity"] == "negated"
