@@ -107,6 +107,10 @@ class Matchers:
                 for variant in _deletions(jamo(key)):
                     self.fuzzy_index.setdefault(variant, key)
         self.fuzzy_lengths = sorted({len(k) for k in self.fuzzy_index.values()})
+        # 거실로 가서 공 / 배터리 얼: a last word of one syllable that only begins a registry word was cut off
+        words = [k for k in entries if len(k) >= 2] + [name for name, _ in registry.room_names if len(name) >= 2]
+        self.cut_prefixes = {w[0] for w in words if "\uac00" <= w[0] <= "\ud7a3"} - set(entries) - {
+            compact(n) for n, _ in registry.room_names}
         self.fuzzy_rooms: dict[str, str] = {}
         for name, room_id in registry.room_names:
             if len(name) >= FUZZY_MIN_SYLLABLES and all("\uac00" <= ch <= "\ud7a3" for ch in name):

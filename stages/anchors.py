@@ -148,7 +148,7 @@ def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, regis
     # 사진 찍 / 화면 밝: a predicate cut off before its ending is the same broken turn
     # 흐음 / 휴우: a vocalization is one too; it says nothing to anybody
     broken = next((s.split(":")[0] for s in (c.act.signals if c.act is not None else [])
-                   if s.startswith(("cut_off_stem:", "vocalization"))), None)
+                   if s.startswith(("cut_off_stem:", "cut_off_word:", "cut_off:from_sentence", "vocalization"))), None)
     if trailing or broken:
         frg_strength *= 0.3
         lit("has_vague_reference", 1.0, "trailing_off" if trailing else broken)

@@ -35,6 +35,8 @@ class _Reading:
     final: bool = False
     """The clause ends a sentence (a final or declarative ending)."""
     target_owner: str | None = None
+    cut_off: bool = False
+    """The turn was cut off inside this clause's sentence (사진 찍, 거실로 가서 공): it licenses nothing."""
     signals: list[str] = field(default_factory=list)
 
 
@@ -318,6 +320,7 @@ def _clause_act(c: ClauseAnalysis, p: _Patterns, paired: tuple[str, ...] = ()) -
         mood = "state_question" if question and state_caps else "fragment"
     elif tags[-1] in VERB_TAGS and _closed_syllable(ms[-1][0]):
         mood = "fragment"  # 사진 찍 / 화면 밝: a stem ending in a consonant cannot end a Korean sentence; it was cut off
+        out.cut_off = True
         sig.append(f"cut_off_stem:{ms[-1][0]}")
     elif (wish or final in p.declare_end or adjective) and any(k in p.curiosity for k in matrix):
         mood = "question"  # 오늘 날씨 알고 싶어 / 궁금하다: asks to know
@@ -409,6 +412,20 @@ def _asks_by_shape(matrix: list[tuple[str, str]], last_pred: tuple[str, str] | N
     # 올라타는데 is read 는/ETM 데/NNB as often as 는데/EC
     premise = any(k in p.premise or (k == ("데", "NNB") and i and ms[i - 1][1] == "ETM") for i, k in enumerate(ms))
     return lemma in p.verdict_preds and premise
+
+
+def _cut_off_word(c: ClauseAnalysis, m) -> str | None:
+    """The turn's last word when it is one closed syllable that only begins a registry word (공 of 공기, 청 of
+    청정, 습 of 습도): a noun-like piece the recognizer heard before the speaker stopped."""
+    words = c.text.split()
+    if not words or not c.morphemes:
+        return None
+    last = compact(words[-1]).strip("?.!,~")
+    # an open syllable may be a verb that lost only its ending in writing (가, 와, 줘): only a closed one is cut
+    if (len(last) != 1 or not _closed_syllable(last) or last not in m.cut_prefixes or last in m.filler_words or last in m.fillers
+            or last in m.ignorable_words or last in m.acknowledgements):
+        return None
+    return last if c.morphemes[-1].tag in ("NNG", "NNP", "NR", "XSN", "UN") else None
 
 
 def _closed_syllable(form: str) -> bool:
@@ -526,7 +543,10 @@ def _spread_over_sentences(clauses: list[ClauseAnalysis], per: list[_Reading], p
             here.signals.append(f"means_of:{goal}")
         elif not by_means:
             goal = None  # -고 starts an act of its own
-        if here.mood in ("fragment", "request") and governing.mood != "fragment":
+        if governing.cut_off:
+            here.mood, here.cut_off = "fragment", True  # 거실로 가서 공: the sentence it leads into was cut off
+            here.signals.append("cut_off:from_sentence")
+        elif here.mood in ("fragment", "request") and governing.mood != "fragment":
             here.mood = governing.mood
         elif "joined_predicate" in here.signals and not governing_has_words:
             here.mood = "fragment"  # joined on to a fragment that asks for nothing: no command chain
@@ -551,7 +571,7 @@ def _spread_over_sentences(clauses: list[ClauseAnalysis], per: list[_Reading], p
 def _speech_act(c: ClauseAnalysis, r: _Reading, words_max: int) -> SpeechAct:
     """The frozen contract of a reading, with the two licences it grants."""
     clean = r.polarity == "affirmative" and r.agent == "robot" and not r.reported and not r.target_owner and not r.means_of
-    short_fragment = r.mood == "fragment" and len(c.text.split()) <= words_max
+    short_fragment = r.mood == "fragment" and len(c.text.split()) <= words_max and not r.cut_off
     return SpeechAct(
         clause=c.index, mood=r.mood, polarity=r.polarity, agent=r.agent, reported=r.reported, past=r.past,
         target_owner=r.target_owner, quoted_until=r.quoted_until, displayed=r.displayed, means_of=r.means_of,
@@ -576,6 +596,12 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], registry: Registry) -> 
         if reading.target_owner:
             reading.signals.append(f"target:{reading.target_owner}")
         per.append(reading)
+    if clause_candidates:
+        last = max(range(len(clause_candidates)), key=lambda i: clause_candidates[i].start)
+        cut = _cut_off_word(clause_candidates[last], matchers_for(registry))
+        if cut is not None:
+            per[last].mood, per[last].cut_off = "fragment", True
+            per[last].signals.append(f"cut_off_word:{cut}")
     _spread_over_sentences(clause_candidates, per, p)
     words_max = registry.speech_acts.fragment_max_words
     return [_speech_act(c, r, words_max) for c, r in zip(clause_candidates, per)]

@@ -390,3 +390,16 @@ def test_a_negator_inside_a_premise_does_not_negate_what_is_said(runner):
     request = _route(runner, "공기가 안 좋으니까 청정해 줘")
     assert [a[0] for a in actions(request)] == ["selected_room_clean"]
     assert _act(_route(runner, "화면 안 꺼도 돼"))["polarity"] == "negated"
+
+
+@pytest.mark.parametrize("text", ["안방으로 가서 습", "주방 가서 공", "충전대로 가서 필"])
+def test_a_turn_cut_off_inside_a_registry_word_plans_nothing_at_all(runner, text):
+    # the last syllable only begins a registry word (습도, 공기, 필터): the sentence was cut off, and the
+    # move that led into it is not asked for by itself
+    record = _route(runner, text, position="거실")
+    assert actions(record) == [] and record.family == "STT_NULL"
+
+
+@pytest.mark.parametrize("text", ["거실 가", "주방으로 와"])
+def test_an_open_syllable_at_the_end_may_still_be_a_verb(runner, text):
+    assert [a[0] for a in actions(_route(runner, text))] == ["move_to_room"]
