@@ -516,9 +516,11 @@ def _goal_beyond_the_robot(c: ClauseAnalysis, r: _Reading, p: _Patterns) -> str 
     if r.mood not in ACTING_MOODS or c.capabilities:
         return None
     found = _final_predicate(c, p)
-    if found is None or found[1] in p.neutral_goals or c.in_registry_word[found[0]]:
+    if found is None or found[1] in p.neutral_goals:
         return None
-    return found[1][0]
+    if c.in_registry_word[found[0]] and not c.unsupported:
+        return None  # 청정해: the predicate is the robot's own registry word
+    return found[1][0]  # 가져다줘: even when it is an unsupported category's word
 
 
 def _spread_over_sentences(clauses: list[ClauseAnalysis], per: list[_Reading], p: _Patterns) -> None:

@@ -403,3 +403,14 @@ def test_a_turn_cut_off_inside_a_registry_word_plans_nothing_at_all(runner, text
 @pytest.mark.parametrize("text", ["거실 가", "주방으로 와"])
 def test_an_open_syllable_at_the_end_may_still_be_a_verb(runner, text):
     assert [a[0] for a in actions(_route(runner, text))] == ["move_to_room"]
+
+
+@pytest.mark.parametrize("text", ["거실 가서 리모컨 좀 가져다줘", "주방 가서 수저 좀 가져와"])
+def test_a_move_that_only_serves_fetching_is_not_asked_for(runner, text):
+    record = _route(runner, text)
+    assert record.family == "UNS" and actions(record) == []
+
+
+def test_a_turn_that_trails_off_into_a_discourse_filler_is_repaired(runner):
+    record = _route(runner, "습도가 그니까")
+    assert record.family == "STT_NULL" and actions(record) == []
