@@ -268,6 +268,11 @@ class CapabilityFrame(_Model):
     """For a state query whose alias is the question itself (어디야, 몇 퍼센트): the nouns it may be asked of
     (약국 어디야 asks where a pharmacy is, not where the robot is)."""
 
+    @cached_property
+    def predicate_set(self) -> frozenset[tuple[str, str]]:
+        """The capability's own predicates as (lemma, tag) pairs."""
+        return frozenset(tuple(v.split("/")) for v in self.predicates)  # type: ignore[misc]
+
 
 class UnsupportedFrame(_Model):
     category: str

@@ -660,7 +660,7 @@ def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, registry:
                 return reason
         return act.mood
     asking = act.asks_for_an_act or (hit.kind == "state_query" and act.mood == "state_question")
-    if hit.via == "fuzzy" and (not asking or not _frame_element(c, hit, repaired=True)):
+    if hit.via == "fuzzy" and (not asking or not (_frame_element(c, hit, repaired=True) or _own_predicate(hit, c, registry))):
         return "slip_without_frame"  # a repaired word needs the rest of its frame around it
     if act.mood == "fragment" and hit.kind == "state_query" and not _frame_element(c, hit):
         head = _head_noun_after(hit, c)
@@ -671,6 +671,15 @@ def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, registry:
             hit.via not in ("alias", "pattern") or not _frame_element(c, hit)):
         return "fragment_without_frame"
     return _frame_mismatch(hit, c, registry)
+
+
+def _own_predicate(hit, c: ClauseAnalysis, registry: Registry) -> bool:
+    """The word's governing predicate is one its capability's frame names, not a light verb (스테이숀으로
+    돌아가: 돌아가 completes the frame of return_to_station; 해, 시작 complete nobody's)."""
+    frame = registry.frames.capabilities.get(hit.capability_id)
+    governing = _governing_predicate(hit, c, _patterns(registry))
+    return (frame is not None and governing is not None and governing[1] not in registry.frames.light_set
+            and governing[1] in frame.predicate_set)
 
 
 def _unsupported_frame(c: ClauseAnalysis, registry: Registry) -> str | None:

@@ -414,3 +414,14 @@ def test_a_move_that_only_serves_fetching_is_not_asked_for(runner, text):
 def test_a_turn_that_trails_off_into_a_discourse_filler_is_repaired(runner):
     record = _route(runner, "습도가 그니까")
     assert record.family == "STT_NULL" and actions(record) == []
+
+
+def test_a_slip_completed_by_its_own_capabilitys_predicate_is_repaired(runner):
+    # 스테이숀 is one jamo from 스테이션, and 돌아가 is return_to_station's own predicate: a complete frame
+    assert [a[0] for a in actions(_route(runner, "스테이숀으로 돌아가"))] == ["return_to_station"]
+    # a light verb completes nobody's frame, and a slip alone is never repaired
+    assert actions(_route(runner, "스테이숀")) == []
+
+
+def test_a_regional_imperative_ending_is_a_request(runner):
+    assert [a[0] for a in actions(_route(runner, "청정 켜그라"))] == ["selected_room_clean"]
