@@ -202,7 +202,8 @@ def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, regis
         if act.mood in _TALK_MOODS and (c.has_predicate or "interjections" in act.signals) \
                 and "has_device_problem_report" not in axes:
             lit("has_talk_shape", 1.0, act.mood, *act.signals[:2])
-        if act.polarity != "affirmative" or act.reported or act.past or act.agent != "robot":
+        told = act.reported and "message_of_request" not in act.signals  # ... 간다고: what to send, not talk
+        if act.polarity != "affirmative" or told or act.past or act.agent != "robot":
             lit("has_unlicensed_speech_act", 1.0, act.polarity, act.agent, "reported" if act.reported else "",
                 "past" if act.past else "")
     any_scope = bool(anchored or c.identity or cues.get("sch_scope") or frg_strength or c.mentions

@@ -523,6 +523,19 @@ def _goal_beyond_the_robot(c: ClauseAnalysis, r: _Reading, p: _Patterns) -> str 
     return found[1][0]  # 가져다줘: even when it is an unsupported category's word
 
 
+def _mark_messages(clauses: list[ClauseAnalysis], per: list[_Reading]) -> None:
+    """카톡 보내 줘 지금 간다고: a turn that ends in a bare quote right after a request says what the request
+    is to pass on. The quote stays unlicensed; it is the request's argument, not somebody's reported talk."""
+    order = sorted(range(len(clauses)), key=lambda i: clauses[i].start)
+    if len(order) < 2:
+        return
+    last, before = per[order[-1]], per[order[-2]]
+    bare_quote = last.reported and any(s.startswith("quotative:") for s in last.signals) and last.mood == "fragment"
+    if bare_quote and before.mood in ACTING_MOODS and before.agent == "robot" and before.polarity == "affirmative" \
+            and not before.reported:
+        last.signals.append("message_of_request")
+
+
 def _spread_over_sentences(clauses: list[ClauseAnalysis], per: list[_Reading], p: _Patterns) -> None:
     """A clause joined to what follows by a connective takes the mood, time and voice of its sentence's last
     clause; a person named as subject stays the agent of the clauses after it."""
@@ -605,6 +618,7 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], registry: Registry) -> 
             per[last].mood, per[last].cut_off = "fragment", True
             per[last].signals.append(f"cut_off_word:{cut}")
     _spread_over_sentences(clause_candidates, per, p)
+    _mark_messages(clause_candidates, per)
     words_max = registry.speech_acts.fragment_max_words
     return [_speech_act(c, r, words_max) for c, r in zip(clause_candidates, per)]
 

@@ -425,3 +425,9 @@ def test_a_slip_completed_by_its_own_capabilitys_predicate_is_repaired(runner):
 
 def test_a_regional_imperative_ending_is_a_request(runner):
     assert [a[0] for a in actions(_route(runner, "청정 켜그라"))] == ["selected_room_clean"]
+
+
+def test_a_quote_after_a_request_is_what_to_pass_on_not_reported_talk(runner):
+    record = _route(runner, "동생한테 문자 보내 줘 늦는다고")
+    assert record.family == "UNS" and actions(record) == []
+    assert "message_of_request" in _act(record, 1)["signals"]
