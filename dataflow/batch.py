@@ -10,10 +10,10 @@ from typing import Any, Callable
 from pydantic import ValidationError
 
 from dataflow.driver import DriverConfig, TurnRunner, error_record
-from dataflow.experience_metrics import experience_block
+from dataflow.experience_metrics import experience_block, experience_checks, experience_expected, experience_got
 from dataflow.model_metrics import model_usage
 from registry.contracts import FAMILIES, DecisionRecord, DeviceContext, TurnInput, VoiceContext
-from registry.loader import load_registry
+from registry.loader import EvidenceWeights, load_registry
 
 
 def read_set(path: Path) -> list[tuple[int, dict[str, Any] | None, str | None]]:
@@ -119,16 +119,19 @@ def false_actions_of(expect: dict[str, Any], record: DecisionRecord) -> list[str
 
 
 def _failing_row(rec: DecisionRecord, exp: dict[str, Any], ok: dict[str, bool], extra: list[str]) -> dict[str, Any]:
-    """One line of errors.jsonl: what the row expected and what the decision gave, for every failing key."""
+    """One line of errors.jsonl: what the row expected and what the decision gave, for every failing key
+    (a row that failed no key, i.e. an error or a false action only, carries its whole expect and decision)."""
     got = {
         "family": rec.family, "routes": rec.selected_routes, "turn_mode": rec.turn_mode, "skill": rec.selected_skill,
         "actions": decision_actions(rec), "missing_slots": rec.missing_slots, "slots": rec.slots,
         "unsupported_category": rec.unsupported_categories[0] if rec.unsupported_categories else None,
         "stt_null_subtype": rec.stt_null_subtype, "experience_admission": rec.experience_admission,
+        **experience_got(rec),
     }
+    expected = {**exp, **experience_expected(exp)}
     failed = [k for k, v in ok.items() if not v]
     return {"id": rec.id, "text": rec.text, "failed": failed, "false_actions": extra, "error": rec.error,
-            "expected": {k: exp.get(k) for k in failed} if failed else exp, "got": {k: got.get(k) for k in failed} if failed else got}
+            "expected": {k: expected.get(k) for k in failed} if failed else exp, "got": {k: got.get(k) for k in failed} if failed else got}
 
 
 def _percentile(values: list[float], q: float) -> float:
@@ -149,8 +152,11 @@ def score(rows: list[dict[str, Any]], records: list[DecisionRecord]) -> dict[str
     false_rows: list[dict[str, Any]] = []
     failing: list[dict[str, Any]] = []
     per_row = []
+    scored_rows = 0
+    decided: Counter = Counter()
     by_id = {str(r.get("id")): r for r in rows}
     for rec in records:
+        decided[rec.family or "ERROR"] += 1
         row = by_id.get(str(rec.id), {})
         exp = row.get("expect") or {}
         if rec.error:
@@ -184,8 +190,10 @@ def score(rows: list[dict[str, Any]], records: list[DecisionRecord]) -> dict[str
         if extra:
             false_rows.append({"id": rec.id, "text": rec.text, "actions": extra})
         per_row.append((str(rec.id), exp, rec, ok))
-        if not all(ok.values()) or extra or rec.error:
-            failing.append(_failing_row(rec, exp, ok, extra))
+        every = {**ok, **experience_checks(exp, rec)}  # a full pass: every key of the row's expect, Experience keys too
+        scored_rows += bool(every)
+        if not all(every.values()) or extra or rec.error:
+            failing.append(_failing_row(rec, exp, every, extra))
     per_family = {}
     for fam in FAMILIES:
         tp = confusion.get(fam, Counter())[fam]
@@ -216,6 +224,9 @@ def score(rows: list[dict[str, Any]], records: list[DecisionRecord]) -> dict[str
         "stt_null_subtype_accuracy": rate(checks["stt_null_subtype"]),
         "experience_admission_accuracy": rate(checks["experience_admission"]),
         "scored": {k: len(v) for k, v in checks.items()},
+        "scored_rows": scored_rows,
+        "not_full_pass": len(failing),
+        "decided_families": {f: decided[f] for f in [*FAMILIES, *sorted(set(decided) - set(FAMILIES))] if decided[f]},
         "second_pass_rate": rate([r.second_pass_ran for r in records if not r.error]),
         "latency_ms": {"p50": _percentile(latencies, 0.5), "p95": _percentile(latencies, 0.95), "max": round(max(latencies), 4) if latencies else 0.0},
         "model_usage": model_usage(records),
@@ -256,15 +267,20 @@ def write_run(out_dir: Path, rows: list[dict[str, Any]], records: list[DecisionR
 
 
 def run_batch(runner: TurnRunner | None, set_path: Path, out_dir: Path | None = None, progress_factory=None,
-              engine: str = "local", workers: int | None = None, address: str | None = None) -> dict[str, Any]:
-    """Route a set on an engine (see dataflow/engines.py), score it and write the run directory."""
+              engine: str = "local", workers: int | None = None, address: str | None = None,
+              config: DriverConfig | None = None, weights: EvidenceWeights | None = None) -> dict[str, Any]:
+    """Route a set on an engine (see dataflow/engines.py), score it and write the run directory.
+
+    Without a runner (a non-local engine's workers build their own) `config` and `weights` make a variant run;
+    a runner carries its own. The metrics record the config and the weight terms that differ from the registry's."""
     from dataflow.engines import route_rows
+    from dataflow.tuning import weights_diff
 
     parsed = read_set(set_path)
     rows = [row for _, row, _ in parsed if row]
-    if engine == "local" and runner is None:
-        runner = TurnRunner()
-    kwargs = dict(workers=workers, address=address, runner=runner)
+    config = runner.config if runner else config or DriverConfig()
+    weights = runner.registry.weights if runner else weights or load_registry().weights
+    kwargs = dict(workers=workers, address=address, runner=runner, config=config, weights=weights)
     if progress_factory:
         with progress_factory(len(parsed)) as advance:
             records = route_rows(parsed, engine, progress=lambda n: [advance() for _ in range(n)], **kwargs)
@@ -273,11 +289,11 @@ def run_batch(runner: TurnRunner | None, set_path: Path, out_dir: Path | None = 
     metrics = score(rows, records)
     metrics["engine"] = engine
     metrics["set"] = str(set_path)
+    metrics["driver_config"] = config.model_dump()
+    metrics["weights_changed"] = weights_diff(load_registry().weights, weights)  # what a variant run changed; [] for the registry's
     if out_dir is not None:
         write_run(out_dir, rows, records, metrics)
         from dataflow.tuning import write_features  # the evidence cache that re-scoring reads
 
-        registry = runner.registry if runner else load_registry()
-        config = runner.config if runner else DriverConfig()
-        write_features(out_dir, rows, records, registry.weights, {"planner_backend": config.planner_backend})
+        write_features(out_dir, rows, records, weights, {"planner_backend": config.planner_backend})
     return metrics

@@ -137,45 +137,99 @@ def batch(
     model: ModelOption = None,
     answer: bool = typer.Option(False, "--answer", help="Give DQR turns their grounded answer; on a DQR question set also print retrieval metrics."),
     db: Optional[Path] = typer.Option(None, "--db", dir_okay=False, help="Knowledge index for --answer (default .a2a/knowledge.duckdb)."),
+    weights: Optional[Path] = typer.Option(None, "--weights", dir_okay=False, help="Run under other evidence weights: a full evidence_weights.json or a partial one, as `a2a tune --weights` reads it."),
+    config: list[str] = typer.Option([], "--config", help="Driver config KEY=VALUE (repeatable), e.g. inline_unified_router=false; the planner is --backend."),
 ) -> None:
-    """Route every row of a set, write the decisions and print the metrics."""
+    """Route every row of a set, write the decisions and print the metrics.
+
+    With --weights and/or --config the run is a variant; `a2a compare BASE RUN` shows what it changed row by row."""
     from dataflow.batch import run_batch
     from dataflow.engines import ENGINES
 
     if engine not in ENGINES:
         raise typer.BadParameter(f"one of {', '.join(ENGINES)}", param_hint="--engine")
-    runner = _runner(backend=backend, record=record_to, cassette=cassette, model=model, engine=engine)
+    variant_config, variant_weights = _variant(weights, config)
+    registry = None
+    if variant_weights is not None:
+        from dataflow.tuning import registry_with_weights
+
+        registry = registry_with_weights(variant_weights)
+    runner = _runner(backend=backend, record=record_to, cassette=cassette, model=model, engine=engine,
+                     **({"config": variant_config} if variant_config else {}), **({"registry": registry} if registry else {}))
     if answer:
         from dataflow.cli_knowledge import attach_knowledge
 
         runner = attach_knowledge(runner, engine, db)
-    metrics = run_batch(runner, set_path, out, progress_factory=_progress, engine=engine, workers=workers, address=address)
-    table = Table(title=f"{set_path.name}: {metrics['rows']} rows, {metrics['errors']} errors")
-    table.add_column("metric")
-    table.add_column("value", justify="right")
-    for key in ("family_accuracy", "action_exact_match", "routes_match", "turn_mode_accuracy", "skill_accuracy", "slot_accuracy",
-                "missing_slots_accuracy", "second_pass_rate"):
-        value = metrics.get(key)
-        table.add_row(key, "-" if value is None else f"{value:.3f}")
-    table.add_row("false_actions", str(metrics["false_actions"]))
-    table.add_row("latency p50 / p95 ms", f"{metrics['latency_ms']['p50']:.2f} / {metrics['latency_ms']['p95']:.2f}")
-    console.print(table)
-    _print_false_actions(metrics, out)
-    per = Table(title="per family")
-    for col in ("family", "precision", "recall", "f1", "support"):
-        per.add_column(col, justify="right" if col != "family" else "left")
-    for fam, v in metrics["per_family"].items():
-        per.add_row(fam, f"{v['precision']:.3f}", f"{v['recall']:.3f}", f"{v['f1']:.3f}", str(v["support"]))
-    console.print(per)
-    from dataflow.cli_experience import print_experience_metrics
-
-    print_experience_metrics(console, metrics)
+    metrics = run_batch(runner, set_path, out, progress_factory=_progress, engine=engine, workers=workers, address=address,
+                        config=variant_config, weights=variant_weights)
+    _print_batch_metrics(set_path, metrics, out)
     if answer:
         from dataflow.cli_knowledge import report_question_set
 
         report_question_set(runner, set_path, out, metrics)
     print_model_usage(console, metrics)
     console.print(f"written to {out}/")
+
+
+def _variant(weights: Optional[Path], pairs: list[str]):
+    """(DriverConfig or None, EvidenceWeights or None) of `batch --config/--weights`, read as `a2a tune` and `a2a graph` read them."""
+    from dataflow import tuning
+    from dataflow.cli_workbench import parse_config
+    from registry.loader import load_registry
+
+    config = parse_config(pairs) if pairs else None
+    if config is not None and "planner_backend" in config.model_fields_set:
+        raise typer.BadParameter("the planner is chosen with --backend", param_hint="--config")
+    if weights is None:
+        return config, None
+    try:
+        return config, tuning.read_weights(weights, load_registry().weights)
+    except tuning.TuningError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--weights") from None
+
+
+def _print_batch_metrics(set_path: Path, metrics: dict, out: Path) -> None:
+    """The console summary of a run: what was scored, what failed and where the rest is; an unlabelled run says it was not scored."""
+    from dataflow.cli_experience import print_experience_metrics
+
+    from dataflow.driver import DriverConfig
+
+    defaults = DriverConfig().model_dump()
+    changed = {k: v for k, v in metrics.get("driver_config", {}).items() if v != defaults.get(k)}
+    if changed or metrics.get("weights_changed"):
+        parts = [f"config {', '.join(f'{k}={json.dumps(v)}' for k, v in changed.items())}" if changed else "",
+                 f"{len(metrics['weights_changed'])} weight term(s) changed from the registry's" if metrics.get("weights_changed") else ""]
+        console.print(f"[bold]variant run[/bold]: {'; '.join(p for p in parts if p)}", soft_wrap=True)
+    table = Table(title=f"{set_path.name}: {metrics['rows']} rows, {metrics['errors']} errors")
+    table.add_column("metric")
+    table.add_column("value", justify="right")
+    scored = metrics.get("scored_rows", 0) > 0
+    if scored:
+        for key in ("family_accuracy", "action_exact_match", "routes_match", "turn_mode_accuracy", "skill_accuracy", "slot_accuracy",
+                    "missing_slots_accuracy"):
+            value = metrics.get(key)
+            table.add_row(key, "-" if value is None else f"{value:.3f}")
+        table.add_row("false_actions", str(metrics["false_actions"]))
+    table.add_row("second_pass_rate", "-" if metrics.get("second_pass_rate") is None else f"{metrics['second_pass_rate']:.3f}")
+    table.add_row("latency p50 / p95 ms", f"{metrics['latency_ms']['p50']:.2f} / {metrics['latency_ms']['p95']:.2f}")
+    table.add_row("decided families", ", ".join(f"{f} {n}" for f, n in metrics.get("decided_families", {}).items()) or "-")
+    console.print(table)
+    if not scored:
+        console.print(f"[yellow]nothing was scored:[/yellow] no row of {set_path.name} has an `expect` to check "
+                      f"(the decisions are in {out / 'decisions.jsonl'})", soft_wrap=True)
+        return
+    _print_false_actions(metrics, out)
+    if metrics.get("scored", {}).get("family"):
+        per = Table(title="per family")
+        for col in ("family", "precision", "recall", "f1", "support"):
+            per.add_column(col, justify="right" if col != "family" else "left")
+        for fam, v in metrics["per_family"].items():
+            per.add_row(fam, f"{v['precision']:.3f}", f"{v['recall']:.3f}", f"{v['f1']:.3f}", str(v["support"]))
+        console.print(per)
+    else:
+        console.print("[yellow]families were not scored:[/yellow] no row has an expected family", soft_wrap=True)
+    print_experience_metrics(console, metrics)
+    _print_failing_rows(metrics, out)
 
 
 def _print_false_actions(metrics: dict, out: Path, shown: int = 10) -> None:
@@ -188,6 +242,35 @@ def _print_false_actions(metrics: dict, out: Path, shown: int = 10) -> None:
         console.print(f"  {row['id']}: {', '.join(row['actions'])}  {row['text'][:60]!r}", soft_wrap=True)
     if len(rows) > shown:
         console.print(f"  ... and {len(rows) - shown} more in {out / 'errors.jsonl'}", soft_wrap=True)
+
+
+def _value_text(key: str, value: Any) -> str:
+    """A labelled or decided value, short: actions as cap.op(args), ? marking a guarded step."""
+    if key == "actions" and isinstance(value, list):
+        from dataflow.report import format_actions
+
+        return format_actions(value)
+    return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
+
+
+def _print_failing_rows(metrics: dict, out: Path, shown: int = 10) -> None:
+    """Rows that are not a full pass, expected -> got for each failing key: the first few, and where all of them are."""
+    rows = metrics.get("failing_rows", [])
+    if not rows:
+        console.print("[green]every scored row is a full pass[/green]")
+        return
+    console.print(f"[red]{len(rows)} row(s) are not a full pass[/red] (expected -> got):")
+    for row in rows[:shown]:
+        why = [f"{k} {_value_text(k, row['expected'].get(k))} -> {_value_text(k, row['got'].get(k))}" for k in row["failed"]]
+        if row.get("false_actions"):
+            why.append(f"false actions {', '.join(row['false_actions'])}")
+        if row.get("error"):
+            why.append(f"error {row['error']}")
+        console.print(f"  {row['id']} {row['text'][:40]!r}: {'; '.join(why)}", soft_wrap=True, highlight=False, markup=False)
+    if len(rows) > shown:
+        console.print(f"  ... and {len(rows) - shown} more in {out / 'errors.jsonl'}", soft_wrap=True, highlight=False)
+    else:
+        console.print(f"  (all of them, expected and got, in {out / 'errors.jsonl'})", soft_wrap=True, highlight=False)
 
 
 @app.command()

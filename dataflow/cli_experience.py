@@ -51,9 +51,7 @@ def print_experience_metrics(console: Console, metrics: dict[str, Any]) -> None:
     for key in ("proposal_accuracy", "desired_effects_accuracy", "temporal_relation_accuracy", "unsupported_outcomes_accuracy"):
         table.add_row(key.replace("_", " "), fmt(exp[key]))
     table.add_row("full pass (every scored key of the row)", fmt(exp["full_pass_rate"]))
-    console.print(table)
-    for row in exp["full_pass_failures"][:10]:
-        console.print(f"[yellow]not a full pass[/yellow] {row['id']}: {', '.join(row['keys'])}")
+    console.print(table)  # the rows that are not a full pass follow, with every other failing row (`a2a batch`)
 
 
 _DB = Path("runs/workflows.duckdb")

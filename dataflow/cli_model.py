@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import TYPE_CHECKING, Annotated, Any, Optional
 
 import typer
 from rich.console import Console
 from rich.table import Table
+
+if TYPE_CHECKING:
+    from dataflow.driver import DriverConfig
+    from registry.loader import Registry
 
 BACKENDS = ("heuristic", "gemini", "hybrid", "replay")
 
@@ -26,8 +30,11 @@ ModelOption = Annotated[Optional[str], typer.Option(
 
 
 def model_runner(backend: str = "heuristic", record: Path | None = None, cassette: Path | None = None,
-                 model: str | None = None, engine: str = "local"):
-    """The TurnRunner for the chosen backend; None for a non-local engine (which builds its own)."""
+                 model: str | None = None, engine: str = "local", config: DriverConfig | None = None, registry: Registry | None = None):
+    """The TurnRunner for the chosen backend; None for a non-local engine (which builds its own).
+
+    `config` (a DriverConfig, its planner_backend replaced by `backend`) and `registry` (e.g. other
+    evidence weights) make a variant runner; a model client is made when the backend or a config stage needs one."""
     from dataflow.driver import DriverConfig, TurnRunner
     from dataflow.model_client import RecordingClient, ReplayClient, client_from_env
 
@@ -35,16 +42,20 @@ def model_runner(backend: str = "heuristic", record: Path | None = None, cassett
         raise typer.BadParameter(f"one of {', '.join(BACKENDS)}", param_hint="--backend")
     if backend != "replay" and cassette is not None:
         raise typer.BadParameter("only with --backend replay (a recorded run is replayed with its recorded config)", param_hint="--cassette")
-    if backend in ("heuristic", "replay") and record is not None:
+    if backend == "replay" and (config is not None or registry is not None):
+        raise typer.BadParameter("a replay runs with the config and weights it was recorded with", param_hint="--backend")
+    config = (config or DriverConfig()).model_copy(update={"planner_backend": backend})
+    calls_model = backend != "replay" and config.uses_model
+    if not calls_model and backend != "replay" and record is not None:
+        raise typer.BadParameter("records the calls of --backend gemini or hybrid (or of a --config model stage)", param_hint="--record")
+    if not calls_model and backend != "replay" and model is not None:
+        raise typer.BadParameter("needs --backend gemini or hybrid (or a --config model stage)", param_hint="--model")
+    if backend == "replay" and record is not None:
         raise typer.BadParameter("records the calls of --backend gemini or hybrid", param_hint="--record")
-    if backend == "heuristic" and model is not None:
-        raise typer.BadParameter("needs --backend gemini or hybrid", param_hint="--model")
     if engine != "local":
-        if backend != "heuristic":
+        if backend != "heuristic" or calls_model:
             raise typer.BadParameter("model backends run on the local engine (one ledger and cassette per run)", param_hint="--engine")
         return None
-    if backend == "heuristic":
-        return TurnRunner()
     if backend == "replay":
         if cassette is None:
             raise typer.BadParameter("--backend replay needs --cassette FILE (written by --record)", param_hint="--cassette")
@@ -52,11 +63,12 @@ def model_runner(backend: str = "heuristic", record: Path | None = None, cassett
         if model is not None and model != client.model:
             raise typer.BadParameter(f"the cassette was recorded with {client.model!r}", param_hint="--model")
         return TurnRunner(DriverConfig.parse(client.driver_config), model_client=client)
-    config = DriverConfig(planner_backend=backend)
+    if not calls_model:
+        return TurnRunner(config, registry=registry)
     client = client_from_env(model)
     if record is not None:
         client = RecordingClient(client, record, client.model, config.model_dump())
-    return TurnRunner(config, model_client=client)
+    return TurnRunner(config, registry=registry, model_client=client)
 
 
 def model_line(record) -> str | None:
@@ -95,9 +107,10 @@ def compare(
     run_a: Path = typer.Argument(..., help="The baseline batch run directory (a2a batch SET --out RUN_A)."),
     run_b: Path = typer.Argument(..., help="The run to compare with it."),
     as_json: bool = typer.Option(False, "--json", help="Print the comparison as JSON."),
-    limit: int = typer.Option(20, "--limit", min=0, help="How many flips, failures and recoveries to list."),
+    limit: int = typer.Option(20, "--limit", min=0, help="How many rows of each kind (flips, plan and reply changes, failures, recoveries) to list."),
 ) -> None:
-    """Compare two batch runs: model calls %, average tokens %, average latency %, family flips, new failures, recoveries."""
+    """Compare two batch runs: model calls %, average tokens %, average latency %, and row by row the family flips,
+    plan changes, reply changes, new failures and recoveries."""
     from dataflow.model_metrics import compare_runs, comparison_json
     from registry.errors import A2AError
 
@@ -116,12 +129,20 @@ def compare(
     for key, label in (("calls_per_turn", "model calls"), ("tokens_per_turn", "tokens"), ("latency_ms_per_turn", "latency ms")):
         table.add_row(label, f"{result['a'][key]:.3f}", f"{result['b'][key]:.3f}", _signed(result["change_pct"][key]))
     console.print(table)
-    for key, title in (("family_flips", "family flips"), ("new_failures", "new failures"), ("recoveries", "recoveries")):
+    for key, title in (("family_flips", "family flips"), ("plan_changes", "plan changes"), ("reply_changes", "reply changes"),
+                       ("new_failures", "new failures"), ("recoveries", "recoveries")):
         rows = result[key]
         console.print(f"[bold]{title}: {len(rows)}[/bold]")
         for row in rows[:limit]:
-            detail = f"{row['a']} -> {row['b']}" if key == "family_flips" else row.get("why") or row.get("was")
-            console.print(f"  {row['id']}  {row['text']}  {detail}")
+            if key == "family_flips":
+                detail = f"{row['a']} -> {row['b']}" + (f" (expected {row['expected']})" if row.get("expected") else "")
+            elif key in ("plan_changes", "reply_changes"):
+                detail = f"\n      A: {row['a']}\n      B: {row['b']}" + ("  [family flip]" if row["family_flip"] else "")
+            else:
+                detail = row.get("why") or row.get("was")
+            console.print(f"  {row['id']}  {row['text']}  {detail}", soft_wrap=True, highlight=False, markup=False)
+        if len(rows) > limit:
+            console.print(f"  ... and {len(rows) - limit} more (--limit N, or --json for all)", highlight=False)
     if result["only_in_a"] or result["only_in_b"]:
         console.print(f"[yellow]not compared: {result['only_in_a']} turns only in A, {result['only_in_b']} only in B[/yellow]")
 

@@ -22,6 +22,7 @@ DB_HELP = "DuckDB file holding workflows, steps, results, events and schedules."
 _DB = Path("runs/workflows.duckdb")
 _EVENT_STYLE = {"COMPLETED": "green", "FAILED": "red", "BLOCKED": "red", "TIMEOUT": "red", "PAUSED": "yellow",
                 "NEEDS_USER_INPUT": "yellow", "CANCELLED": "magenta", "PROGRESS": "dim", "QUEUED": "dim", "RUNNING": "cyan"}
+_SCHEDULE_STYLE = {"active": "cyan", "fired": "green", "expired": "yellow", "cancelled": "magenta"}
 _STATUS_STYLE = {"completed": "green", "running": "cyan", "cancelled": "magenta", "needs_user_input": "yellow", "paused": "yellow"}
 
 
@@ -82,10 +83,10 @@ def _print_report(report, as_json: bool, extra: dict | None = None) -> None:
 
 
 def run(
-    text: str = typer.Argument(..., help="The recognized Korean text to route and execute."),
+    text: Optional[str] = typer.Argument(None, help="The recognized Korean text to route and execute (default: the --scenario file's utterance)."),
     device_context: Optional[str] = typer.Option(None, "--device-context", help="device_context overrides as JSON or @file."),
     voice_context: Optional[str] = typer.Option(None, "--voice-context", help="voice_context as JSON or @file."),
-    scenario: Optional[Path] = typer.Option(None, "--scenario", help="A fault scenario JSON (see data/scenarios/README.md)."),
+    scenario: Optional[Path] = typer.Option(None, "--scenario", help="A fault scenario JSON (see data/scenarios/README.md); its utterance is the turn when TEXT is not given."),
     seed: int = typer.Option(0, "--seed", help="Simulator seed: the same seed gives the same run."),
     db: Path = typer.Option(_DB, "--db", help=DB_HELP),
     pace: Optional[float] = typer.Option(None, "--pace", min=0.1, help="Simulated seconds per wall second (default: as fast as possible)."),
@@ -103,13 +104,18 @@ def run(
     from stages._compile import workflow_id_for
 
     with _user_errors():
+        loaded = _scenario(scenario)
+        text = text if text is not None else loaded.utterance
+        if not text:
+            raise typer.BadParameter("give the TEXT to run" + (f" ({scenario} has no utterance)" if scenario else ", or --scenario FILE with an utterance"),
+                                     param_hint="TEXT")
         store = _store(db)
         runtime = Runtime(store)
         listener = None if as_json else _timeline
         trace_id = uuid.uuid4().hex
         if not as_json:
             console.print(f"[bold]{text}[/bold]  trace {trace_id}  workflow {workflow_id_for(trace_id)}", highlight=False, soft_wrap=True)
-        report = runtime.run_text(text, _context_arg(device_context, "--device-context"), _scenario(scenario), seed,
+        report = runtime.run_text(text, _context_arg(device_context, "--device-context"), loaded, seed,
                                   _context_arg(voice_context, "--voice-context"), pace=pace, listener=listener, trace_id=trace_id)
         _print_report(report, as_json)
         store.close()
@@ -214,15 +220,21 @@ def workflows_show(
 @schedules_app.command("list")
 def schedules_list(db: Path = typer.Option(_DB, "--db", help=DB_HELP),
                    all_: bool = typer.Option(False, "--all", help="Include cancelled schedules.")) -> None:
-    """List the schedules SCH turns registered."""
+    """List the schedules SCH turns registered, with what became of them.
+
+    status: active; fired (a one-shot the schedule clock fired, a timer whose run's clock reached it); expired (a timer
+    whose run ended before it was due); cancelled (with --all). `fires` counts the schedule clock's fires."""
     with _user_errors():
         store = _store(db)
         table = Table(title="schedules")
-        for col in ("schedule", "kind", "function", "start", "end", "repeat", "status"):
+        for col in ("schedule", "kind", "function", "start", "end", "repeat", "fires", "status"):
             table.add_column(col)
-        for s in store.schedules(active_only=not all_):
-            table.add_row(s.schedule_id, s.kind, s.function or s.message or "", s.start_time or "", s.end_time or "",
-                          ",".join(s.repeat_days), s.status)
+        for state in store.schedule_states(include_cancelled=all_):
+            s = state.schedule
+            when = s.start_time or (f"+{s.duration_s // 60} min" if s.duration_s else "")
+            style = _SCHEDULE_STYLE.get(state.status, "white")
+            table.add_row(s.schedule_id, s.kind, s.function or s.message or "", when, s.end_time or "",
+                          ",".join(s.repeat_days), str(state.fires), f"[{style}]{state.status}[/{style}]")
         console.print(table)
         store.close()
 

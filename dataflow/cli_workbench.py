@@ -130,16 +130,19 @@ def _show_comparison(cmp, title: str, limit: int) -> None:
         console.print("no decision moved")
 
 
-def _apply_sets(weights, pairs: list[str]):
-    from dataflow.tuning import with_weight
+def _apply_sets(weights, pairs: list[str], features=None):
+    """The weights with each --set FAMILY.AXIS=NUMBER applied; a family or axis nobody knows is refused (TuningError)."""
+    from dataflow.tuning import known_axes, with_weight
 
+    axes = known_axes(weights, features)
     for pair in pairs:
         try:
             key, value = pair.split("=", 1)
             family, axis = key.split(".", 1)
-            weights = with_weight(weights, family.strip(), axis.strip(), float(value))
+            number = float(value)
         except ValueError:
             raise typer.BadParameter(f"{pair!r}: use FAMILY.AXIS=NUMBER, e.g. FRG.has_frg_scope=2.5", param_hint="--set") from None
+        weights = with_weight(weights, family.strip(), axis.strip(), number, axes)
     return weights
 
 
@@ -200,7 +203,7 @@ def tune(
         if features.meta.get("planner_backend", "heuristic") != "heuristic":
             err.print(f"[yellow]warning:[/yellow] this run used the {features.meta['planner_backend']} planner; re-scoring replays the heuristic decision")
         new = tuning.read_weights(weights, base) if weights else base
-        new = _apply_sets(new, set_)
+        new = _apply_sets(new, set_, features)
         started = time.perf_counter()
         rate, _ = tuning.agreement(features, base)
         cmp = tuning.compare(features, base, new)

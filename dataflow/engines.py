@@ -18,6 +18,7 @@ from dataflow.batch import decide_rows
 from dataflow.driver import DriverConfig, TurnRunner
 from registry.contracts import DecisionRecord
 from registry.errors import A2AError
+from registry.loader import EvidenceWeights, load_registry
 
 Engine = Literal["local", "processes", "dask", "ray"]
 ENGINES: tuple[str, ...] = ("local", "processes", "dask", "ray")
@@ -33,19 +34,24 @@ _WORKER_KEY: str | None = None
 _BUILDS = 0
 
 
-def _worker_runner(config: dict[str, Any]) -> TurnRunner:
-    """The runner of this worker process, built on its first chunk and kept."""
+def _worker_runner(config: dict[str, Any], weights: dict[str, Any] | None = None) -> TurnRunner:
+    """The runner of this worker process, built on its first chunk and kept (`weights`: a variant run's evidence weights)."""
     global _WORKER, _WORKER_KEY, _BUILDS
-    key = repr(sorted(config.items()))
+    key = repr(sorted(config.items())) + repr(weights)
     if _WORKER is None or _WORKER_KEY != key:
-        _WORKER, _WORKER_KEY = TurnRunner(DriverConfig(**config)), key
+        registry = None
+        if weights is not None:
+            from dataflow.tuning import registry_with_weights
+
+            registry = registry_with_weights(EvidenceWeights.model_validate(weights))
+        _WORKER, _WORKER_KEY = TurnRunner(DriverConfig(**config), registry=registry), key
         _BUILDS += 1
     return _WORKER
 
 
-def route_chunk(chunk: Parsed, config: dict[str, Any]) -> list[str]:
+def route_chunk(chunk: Parsed, config: dict[str, Any], weights: dict[str, Any] | None = None) -> list[str]:
     """Route one chunk in a worker; records travel back as JSON (cheaper than pickled models)."""
-    return [rec.model_dump_json() for rec in decide_rows(_worker_runner(config), chunk)]
+    return [rec.model_dump_json() for rec in decide_rows(_worker_runner(config, weights), chunk)]
 
 
 def worker_builds() -> tuple[int, int]:
@@ -65,23 +71,31 @@ def route_rows(
     workers: int | None = None,
     address: str | None = None,
     config: DriverConfig | None = None,
+    weights: EvidenceWeights | None = None,
     runner: TurnRunner | None = None,
     progress: Callable[[int], None] | None = None,
     chunk_size: int | None = None,
 ) -> list[DecisionRecord]:
-    """Decision records for the parsed rows of a set, in input order, on the chosen engine."""
+    """Decision records for the parsed rows of a set, in input order, on the chosen engine
+    (`weights`: other evidence weights than the registry's, for the runners the engine builds)."""
     config = config or (runner.config if runner else DriverConfig())
+    variant = weights if weights is not None and weights != load_registry().weights else None
     if engine == "local":
+        if runner is None and variant is not None:
+            from dataflow.tuning import registry_with_weights
+
+            runner = TurnRunner(config, registry=registry_with_weights(variant))
         return decide_rows(runner or TurnRunner(config), parsed, (lambda: progress(1)) if progress else None)
     workers = workers or os.cpu_count() or 1
     chunks = chunked(parsed, workers, chunk_size)
     cfg = config.model_dump()
+    w = variant.model_dump() if variant is not None else None
     if engine == "processes":
-        results = _processes(chunks, cfg, workers, progress)
+        results = _processes(chunks, cfg, w, workers, progress)
     elif engine == "dask":
-        results = _dask(chunks, cfg, workers, address, progress)
+        results = _dask(chunks, cfg, w, workers, address, progress)
     elif engine == "ray":
-        results = _ray(chunks, cfg, workers, address, progress)
+        results = _ray(chunks, cfg, w, workers, address, progress)
     else:
         raise EngineError(f"unknown engine {engine!r}; one of {', '.join(ENGINES)}")
     return [DecisionRecord.model_validate_json(line) for part in results for line in part]
@@ -90,14 +104,14 @@ def route_rows(
 class ProcessEngine:
     """A pool of spawned worker processes, each building its runner once when it starts."""
 
-    def __init__(self, workers: int, config: dict[str, Any]):
+    def __init__(self, workers: int, config: dict[str, Any], weights: dict[str, Any] | None = None):
         import multiprocessing as mp
         from concurrent.futures import ProcessPoolExecutor
 
-        self.workers, self.config = workers, config
+        self.workers, self.config, self.weights = workers, config, weights
         # spawn: a clean interpreter per worker (no forked threads or half-built analysers)
         self.pool = ProcessPoolExecutor(max_workers=workers, mp_context=mp.get_context("spawn"),
-                                        initializer=_worker_runner, initargs=(config,))
+                                        initializer=_worker_runner, initargs=(config, weights))
 
     def warm(self) -> list[tuple[int, int]]:
         """Wait until every worker has started and built its runner; (pid, builds) per worker."""
@@ -111,7 +125,7 @@ class ProcessEngine:
         from concurrent.futures import as_completed
 
         results: list[list[str]] = [[] for _ in chunks]
-        futures = {self.pool.submit(route_chunk, chunk, self.config): i for i, chunk in enumerate(chunks)}
+        futures = {self.pool.submit(route_chunk, chunk, self.config, self.weights): i for i, chunk in enumerate(chunks)}
         for fut in as_completed(futures):
             i = futures[fut]
             results[i] = fut.result()
@@ -165,8 +179,8 @@ def peak_rss_mb() -> tuple[int, float]:
     return os.getpid(), resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
-def _processes(chunks, cfg, workers, progress) -> list[list[str]]:
-    with ProcessEngine(workers, cfg) as engine:
+def _processes(chunks, cfg, weights, workers, progress) -> list[list[str]]:
+    with ProcessEngine(workers, cfg, weights) as engine:
         return engine.route(chunks, progress)
 
 
@@ -186,12 +200,12 @@ def dask_client(workers: int, address: str | None = None):
     return Client(cluster)
 
 
-def _dask(chunks, cfg, workers, address, progress) -> list[list[str]]:
+def _dask(chunks, cfg, weights, workers, address, progress) -> list[list[str]]:
     from dask.distributed import as_completed
 
     client = dask_client(workers, address)
     try:
-        futures = client.map(route_chunk, chunks, config=cfg, pure=False)
+        futures = client.map(route_chunk, chunks, config=cfg, weights=weights, pure=False)
         index = {f.key: i for i, f in enumerate(futures)}
         results: list[list[str]] = [[] for _ in chunks]
         for fut in as_completed(futures):
@@ -207,7 +221,7 @@ def _dask(chunks, cfg, workers, address, progress) -> list[list[str]]:
             cluster.close()
 
 
-def _ray(chunks, cfg, workers, address, progress) -> list[list[str]]:
+def _ray(chunks, cfg, weights, workers, address, progress) -> list[list[str]]:
     try:
         import ray
     except ImportError:
@@ -222,7 +236,7 @@ def _ray(chunks, cfg, workers, address, progress) -> list[list[str]]:
         @ray.remote(num_cpus=1)
         class Router:  # an actor per worker: the runner is built once in its process
             def route(self, chunk):
-                return route_chunk(chunk, cfg)
+                return route_chunk(chunk, cfg, weights)
 
         actors = [Router.remote() for _ in range(max(1, workers))]
         pool = ray.util.ActorPool(actors)

@@ -36,6 +36,23 @@ def experience_got(record: DecisionRecord) -> dict[str, Any]:
     }
 
 
+def experience_expected(expect: dict[str, Any]) -> dict[str, Any]:
+    """The Experience labels of a row, with the `admitted: false` a not_admitted label implies."""
+    out = {k: expect[k] for k in EXPERIENCE_KEYS if k in expect}
+    if "admitted" not in out and expect.get("experience_admission") == "not_admitted":
+        out["admitted"] = False
+    return out
+
+
+def experience_checks(expect: dict[str, Any], record: DecisionRecord) -> dict[str, bool]:
+    """Label -> whether the record matches it, for the Experience labels the row holds."""
+    expected = experience_expected(expect)
+    if not expected:
+        return {}
+    got = experience_got(record)
+    return {k: v == got[k] for k, v in expected.items()}
+
+
 def _rate(values: list[bool]) -> float | None:
     return round(sum(values) / len(values), 4) if values else None
 
@@ -50,10 +67,8 @@ def experience_block(per_row: list[tuple[str, dict[str, Any], DecisionRecord, di
     by_key: dict[str, list[bool]] = {k: [] for k in (*EXPERIENCE_KEYS, "experience_admission")}
     for row_id, exp, rec, checks in rows:
         got = experience_got(rec)
-        expected = exp.get("admitted", False if exp["experience_admission"] == "not_admitted" else None)
-        mine = {k: exp[k] == got[k] for k in EXPERIENCE_KEYS if k in exp}
-        if expected is not None:
-            mine["admitted"] = expected == got["admitted"]
+        expected = experience_expected(exp).get("admitted")
+        mine = experience_checks(exp, rec)
         for key, ok in mine.items():
             by_key[key].append(ok)
         by_key["experience_admission"].append(checks.get("experience_admission", False))

@@ -1,5 +1,5 @@
 """Model economy of a batch run, and the run-to-run comparison the source system tracked:
-model calls, average tokens, average latency, family flips, new failures and recoveries."""
+model calls, average tokens, average latency, family flips, plan and reply changes, new failures and recoveries."""
 
 from __future__ import annotations
 
@@ -67,6 +67,18 @@ def failure(record: DecisionRecord, expected_family: str | None) -> str | None:
     return None
 
 
+def plan_summary(record: DecisionRecord) -> str:
+    """The plan as one line: each step's typed action (`cap.op(args)`, ? for a guarded one) or its skill."""
+    parts = []
+    for step in record.steps:
+        if step.action is not None:
+            args = ",".join(f"{k}={v}" for k, v in step.action.arguments.items())
+            parts.append(f"{'?' if step.condition is not None else ''}{step.action.capability_id}.{step.action.operation_id}({args})")
+        else:
+            parts.append(f"{step.route}:{step.skill_id or step.purpose}")
+    return " → ".join(parts) or "(no step)"
+
+
 def _pct(a: float, b: float) -> float | None:
     return round((b - a) / a * 100, 2) if a else None
 
@@ -81,7 +93,7 @@ def _means(records: list[DecisionRecord]) -> dict[str, float]:
 
 
 def compare_runs(run_a: Path, run_b: Path) -> dict[str, Any]:
-    """B against A over the turns both runs hold (matched by id)."""
+    """B against A over the turns both runs hold (matched by id): the economy, and row by row what changed."""
     recs_a, expected_a = _run(run_a)
     recs_b, expected_b = _run(run_b)
     by_a = {str(r.id): r for r in recs_a}
@@ -93,11 +105,16 @@ def compare_runs(run_a: Path, run_b: Path) -> dict[str, Any]:
     a = [by_a[i] for i in common]
     b = [by_b[i] for i in common]
     mean_a, mean_b = _means(a), _means(b)
-    flips, new_failures, recoveries = [], [], []
+    flips, new_failures, recoveries, plans, replies = [], [], [], [], []
     for i in common:
         ra, rb = by_a[i], by_b[i]
         if ra.family != rb.family:
-            flips.append({"id": i, "text": rb.text, "a": ra.family, "b": rb.family})
+            flips.append({"id": i, "text": rb.text, "a": ra.family, "b": rb.family, "expected": expected.get(i)})
+        plan_a, plan_b = plan_summary(ra), plan_summary(rb)
+        if plan_a != plan_b:
+            plans.append({"id": i, "text": rb.text, "a": plan_a, "b": plan_b, "family_flip": ra.family != rb.family})
+        if (ra.tts_response or "") != (rb.tts_response or ""):
+            replies.append({"id": i, "text": rb.text, "a": ra.tts_response or "", "b": rb.tts_response or "", "family_flip": ra.family != rb.family})
         fa, fb = failure(ra, expected.get(i)), failure(rb, expected.get(i))
         if fb and not fa:
             new_failures.append({"id": i, "text": rb.text, "why": fb})
@@ -108,7 +125,7 @@ def compare_runs(run_a: Path, run_b: Path) -> dict[str, Any]:
         "only_in_a": len(by_a) - len(common), "only_in_b": len(by_b) - len(common),
         "a": {k: round(v, 4) for k, v in mean_a.items()}, "b": {k: round(v, 4) for k, v in mean_b.items()},
         "change_pct": {k: _pct(mean_a[k], mean_b[k]) for k in mean_a},
-        "family_flips": flips, "new_failures": new_failures, "recoveries": recoveries,
+        "family_flips": flips, "plan_changes": plans, "reply_changes": replies, "new_failures": new_failures, "recoveries": recoveries,
     }
 
 

@@ -181,11 +181,22 @@ def _pct(v: float | None) -> str:
     return "-" if v is None else f"{100 * v:.1f}%"
 
 
+def _scored(metrics: dict[str, Any], expect: dict[str, dict[str, Any]], key: str) -> bool:
+    """Whether any row of the run was checked on `key` (metrics.json's `scored` counts; older runs: the labels found)."""
+    if "scored" in metrics:
+        return bool(metrics["scored"].get(key))
+    return any(key in e for e in expect.values())
+
+
+def _rate(metrics: dict[str, Any], key: str, scored_key: str) -> str:
+    return "not scored" if metrics.get(key) is None and not metrics.get("scored", {}).get(scored_key) else _pct(metrics.get(key))
+
+
 def _headline(metrics: dict[str, Any], records: list[DecisionRecord]) -> str:
     cards = [
         ("rows", str(metrics.get("rows", len(records)))), ("errors", str(metrics.get("errors", 0))),
-        ("family accuracy", _pct(metrics.get("family_accuracy"))), ("actions exact", _pct(metrics.get("action_exact_match"))),
-        ("routes match", _pct(metrics.get("routes_match"))), ("slots", _pct(metrics.get("slot_accuracy"))),
+        ("family accuracy", _rate(metrics, "family_accuracy", "family")), ("actions exact", _rate(metrics, "action_exact_match", "actions")),
+        ("routes match", _rate(metrics, "routes_match", "routes")), ("slots", _rate(metrics, "slot_accuracy", "slots")),
         ("second pass rate", _pct(metrics.get("second_pass_rate"))),
         ("latency p50 / p95", f"{metrics.get('latency_ms', {}).get('p50', 0):.2f} / {metrics.get('latency_ms', {}).get('p95', 0):.2f} ms"),
     ]
@@ -204,6 +215,13 @@ def _per_family(metrics: dict[str, Any]) -> str:
 def _terms(contrib: dict[str, float], limit: int = 4) -> str:
     items = sorted(contrib.items(), key=lambda kv: -abs(kv[1]))[:limit]
     return "<br>".join(f"<span class='{'pos' if v > 0 else 'neg'}'>{_e(k)} {v:+.2f}</span>" for k, v in items) or "<span class='muted'>(bias only)</span>"
+
+
+def _decided_families(records: list[DecisionRecord]) -> str:
+    counts = Counter(r.family or "ERROR" for r in records)
+    order = [f for f in FAMILIES if counts[f]] + sorted(set(counts) - set(FAMILIES))
+    return ("<table id='decided-families'><thead><tr><th>decided family</th><th>rows</th></tr></thead><tbody>"
+            + "".join(f"<tr><td class='fam'>{_e(f)}</td><td class='num'>{counts[f]}</td></tr>" for f in order) + "</tbody></table>")
 
 
 def _family_errors(records: list[DecisionRecord], expect: dict[str, dict[str, Any]]) -> tuple[str, int]:
@@ -233,7 +251,8 @@ def _family_errors(records: list[DecisionRecord], expect: dict[str, dict[str, An
     return head + f"<tbody>{''.join(rows)}</tbody></table>", len(rows)
 
 
-def _fmt_actions(actions: list[dict[str, Any]]) -> str:
+def format_actions(actions: list[dict[str, Any]]) -> str:
+    """Typed actions as `cap.op(args) → ...`, ? marking a guarded step."""
     out = []
     for a in actions:
         args = ",".join(f"{k}={v}" for k, v in (a.get("arguments") or {}).items())
@@ -251,7 +270,7 @@ def _plan_errors(records: list[DecisionRecord], expect: dict[str, dict[str, Any]
         if actions_match(exp["actions"] or [], got):
             continue
         rows.append(f"<tr><td class='id'>{_e(rec.id)}</td><td class='text'>{_e(rec.text)}</td><td class='fam'>{_e(rec.family)}</td>"
-                    f"<td class='plan'>{_e(_fmt_actions(exp['actions'] or []))}</td><td class='plan'>{_e(_fmt_actions(got))}</td></tr>")
+                    f"<td class='plan'>{_e(format_actions(exp['actions'] or []))}</td><td class='plan'>{_e(format_actions(got))}</td></tr>")
     if not rows:
         return "<p class='ok'>No plan errors among rows with the right family (or the set is not reachable for action checks).</p>", 0
     head = "<table id='plan-error-table'><thead><tr><th>id</th><th>utterance</th><th>family</th><th>expected actions</th><th>planned actions</th></tr></thead>"
@@ -286,7 +305,7 @@ def _economy(records: list[DecisionRecord]) -> str:
 _CSS = """
 body{font-family:"Nanum Gothic","NanumGothic","Noto Sans CJK KR","Apple SD Gothic Neo","Malgun Gothic",sans-serif;margin:24px 32px;color:#222;max-width:1400px}
 h1{font-size:22px;margin-bottom:2px}h2{font-size:18px;margin-top:34px;border-bottom:1px solid #ddd;padding-bottom:4px}h3{font-size:15px}
-.muted{color:#888}.ok{color:#2e8b57}.sub{color:#666;font-size:13px}
+.muted{color:#888}.ok{color:#2e8b57}.warn{color:#a5670b;font-weight:600}.sub{color:#666;font-size:13px}
 .cards{display:flex;flex-wrap:wrap;gap:10px;margin:12px 0}.card{border:1px solid #ddd;border-radius:6px;padding:8px 14px;min-width:120px;background:#fafafa}
 .card .label{font-size:12px;color:#666}.card .value{font-size:20px;font-weight:600}
 table{border-collapse:collapse;font-size:13px;margin:8px 0}th,td{border:1px solid #ddd;padding:4px 8px;vertical-align:top;text-align:left}
@@ -303,6 +322,7 @@ def render_report(run_dir: Path) -> str:
     run_dir = Path(run_dir)
     records, metrics = load_run(run_dir)
     expect = _expectations(run_dir, metrics)
+    families_scored, plans_scored = _scored(metrics, expect, "family"), _scored(metrics, expect, "actions")
     errors_html, n_errors = _family_errors(records, expect)
     plan_html, n_plan = _plan_errors(records, expect)
     lat = [r.usage.total_ms for r in records if not r.error and r.usage.total_ms > 0]
@@ -317,20 +337,35 @@ def render_report(run_dir: Path) -> str:
     bad_html = ("<table><thead><tr><th>id</th><th>why it could not be routed</th></tr></thead><tbody>"
                 + "".join(f"<tr><td class='id'>{_e(b.get('id'))}</td><td>{_e(b.get('error'))}</td></tr>" for b in bad_rows)
                 + "</tbody></table>") if bad_rows else "<p class='ok'>Every row was routed.</p>"
+    # an unlabelled set has nothing to score: say so instead of an empty matrix and a green "no errors"
+    nothing = ("" if families_scored or plans_scored or metrics.get("scored_rows") else
+               f"<p class='warn' id='not-scored'>Nothing was scored: no row of {_e(metrics.get('set', 'the set'))} has an "
+               "<code>expect</code>. The decided families are listed below; label rows (data/utterances/LABELING.md) to score them.</p>")
+    if families_scored:
+        families_html = f"""<div class="grid"><div><h3>Confusion matrix</h3><p class="sub">Rows are the labelled family, columns the decided one; the shade is the share of the row (green: right, red: wrong).</p>
+<div id="confusion">{confusion_svg(metrics.get('confusion_matrix', {}))}</div></div>
+<div><h3>Precision, recall and F1 per family</h3>{_per_family(metrics)}</div></div>"""
+        errors_title = f"Family errors ({n_errors})"
+    else:
+        families_html = (f"<p class='warn' id='families-not-scored'>Families were not scored: no row has an expected family.</p>"
+                         f"<h3>Decided families</h3>{_decided_families(records)}")
+        errors_title, errors_html = "Family errors (not scored)", "<p class='muted'>No row has an expected family, so no family can be wrong or right.</p>"
+    if plans_scored:
+        plan_title = f"Plan errors ({n_plan})"
+    else:
+        plan_title, plan_html = "Plan errors (not scored)", "<p class='muted' id='plans-not-scored'>No row has expected actions, so no plan was checked.</p>"
     return f"""<!DOCTYPE html>
 <html lang="ko"><head><meta charset="utf-8"><title>a2a run report: {_e(run_dir.name)}</title><style>{_CSS}</style></head>
 <body>
 <h1>Run report: {_e(run_dir.name)}</h1>
 <div class="sub">set {_e(metrics.get('set', '?'))} · engine {_e(metrics.get('engine', 'local'))} · written {_e(written)}</div>
-<section id="summary"><h2>Summary</h2>{_headline(metrics, records)}</section>
+<section id="summary"><h2>Summary</h2>{nothing}{_headline(metrics, records)}</section>
 <section id="families"><h2>Owner families</h2>
-<div class="grid"><div><h3>Confusion matrix</h3><p class="sub">Rows are the labelled family, columns the decided one; the shade is the share of the row (green: right, red: wrong).</p>
-<div id="confusion">{confusion_svg(metrics.get('confusion_matrix', {}))}</div></div>
-<div><h3>Precision, recall and F1 per family</h3>{_per_family(metrics)}</div></div></section>
-<section id="errors"><h2>Family errors ({n_errors})</h2>
+{families_html}</section>
+<section id="errors"><h2>{errors_title}</h2>
 <p class="sub">Each family is scored as bias + Σ weight × axis strength (registry/evidence_weights.json). For each error: the terms that lifted the decided family, the expected family's score and terms, whether the second-pass judge ran, and the axes that lit.</p>
 {errors_html}</section>
-<section id="plan-errors"><h2>Plan errors ({n_plan})</h2><p class="sub">Rows with the right family whose typed actions differ from the labels (? marks a guarded step).</p>{plan_html}</section>
+<section id="plan-errors"><h2>{plan_title}</h2><p class="sub">Rows with the right family whose typed actions differ from the labels (? marks a guarded step).</p>{plan_html}</section>
 <section id="latency"><h2>Latency</h2><p class="sub">Wall time per turn through the DAG ({len(lat)} turns).</p>
 <div id="latency-histogram">{histogram_svg(lat, marks={k: v for k, v in lat_marks.items() if k in ('p50', 'p95')})}</div>
 <h3>Mean time per stage</h3>{_bars_svg(stage_items, 'ms')}</section>

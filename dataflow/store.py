@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import json
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Literal
 
 import duckdb
 
@@ -46,6 +47,36 @@ CREATE TABLE IF NOT EXISTS schedule_fires (
 CREATE TABLE IF NOT EXISTS turns (
   trace_id VARCHAR PRIMARY KEY, workflow_id VARCHAR, first_response_ms DOUBLE, completion_sim_s DOUBLE);
 """
+
+
+ScheduleStatus = Literal["active", "fired", "expired", "cancelled"]
+
+
+@dataclass(frozen=True)
+class ScheduleState:
+    """A stored schedule and what has become of it."""
+
+    schedule: ScheduleRecord
+    status: ScheduleStatus
+    """Derived from what happened since it was stored (`schedule_status`), not the status stored at creation."""
+    fires: int
+    """How many times it went off: the schedule clock's fires (a timer: once, in the run that set it)."""
+
+
+def schedule_status(schedule: ScheduleRecord, fires: int, run_status: str | None, run_clock_s: float | None) -> ScheduleStatus:
+    """What a schedule is now.
+
+    A timer counts down on the simulated clock of the run that set it: fired once that run's clock reached
+    created + duration, expired when the run ended before (no later clock counts it down). A one-shot that
+    the schedule clock fired is fired. A repeating schedule stays active; a cancelled one is cancelled.
+    """
+    if schedule.status == "cancelled":
+        return "cancelled"
+    if schedule.kind == "timer":
+        if run_clock_s is not None and run_clock_s >= schedule.created_clock_s + (schedule.duration_s or 0):
+            return "fired"
+        return "expired" if run_status not in (None, "running") else "active"
+    return "fired" if fires and not schedule.repeat_days else "active"
 
 
 class UnknownWorkflowError(InputError):
@@ -262,6 +293,21 @@ class WorkflowStore:
     def schedules(self, active_only: bool = True) -> list[ScheduleRecord]:
         sql = "SELECT record_json FROM schedules" + (" WHERE status = 'active'" if active_only else "") + " ORDER BY schedule_id"
         return [ScheduleRecord.model_validate_json(r[0]) for r in self.con.execute(sql).fetchall()]
+
+    def schedule_states(self, include_cancelled: bool = False) -> list[ScheduleState]:
+        """Every schedule (cancelled ones only when asked) with its derived status and fire count."""
+        fires = dict(self.con.execute("SELECT schedule_id, count(*) FROM schedule_fires GROUP BY schedule_id").fetchall())
+        runs = {w: (status, clock) for w, status, clock in self.con.execute(
+            "SELECT w.workflow_id, w.status, w.sim_clock_s FROM workflows w JOIN schedules s ON s.workflow_id = w.workflow_id").fetchall()}
+        states = []
+        for schedule in self.schedules(active_only=False):
+            run_status, clock = runs.get(schedule.workflow_id, (None, None))
+            fired = fires.get(schedule.schedule_id, 0)
+            status = schedule_status(schedule, fired, run_status, clock)
+            state = ScheduleState(schedule, status, max(fired, 1) if schedule.kind == "timer" and status == "fired" else fired)
+            if include_cancelled or state.status != "cancelled":
+                states.append(state)
+        return states
 
     def record_fire(self, schedule_id: str, fire_clock_s: float, workflow_id: str) -> bool:
         return bool(self._write("INSERT OR IGNORE INTO schedule_fires VALUES (?, ?, ?) RETURNING schedule_id",

@@ -11,6 +11,7 @@ running the DAG.
 
 from __future__ import annotations
 
+import difflib
 import json
 import math
 from collections import Counter
@@ -192,10 +193,21 @@ def _merge(base: dict[str, Any], patch: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
-def with_weight(weights: EvidenceWeights, family: str, axis: str, value: float) -> EvidenceWeights:
-    """A copy with one axis weight of one family changed (0 removes the term)."""
+def known_axes(weights: EvidenceWeights, features: EvidenceFeatures | None = None) -> list[str]:
+    """Axes a weight can be set on: those some family's weights use, and those the run's features hold."""
+    return sorted({a for terms in weights.weights.values() for a in terms} | set(features.axes if features is not None else ()))
+
+
+def with_weight(weights: EvidenceWeights, family: str, axis: str, value: float, axes: Iterable[str] | None = None) -> EvidenceWeights:
+    """A copy with one axis weight of one family changed (0 removes the term); with `axes`, an axis not among them
+    is refused (a misspelt axis would otherwise become a new term that nothing lights)."""
     if family not in weights.families:
         raise TuningError(f"unknown family {family!r}; one of {', '.join(weights.families)}")
+    if axes is not None and axis not in (known := sorted(axes)):
+        close = difflib.get_close_matches(axis, known, n=3)
+        hint = f"; did you mean {' or '.join(close)}?" if close else "."
+        raise TuningError(f"unknown axis {axis!r}: no family's weights use it and the run's features hold no such axis{hint} "
+                          f"Known axes: {', '.join(known)}")
     data = weights.model_dump()
     terms = dict(data["weights"].get(family, {}))
     if value:
