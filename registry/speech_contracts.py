@@ -195,6 +195,8 @@ class SpeechActLexicon(_Model):
     """청정해 줄래?: a question ending that asks for the act (a request, not a question)."""
     manner_endings: Morphemes = Field(default_factory=list)
     intoned_questions: IntonedQuestions | None = None
+    verb_imperative_endings: Morphemes = Field(default_factory=list)
+    """추워라 exclaims, 돌려라 commands: these exclamative endings are imperatives on an action verb."""
     social_interjections: Morphemes = Field(default_factory=list)
     """헐 대박, 안녕, 오케이, 어 그래: interjections that say something to somebody (talk). A turn of interjections
     none of which is one of these (흐음, 휴우, 쯧쯧, 으아아) is a vocalization: nothing to answer, repaired."""

@@ -89,8 +89,9 @@ def segment(nt: NormalizedText, m: Matchers) -> list[tuple[int, int, str]]:
             if nxt.tag.startswith("J"):
                 end = nxt.start + nxt.length
             cuts.append((end, mo.form))
-        elif (mo.tag in m.sentence_final_tags and mo.form not in m.continuing_finals and nxt.start > end
-              and not nxt.tag.startswith(m.no_sentence_split_before)):
+        elif ((mo.tag in m.sentence_final_tags and mo.form not in m.continuing_finals
+               or (mo.tag == "EC" and mo.form in m.imperative_connectives and i > 0 and morphs[i - 1].tag in ("VV", "VX")))
+              and nxt.start > end and not nxt.tag.startswith(m.no_sentence_split_before)):
             cuts.append((end, "."))  # 티브이 꺼라 이제 자자: speech has no full stops; a sentence ending ends a sentence
         elif mo.tag in ("SP", "SF") and mo.form in m.split_punct:
             cuts.append((end, mo.form))

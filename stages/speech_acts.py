@@ -85,6 +85,7 @@ class _Patterns:
         self.diagnosis_nouns = pairs(iq.diagnosis_nouns) if iq else frozenset()
         self.verdict_preds = pairs(iq.verdict_predicates) if iq else frozenset()
         self.social_ic = pairs(lex.social_interjections)
+        self.verb_imperative = pairs(lex.verb_imperative_endings)
         self.declare_end, self.exclaim_end = pairs(lex.declarative_endings), pairs(lex.exclamative_endings)
         self.question_end, self.question_words = pairs(lex.question_endings), pairs(lex.question_words)
         self.how_words = pairs(lex.how_words)
@@ -368,6 +369,9 @@ def _clause_act(c: ClauseAnalysis, p: _Patterns, paired: tuple[str, ...] = ()) -
     elif final in p.promissive or (out.past and not benefactive) or progressive:
         mood = "statement"
         sig.append("progressive" if progressive else "past_statement" if out.past else "promise")
+    elif final in p.verb_imperative and last_pred is not None and last_pred[1] in ("VV", "VX") and not adjective:
+        mood = "request"  # 청소기 돌려라 (먼지 천지다): -어라 on an action verb commands; on 춥 it exclaims
+        sig.append("verb_imperative")
     elif final in p.exclaim_end or (tags[:1] and tags[0] in p.interjection_tags and final in p.declare_end):
         mood = "exclamation"
     elif final in p.declare_end and not benefactive:

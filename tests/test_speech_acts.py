@@ -431,3 +431,10 @@ def test_a_quote_after_a_request_is_what_to_pass_on_not_reported_talk(runner):
     record = _route(runner, "동생한테 문자 보내 줘 늦는다고")
     assert record.family == "UNS" and actions(record) == []
     assert "message_of_request" in _act(record, 1)["signals"]
+
+
+def test_an_imperative_on_an_action_verb_commands_and_on_an_adjective_exclaims(runner):
+    # 보일러 돌려라 (read 어라/EC mid-turn) ends a sentence and asks; 아 더워라 only exclaims
+    command = _route(runner, "세탁기 돌려라 빨래 많다")
+    assert command.family == "UNS" and "verb_imperative" in _act(command)["signals"]
+    assert _route(runner, "아 더워라").family == "DEF"
