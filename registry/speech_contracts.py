@@ -195,6 +195,9 @@ class SpeechActLexicon(_Model):
     """청정해 줄래?: a question ending that asks for the act (a request, not a question)."""
     manner_endings: Morphemes = Field(default_factory=list)
     intoned_questions: IntonedQuestions | None = None
+    bare_request_connectives: Morphemes = Field(default_factory=list)
+    """켜 봐 (9시 뉴스 할 시간이다): a request ending read as a connective before a remark (a copula or an
+    adjective) ends its own sentence; the remark gives the reason and does not turn the request into talk."""
     verb_imperative_endings: Morphemes = Field(default_factory=list)
     """추워라 exclaims, 돌려라 commands: these exclamative endings are imperatives on an action verb."""
     social_interjections: Morphemes = Field(default_factory=list)

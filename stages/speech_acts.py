@@ -86,6 +86,7 @@ class _Patterns:
         self.verdict_preds = pairs(iq.verdict_predicates) if iq else frozenset()
         self.social_ic = pairs(lex.social_interjections)
         self.verb_imperative = pairs(lex.verb_imperative_endings)
+        self.bare_connectives = frozenset(k[0] for k in pairs(lex.bare_request_connectives))
         self.declare_end, self.exclaim_end = pairs(lex.declarative_endings), pairs(lex.exclamative_endings)
         self.question_end, self.question_words = pairs(lex.question_endings), pairs(lex.question_words)
         self.how_words = pairs(lex.how_words)
@@ -547,11 +548,14 @@ def _spread_over_sentences(clauses: list[ClauseAnalysis], per: list[_Reading], p
     governing: _Reading | None = None
     goal: str | None = None  # the governing act when the robot cannot do it
     governing_has_words = False
+    governing_remark = False  # the governing clause states something (a copula or an adjective): 시간이다, 춥다
     for i in reversed(order):
         here, c = per[i], clauses[i]
         if (here.final or c.connective in (".", "?", "!") or governing is None) and c.role == "action":
             governing, goal = here, _goal_beyond_the_robot(c, here, p)
             governing_has_words = bool(c.capabilities or c.rooms)
+            last = _final_predicate(c, p)
+            governing_remark = last is not None and last[1][1] in ("VCP", "VCN", "VA", "VA-I", "VA-R", "XSA")
             continue
         if governing is None or c.role != "action":
             continue
@@ -565,6 +569,9 @@ def _spread_over_sentences(clauses: list[ClauseAnalysis], per: list[_Reading], p
         if governing.cut_off:
             here.mood, here.cut_off = "fragment", True  # 거실로 가서 공: the sentence it leads into was cut off
             here.signals.append("cut_off:from_sentence")
+        elif (here.mood == "request" and governing.mood == "statement" and c.connective in p.bare_connectives
+              and governing_remark and not governing.past and not governing.reported):
+            here.signals.append("request_before_remark")  # 티비 좀 켜 봐 (9시 뉴스 할 시간이다): a reason, not a sequel
         elif here.mood in ("fragment", "request") and governing.mood != "fragment":
             here.mood = governing.mood
         elif "joined_predicate" in here.signals and not governing_has_words:

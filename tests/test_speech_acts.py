@@ -438,3 +438,11 @@ def test_an_imperative_on_an_action_verb_commands_and_on_an_adjective_exclaims(r
     command = _route(runner, "세탁기 돌려라 빨래 많다")
     assert command.family == "UNS" and "verb_imperative" in _act(command)["signals"]
     assert _route(runner, "아 더워라").family == "DEF"
+
+
+def test_a_request_before_a_remark_keeps_its_own_mood(runner):
+    # 켜 봐 is read 보/VX 어/EC before the remark; the remark gives the reason, it does not make the request talk
+    assert _route(runner, "세탁기 좀 켜 봐 빨래가 산더미다").family == "UNS"
+    assert [a[0] for a in actions(_route(runner, "청정 좀 해 봐 먼지가 장난 아니다"))] == ["selected_room_clean"]
+    # a remark that narrates still makes the clause before it part of the story
+    assert actions(_route(runner, "청정 좀 해 봐 좋았어")) == []
