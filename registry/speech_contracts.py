@@ -284,6 +284,8 @@ class UnsupportedFrame(_Model):
     predicates: Morphemes
     objects: list[str] = Field(default_factory=list)
     """Nouns one of which the clause must hold ([] = none needed; ["*"] = any plain noun not a registry word)."""
+    recipient_particles: Morphemes = Field(default_factory=list)
+    """이 사진 엄마한테 보내 줘: a noun marked by one of these (a recipient) stands in for a listed object."""
 
 
 class UnsupportedFrames(_Model):
@@ -298,8 +300,9 @@ class UnsupportedFrames(_Model):
         return frozenset(n.lower() for n in self.own_nouns)
 
     @cached_property
-    def compiled(self) -> tuple[tuple[str, frozenset[tuple[str, str]], frozenset[str]], ...]:
-        return tuple((f.category, frozenset(tuple(v.split("/")) for v in f.predicates), frozenset(f.objects))  # type: ignore[misc]
+    def compiled(self) -> tuple[tuple[str, frozenset[tuple[str, str]], frozenset[str], frozenset[tuple[str, str]]], ...]:
+        return tuple((f.category, frozenset(tuple(v.split("/")) for v in f.predicates), frozenset(f.objects),  # type: ignore[misc]
+                      frozenset(tuple(v.split("/")) for v in f.recipient_particles))
                      for f in self.categories)
 
 

@@ -718,8 +718,11 @@ def _unsupported_frame(c: ClauseAnalysis, registry: Registry) -> str | None:
              and (mo.form, mo.tag) not in p.robot and mo.form.lower() not in product  # 모드 바꿔줘 asks which mode
              and mo.form.lower() not in frames.own_noun_set
              and not (i > 0 and c.morphemes[i - 1].tag == "MM")}  # 그 걸로 / 그 거: a reference back, no appliance
-    for category, predicates, objects in frames.compiled:
-        if found[1] in predicates and (not objects or ("*" in objects and nouns) or nouns & objects):
+    recipient = {(mo.form, mo.tag) for i, mo in enumerate(c.morphemes)
+                 if i and c.morphemes[i - 1].tag in ("NNG", "NNP", "NP") and mo.tag.startswith("J")}
+    for category, predicates, objects, to_whom in frames.compiled:
+        to_somebody = bool(recipient & to_whom) and found[1] not in registry.frames.light_set  # 엄마한테 잘해: no message
+        if found[1] in predicates and (not objects or ("*" in objects and nouns) or nouns & objects or to_somebody):
             return category
     return None
 

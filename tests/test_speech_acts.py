@@ -446,3 +446,13 @@ def test_a_request_before_a_remark_keeps_its_own_mood(runner):
     assert [a[0] for a in actions(_route(runner, "청정 좀 해 봐 먼지가 장난 아니다"))] == ["selected_room_clean"]
     # a remark that narrates still makes the clause before it part of the story
     assert actions(_route(runner, "청정 좀 해 봐 좋았어")) == []
+
+
+@pytest.mark.parametrize("text", ["할머니께 안부 전해 줘", "삼촌한테 이것 좀 보내 줘"])
+def test_a_message_to_somebody_is_communication_without_a_listed_object(runner, text):
+    record = _route(runner, text)
+    assert record.family == "UNS" and record.unsupported_categories == ["communication"] and actions(record) == []
+
+
+def test_a_light_verb_to_somebody_is_no_message(runner):
+    assert _route(runner, "엄마한테 잘해 줘").family != "UNS"
