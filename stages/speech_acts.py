@@ -516,6 +516,20 @@ def _owned_by_other_thing(c: ClauseAnalysis, lex: SpeechActLexicon) -> str | Non
     return thing_before(c, lex, [h.position for h in c.capabilities]) if c.capabilities else None
 
 
+def _person_before_a_setting(c: ClauseAnalysis, r: _Reading, p: _Patterns) -> None:
+    """누나 볼륨 좀 줄여: a bare person noun right before one of the robot's setting words either calls that
+    person or names their device; in neither reading is the robot asked."""
+    if r.agent != "robot" or not c.morphemes or any(s.startswith("robot_vocative") for s in r.signals):
+        return
+    first = c.morphemes[0]
+    if first.form not in p.persons or not first.tag.startswith("NN") or len(c.morphemes) < 2:
+        return
+    start = c.compact_offsets[1] if len(c.compact_offsets) > 1 else -1
+    if any(h.kind == "settings" and h.position == start for h in c.capabilities):
+        r.agent = "third_person"
+        r.signals.append(f"person_before_setting:{first.form}")
+
+
 def _goal_beyond_the_robot(c: ClauseAnalysis, r: _Reading, p: _Patterns) -> str | None:
     """The lemma of a requested act the robot cannot do (no capability word, not a neutral goal), else None."""
     if r.mood not in ACTING_MOODS or c.capabilities:
@@ -619,6 +633,7 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], registry: Registry) -> 
     for c in clause_candidates:
         reading = _clause_act(c, p, paired)
         reading.target_owner = _owned_by_other_thing(c, registry.speech_acts)
+        _person_before_a_setting(c, reading, p)
         if reading.target_owner:
             reading.signals.append(f"target:{reading.target_owner}")
         per.append(reading)

@@ -456,3 +456,13 @@ def test_a_message_to_somebody_is_communication_without_a_listed_object(runner, 
 
 def test_a_light_verb_to_somebody_is_no_message(runner):
     assert _route(runner, "엄마한테 잘해 줘").family != "UNS"
+
+
+@pytest.mark.parametrize("text", ["형 화면 좀 어둡게 해", "할머니 볼륨 좀 키워 드려"])
+def test_a_person_right_before_a_setting_word_is_not_the_robot_asked(runner, text):
+    # 형 화면: the brother is called, or it is his screen; either way the robot is not asked
+    assert actions(_route(runner, text)) == []
+
+
+def test_a_setting_word_without_a_person_before_it_is_still_asked(runner):
+    assert [a[0] for a in actions(_route(runner, "화면 좀 어둡게 해"))] == ["screen_brightness"]
