@@ -45,6 +45,13 @@ def _runner(**model_options: Any):
     return model_runner(**model_options)
 
 
+def step_label(step) -> str:
+    """What a plan step does: its action with arguments, or the cloud skill (the route view and the shell)."""
+    if step.action:
+        return f"{step.action.capability_id}.{step.action.operation_id} {json.dumps(step.action.arguments, ensure_ascii=False)}"
+    return step.skill_id or step.purpose
+
+
 def _show(record) -> None:
     conf = record.family_confidence or "-"
     head = f"[bold]{record.family}[/bold]  {record.selected_flow_id}  confidence [cyan]{conf}[/cyan]"
@@ -66,12 +73,7 @@ def _show(record) -> None:
         console.print("[dim]why " + str(record.family) + ":[/dim] " + ", ".join(f"{k} {v:+.2f}" for k, v in contrib.items()))
     tree = Tree(f"plan ({len(record.steps)} steps)")
     for step in record.steps:
-        label = f"{step.id} [{step.route}/{step.execution_target}] "
-        if step.action:
-            label += f"{step.action.capability_id}.{step.action.operation_id} {json.dumps(step.action.arguments, ensure_ascii=False)}"
-        else:
-            label += step.skill_id or step.purpose
-        node = tree.add(label)
+        node = tree.add(f"{step.id} [{step.route}/{step.execution_target}] {step_label(step)}")
         if step.depends_on:
             node.add(f"after {', '.join(step.depends_on)}  wait {step.wait_policy}")
         if step.condition:

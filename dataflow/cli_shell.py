@@ -113,9 +113,10 @@ class ShellSession:
         if record.runner_up_family:
             head += f"  runner-up [yellow]{record.runner_up_family}[/yellow]"
         self.say(head)
+        from dataflow.cli import step_label
+
         for step in record.steps:
-            label = f"{step.action.capability_id}.{step.action.operation_id} {json.dumps(step.action.arguments, ensure_ascii=False)}" \
-                if step.action else (step.skill_id or step.purpose)
+            label = step_label(step)
             guard = "  [magenta]only if[/magenta] " + escape(step.condition.model_dump_json()) if step.condition else ""
             self.say(f"  {step.id} [dim]{step.route}/{step.execution_target}[/dim] {escape(label)}{guard}")
         if record.slots or record.missing_slots:

@@ -89,9 +89,7 @@ def segment(nt: NormalizedText, m: Matchers) -> list[tuple[int, int, str]]:
             if nxt.tag.startswith("J"):
                 end = nxt.start + nxt.length
             cuts.append((end, mo.form))
-        elif ((mo.tag in m.sentence_final_tags and mo.form not in m.continuing_finals
-               or (mo.tag == "EC" and mo.form in m.imperative_connectives and i > 0 and morphs[i - 1].tag in ("VV", "VX")))
-              and nxt.start > end and not nxt.tag.startswith(m.no_sentence_split_before)):
+        elif _ends_a_sentence(morphs, i, m):
             cuts.append((end, "."))  # 티브이 꺼라 이제 자자: speech has no full stops; a sentence ending ends a sentence
         elif mo.tag in ("SP", "SF") and mo.form in m.split_punct:
             cuts.append((end, mo.form))
@@ -104,6 +102,15 @@ def segment(nt: NormalizedText, m: Matchers) -> list[tuple[int, int, str]]:
             start = end
     spans.append((start, len(nt.text), ""))
     return [(s, e, c) for s, e, c in spans if nt.text[s:e].strip(" ,.;")]
+
+
+def _ends_a_sentence(morphs: list[Morpheme], i: int, m: Matchers) -> bool:
+    """Whether morpheme i ends a sentence inside the turn: a final ending that speech does not run on from, or an
+    imperative that Kiwi reads as a connective after a verb (돌려라 먼지 천지다), followed by a new word."""
+    mo, nxt = morphs[i], morphs[i + 1]
+    final = mo.tag in m.sentence_final_tags and mo.form not in m.continuing_finals
+    imperative = mo.tag == "EC" and mo.form in m.imperative_connectives and i > 0 and morphs[i - 1].tag in ("VV", "VX")
+    return (final or imperative) and nxt.start > mo.start + mo.length and not nxt.tag.startswith(m.no_sentence_split_before)
 
 
 def _has_tags(nt: NormalizedText, start: int, end: int, tags: set[str]) -> bool:

@@ -524,8 +524,7 @@ def _person_before_a_setting(c: ClauseAnalysis, r: _Reading, p: _Patterns) -> No
     first = c.morphemes[0]
     if first.form not in p.persons or not first.tag.startswith("NN") or len(c.morphemes) < 2:
         return
-    start = c.compact_offsets[1] if len(c.compact_offsets) > 1 else -1
-    if any(h.kind == "settings" and h.position == start for h in c.capabilities):
+    if any(h.kind == "settings" and h.position == c.compact_offsets[1] for h in c.capabilities):
         r.agent = "third_person"
         r.signals.append(f"person_before_setting:{first.form}")
 
@@ -555,6 +554,11 @@ def _mark_messages(clauses: list[ClauseAnalysis], per: list[_Reading]) -> None:
         last.signals.append("message_of_request")
 
 
+_REMARK_TAGS = frozenset({"VCP", "VCN", "VA", "VA-I", "VA-R", "XSA"})
+"""Predicates that only state something (시간이다, 아니다, 춥다, 탁하다), read on the predicate itself: the lemma
+`_final_predicate` gives for 탁하 is its root."""
+
+
 def _spread_over_sentences(clauses: list[ClauseAnalysis], per: list[_Reading], p: _Patterns) -> None:
     """A clause joined to what follows by a connective takes the mood, time and voice of its sentence's last
     clause; a person named as subject stays the agent of the clauses after it."""
@@ -569,7 +573,7 @@ def _spread_over_sentences(clauses: list[ClauseAnalysis], per: list[_Reading], p
             governing, goal = here, _goal_beyond_the_robot(c, here, p)
             governing_has_words = bool(c.capabilities or c.rooms)
             last = _final_predicate(c, p)
-            governing_remark = last is not None and last[1][1] in ("VCP", "VCN", "VA", "VA-I", "VA-R", "XSA")
+            governing_remark = last is not None and c.morphemes[last[0]].tag in _REMARK_TAGS
             continue
         if governing is None or c.role != "action":
             continue
@@ -735,8 +739,9 @@ def _unsupported_frame(c: ClauseAnalysis, registry: Registry) -> str | None:
              and not (i > 0 and c.morphemes[i - 1].tag == "MM")}  # 그 걸로 / 그 거: a reference back, no appliance
     recipient = {(mo.form, mo.tag) for i, mo in enumerate(c.morphemes)
                  if i and c.morphemes[i - 1].tag in ("NNG", "NNP", "NP") and mo.tag.startswith("J")}
+    light = found[1] in registry.frames.light_set  # 엄마한테 잘해: a light verb to somebody passes on no message
     for category, predicates, objects, to_whom in frames.compiled:
-        to_somebody = bool(recipient & to_whom) and found[1] not in registry.frames.light_set  # 엄마한테 잘해: no message
+        to_somebody = not light and bool(recipient & to_whom)
         if found[1] in predicates and (not objects or ("*" in objects and nouns) or nouns & objects or to_somebody):
             return category
     return None
