@@ -459,12 +459,49 @@ class SecondPassVerdict(Contract):
     reason: list[str] = Field(default_factory=list)
 
 
+ViolationCode = Literal[
+    # the owner: a plan that breaks one of these keeps no owner when it fails closed
+    "unknown_agent", "unknown_skill", "unknown_flow", "owner_disagrees", "flow_not_in_turn",
+    # the registry
+    "unknown_capability", "unknown_operation", "unknown_argument", "unknown_room", "argument_out_of_range",
+    "missing_argument", "action_off_device", "token_text_written", "device_step_without_action",
+    # the plan's own structure
+    "duplicate_step", "route_not_selected", "dependency_order", "condition_order", "unobservable_condition",
+    # what the turn asked for
+    "route_owns_no_device", "ungrounded_step", "weakens_protection",
+    # a model answer that never became a plan
+    "invalid_answer",
+]
+OWNER_VIOLATIONS: frozenset[str] = frozenset({"unknown_agent", "unknown_skill", "unknown_flow", "owner_disagrees", "flow_not_in_turn",
+                                              "invalid_answer"})
+
+
+class PlanViolation(Contract):
+    """One boundary a plan breaks (stages/boundaries.py): the plan checks, the model's repair prompt and the
+    compiler all speak these."""
+
+    code: ViolationCode
+    step_id: str | None = None
+    detail: str
+
+    def __str__(self) -> str:
+        return f"{self.step_id}: {self.detail}" if self.step_id else self.detail
+
+
 class PlanCheckReport(Contract):
     """Hard boundaries checked after the planner."""
 
     ok: bool
-    violations: list[str]
+    violations: list[PlanViolation]
     fail_closed: bool
+
+    @property
+    def owner_valid(self) -> bool:
+        """No violation touches the owner: a fail-closed reply may keep it."""
+        return not any(v.code in OWNER_VIOLATIONS for v in self.violations)
+
+    def summary(self) -> str:
+        return "; ".join(map(str, self.violations))
 
 
 class Usage(Contract):

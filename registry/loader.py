@@ -33,6 +33,10 @@ FILES = {
 }
 
 
+CONSENT_CAPABILITY = "request_consent"
+"""The capability that asks the user before a capability that requires consent."""
+
+
 class _Model(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
@@ -56,6 +60,9 @@ class Operation(_Model):
     terminal_evidence: list[str]
     effect: str
     cues: list[str] = Field(default_factory=list)
+    weakens_protection: bool = False
+    """Switching this lowers a protection the user set up (privacy off, sensor off, sound back on): a plan may
+    hold it only when the turn asked for exactly this operation (stages/boundaries.py)."""
 
 
 class GuardTemplate(_Model):
@@ -64,6 +71,14 @@ class GuardTemplate(_Model):
     value: Any
     path: str | None = None
     field: str | None = None
+
+
+class Prerequisite(_Model):
+    """A step a plan may add before this capability although the turn did not name it."""
+
+    capability_id: str
+    when: Literal["always", "room_named"]
+    """always: every use needs it (consent before a photo); room_named: a move to a room the action's clause names."""
 
 
 class Capability(_Model):
@@ -77,6 +92,8 @@ class Capability(_Model):
     requires_room: bool = False
     internal: bool = False
     requires_consent: bool = False
+    prerequisites: list[Prerequisite] = Field(default_factory=list)
+    """What a plan may put before this capability on its behalf; anything else a turn did not ask for is ungrounded."""
     policies: list[str] = Field(default_factory=list)
     level_words: dict[str, int] = Field(default_factory=dict)
     argument_words: dict[str, dict[str, int]] = Field(default_factory=dict)
@@ -275,6 +292,15 @@ class Registry:
                             f"agents[{a_i}].skills[{s_i}].required_capabilities",
                             f"unknown capability {cap!r}",
                         )
+        for c_i, cap in enumerate(self.capabilities.capabilities):
+            for p_i, pre in enumerate(cap.prerequisites):
+                if pre.capability_id not in self.capability_by_id or pre.capability_id == cap.capability_id:
+                    raise RegistryError(FILES["capabilities"], f"capabilities[{c_i}].prerequisites[{p_i}]",
+                                        f"unknown or circular capability {pre.capability_id!r}")
+            consent = any(p.capability_id == CONSENT_CAPABILITY and p.when == "always" for p in cap.prerequisites)
+            if cap.requires_consent != consent:
+                raise RegistryError(FILES["capabilities"], f"capabilities[{c_i}].requires_consent",
+                                    f"requires_consent and an 'always' {CONSENT_CAPABILITY} prerequisite come together")
         if self.effects is not None:
             self._check_effects(self.effects)
         known_categories = {c.category for c in self.capabilities.unsupported_request_categories}

@@ -19,7 +19,7 @@ from typing import Any, Literal
 
 from pydantic import Field, create_model
 
-from registry.contracts import Confidence, Contract, Family, ObjectType, Operator, PlannerOutput, Step
+from registry.contracts import Confidence, Contract, Family, ObjectType, Operator, PlannerOutput, PlanViolation, Step
 
 ModelStage = Literal["main_planner", "second_pass_judge", "object_typer", "replyability_judge", "ranked_flow_selector"]
 MODEL_STAGES: tuple[str, ...] = ("main_planner", "second_pass_judge", "object_typer", "replyability_judge", "ranked_flow_selector")
@@ -105,6 +105,12 @@ class PlannerProvenance(Contract):
     """Model calls the planner made (0, 1, or 2 with the repair)."""
     validation_errors: list[str] = Field(default_factory=list)
     """The errors of the last invalid model answer (what the repair carried, or why it failed closed)."""
+    violations: list[PlanViolation] = Field(default_factory=list)
+    """The same errors typed: which plan boundary each broke (invalid_answer when the answer never became a plan)."""
+    withheld_reply: str | None = None
+    """The model's reply text when it was not spoken: it claimed an effect the plan does not hold."""
+    withheld_because: list[str] = Field(default_factory=list)
+    """The claims that withheld it ("take_photo:done")."""
     local_family: str | None = None
     """The heuristic planner's family for the same turn, kept for comparison."""
 

@@ -8,11 +8,11 @@ with errors runs nothing (fail closed).
 
 from __future__ import annotations
 
-from registry.conditions import ALLOWED_STATE_PATHS
-from registry.contracts import Scalar, StateCondition, Step, StepOutputCondition
+from registry.contracts import Scalar, Step, StepOutputCondition
 from registry.device_bridge import DeviceBridge
 from registry.device_contracts import CompiledStep, CompiledWorkflow, DeviceTaskRequest, StartAfter, WorkflowSubmission
 from registry.loader import Capability, Operation, Registry
+from stages.boundaries import ARGUMENT_CODES, argument_problem, missing_arguments, step_violations, with_defaults
 
 OPEN_ENDED_MARK = ".running"
 CONSENT_PURPOSE_ARG = "purpose"
@@ -35,35 +35,22 @@ def completion_evidence(op: Operation, has_dependants: bool) -> list[str]:
 
 def device_params(cap: Capability, op: Operation, arguments: dict[str, Scalar], registry: Registry,
                   bridge: DeviceBridge) -> tuple[dict[str, Scalar], list[str]]:
-    """(params, errors): planner arguments through param_map, defaults filled, fixed params added."""
-    errors: list[str] = []
+    """(params, errors): planner arguments through param_map, defaults filled, fixed params added.
+    The arguments are checked by the plan boundaries (stages/boundaries.py), the same rules the plan checks apply."""
+    where = f"{cap.capability_id}.{op.operation_id}"
+    arguments = with_defaults(op, arguments)
+    errors = [v.detail for v in missing_arguments(op, arguments, where)]
     params: dict[str, Scalar] = {}
-    for name, spec in op.arguments.items():
-        if name not in arguments and spec.default is not None:
-            arguments = {**arguments, name: spec.default}
     for name, value in arguments.items():
-        spec = op.arguments.get(name)
+        problem = argument_problem(name, value, op, where, registry)
         target = op.param_map.get(name)
-        if spec is None or target is None:
-            errors.append(f"argument {name!r} has no device param in {cap.capability_id}.{op.operation_id}")
+        if problem is not None or target is None:
+            errors.append(problem.detail if problem else f"argument {name!r} has no device param in {where}")
             continue
-        if spec.type == "room":
+        if op.arguments[name].type == "room":
             room_id = registry.resolve_room(str(value))
-            if room_id is None:
-                errors.append(f"unknown room {value!r}")
-                continue
             value = registry.room_by_id[room_id].canonical_name if bridge.room_param_form == "canonical_name" else room_id
-        elif spec.type == "integer":
-            if isinstance(value, bool) or not isinstance(value, int):
-                errors.append(f"{name}={value!r} is not an integer")
-                continue
-            if (spec.minimum is not None and value < spec.minimum) or (spec.maximum is not None and value > spec.maximum):
-                errors.append(f"{name}={value!r} outside {spec.minimum}..{spec.maximum}")
-                continue
         params[target] = value
-    for name, spec in op.arguments.items():
-        if spec.required and name not in arguments:
-            errors.append(f"missing required argument {name!r} of {cap.capability_id}.{op.operation_id}")
     params.update(bridge.params_fixed_by(cap.capability_id, op.operation_id))
     return params, errors
 
@@ -77,15 +64,6 @@ def _consent_purposes(steps: list[Step], registry: Registry) -> dict[str, str]:
         if cap is not None and cap.requires_consent and isinstance(step.condition, StepOutputCondition):
             purposes[step.condition.step_id] = cap.capability_id
     return purposes
-
-
-def _condition_errors(step: Step, earlier: set[str]) -> list[str]:
-    cond = step.condition
-    if isinstance(cond, StateCondition) and cond.path not in ALLOWED_STATE_PATHS:
-        return [f"{step.id}: guard reads {cond.path!r}, not an allowed state path"]
-    if isinstance(cond, StepOutputCondition) and cond.step_id not in earlier:
-        return [f"{step.id}: guard reads {cond.step_id}, which does not come before it"]
-    return []
 
 
 def compile_steps(steps: list[Step], family: str, trace_id: str, registry: Registry, bridge: DeviceBridge,
@@ -102,10 +80,8 @@ def compile_steps(steps: list[Step], family: str, trace_id: str, registry: Regis
     tasks: list[DeviceTaskRequest] = []
     purposes = _consent_purposes(steps, registry)
     for step in steps:
-        step_errors = [f"{step.id}: depends on {d}, which does not come before it" for d in step.depends_on if d not in earlier]
-        if step.id in earlier:
-            step_errors.append(f"{step.id}: step id used twice")
-        step_errors += _condition_errors(step, earlier)
+        step_errors = [str(v) for v in step_violations(step, earlier, registry)
+                       if v.code not in ARGUMENT_CODES]  # arguments: device_params, with the device's param names
         depends_on = list(step.depends_on)
         if isinstance(step.condition, StepOutputCondition) and step.condition.step_id not in depends_on:
             depends_on.append(step.condition.step_id)  # a guard on an output waits for that output
@@ -113,11 +89,7 @@ def compile_steps(steps: list[Step], family: str, trace_id: str, registry: Regis
         if step.action is not None:
             cap = registry.capability_by_id.get(step.action.capability_id)
             op = cap.operation(step.action.operation_id) if cap else None
-            if cap is None or op is None:
-                step_errors.append(f"{step.id}: {step.action.capability_id}.{step.action.operation_id} is not in the registry")
-            elif step.execution_target != "device":
-                step_errors.append(f"{step.id}: a capability action must run on the device")
-            else:
+            if cap is not None and op is not None and step.execution_target == "device":
                 arguments = dict(step.action.arguments)
                 if step.id in purposes and CONSENT_PURPOSE_ARG in op.arguments:
                     arguments.setdefault(CONSENT_PURPOSE_ARG, purposes[step.id])
@@ -131,8 +103,6 @@ def compile_steps(steps: list[Step], family: str, trace_id: str, registry: Regis
                     completion_evidence=completion_evidence(op, step.id in dependants), timeout_s=cap.timeout_s,
                     start_after=start_after.get(step.id), token_text=bridge.token_text(op.task_method, params),
                 )
-        elif step.execution_target == "device":
-            step_errors.append(f"{step.id}: a device step needs a registered action")
         errors += step_errors
         if task is not None:
             tasks.append(task)

@@ -20,6 +20,7 @@ from registry.contracts import (
     HistoryEvidence,
     NormalizedText,
     PlannerOutput,
+    PlanViolation,
     PreclassifierHints,
     RankedFlows,
     ReplyabilityMeta,
@@ -33,7 +34,8 @@ from registry.errors import ModelUnavailable
 from registry.loader import Registry
 from registry.model_contracts import ModelClient, ModelCondition, ModelFacing, ModelPlannerOutput, ModelRequest, ModelStep, ModelTurn, compact_json
 from registry.model_policy import ModelPolicy
-from stages.checks import _violations as plan_violations
+from stages._clauses import ClauseAnalysis
+from stages.boundaries import plan_violations
 
 T = TypeVar("T")
 Parse = Callable[[str], tuple[Any, list[str]]]
@@ -51,9 +53,9 @@ class Asked(Generic[T]):
 
     value: T | None
     attempts: int
-    repaired_errors: list[str] = field(default_factory=list)
-    """The first answer's errors when a repair was needed."""
-    errors: list[str] = field(default_factory=list)
+    repaired_errors: list[Any] = field(default_factory=list)
+    """The first answer's errors when a repair was needed (text, or PlanViolation for a plan)."""
+    errors: list[Any] = field(default_factory=list)
     """The last answer's errors when no valid value came back."""
     unavailable: str | None = None
     rejected: T | None = None
@@ -63,7 +65,7 @@ class Asked(Generic[T]):
     def why(self) -> str:
         if self.unavailable:
             return f"model unavailable: {self.unavailable}"
-        return "model output invalid after one repair: " + "; ".join(self.errors)
+        return "model output invalid after one repair: " + "; ".join(map(str, self.errors))
 
 
 def model_request(stage: str, utterance: str, packet: dict[str, Any], schema: type[ModelFacing], policy: ModelPolicy) -> ModelRequest:
@@ -74,7 +76,7 @@ def model_request(stage: str, utterance: str, packet: dict[str, Any], schema: ty
     )
 
 
-def repair_request(request: ModelRequest, answer: str, errors: list[str], policy: ModelPolicy) -> ModelRequest:
+def repair_request(request: ModelRequest, answer: str, errors: list[Any], policy: ModelPolicy) -> ModelRequest:
     """The one repair: the same conversation plus the answer and only its validation errors."""
     message = policy.prompts["repair"].replace("{errors}", "\n".join(f"- {e}" for e in errors[:MAX_ERRORS]))
     contents = [*request.contents, ModelTurn(role="model", text=answer), ModelTurn(role="user", text=message)]
@@ -293,17 +295,22 @@ def plan_from_answer(answer: ModelPlannerOutput, registry: Registry) -> tuple[Pl
         return None, pydantic_errors(exc)
 
 
-def parse_plan(text: str, registry: Registry, candidate_pool: CandidatePool) -> tuple[PlannerOutput | None, list[str]]:
-    """Parse, convert, then the hard boundaries: the plan checks and this turn's menu.
-    A plan that converts but breaks a boundary comes back beside its errors."""
+def _as_violations(errors: list[str]) -> list[PlanViolation]:
+    return [PlanViolation(code="invalid_answer", detail=e) for e in errors]
+
+
+def parse_plan(text: str, registry: Registry, candidate_pool: CandidatePool, clauses: list[ClauseAnalysis],
+               turn_input: TurnInput) -> tuple[PlannerOutput | None, list[PlanViolation]]:
+    """Parse, convert, then the hard boundaries: the plan checks (registry, structure, what the turn asked for)
+    and this turn's menu. A plan that converts but breaks a boundary comes back beside its violations."""
     answer, errors = parse_as(ModelPlannerOutput, text)
     if errors:
-        return None, errors
+        return None, _as_violations(errors)
     plan, errors = plan_from_answer(answer, registry)
     if errors:
-        return None, errors
-    errors = plan_violations(plan, registry)
+        return None, _as_violations(errors)
+    violations = plan_violations(plan, clauses, turn_input, registry)
     if plan.selected_flow_id not in candidate_pool.flow_ids:
-        # worded as the checks word an unknown owner, so a fail-closed reply does not keep it
-        errors.append(f"unknown flow for this turn: {plan.selected_flow_id!r} is not in its catalog {candidate_pool.flow_ids}")
-    return plan, errors[:MAX_ERRORS]
+        violations.append(PlanViolation(code="flow_not_in_turn", detail=(
+            f"unknown flow for this turn: {plan.selected_flow_id!r} is not in its catalog {candidate_pool.flow_ids}")))
+    return plan, violations[:MAX_ERRORS]

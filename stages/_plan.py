@@ -18,7 +18,7 @@ from registry.contracts import (
     Step,
     StepOutputCondition,
 )
-from registry.loader import GuardTemplate, Registry
+from registry.loader import CONSENT_CAPABILITY, GuardTemplate, Registry
 from stages._clauses import ClauseAnalysis
 from stages._matchers import matchers_for
 
@@ -154,8 +154,8 @@ def build_device_steps(b: _Builder, clauses: list[ClauseAnalysis], registry: Reg
             cap = registry.capability_by_id[hit.capability_id]
             if hit.capability_id == "move_to_room" and not c.rooms:
                 continue
-            if guard_from_clause is not None and guard is None:
-                guard = _resolve_guard(b, guard_from_clause, registry)
+            if guard_from_clause is not None and guard is None and not (cap.requires_consent and _consent_step(b)):
+                guard = _resolve_guard(b, guard_from_clause, registry)  # (a granted consent already guards a reuse)
             args: dict = dict(hit.arguments)
             rooms_for_action: list[str] = []
             if hit.capability_id == "move_to_room":
@@ -182,14 +182,18 @@ def _add_action(b: _Builder, registry: Registry, cap, operation_id: str, args: d
     if b.steps and b.steps[-1].action == action:
         return  # "충전대 가서 충전해": one action said twice is one step
     if cap.requires_consent:
-        consent = next((s for s in b.steps if s.action and s.action.capability_id == "request_consent"), None)
+        consent = _consent_step(b)
         if consent is None:
             consent = b.add("ODL", _names(registry)["request_consent"], condition=guard,
-                            action=Action(capability_id="request_consent", operation_id="start",
+                            action=Action(capability_id=CONSENT_CAPABILITY, operation_id="start",
                                           arguments={"purpose": cap.capability_id}))
         guard = StepOutputCondition(step_id=consent.id, field="granted", operator="eq", value=True)
     b.add("ODL", _names(registry)[cap.capability_id], condition=guard, action=action)
     b.user_actions += 1
+
+
+def _consent_step(b: _Builder) -> Step | None:
+    return next((s for s in b.steps if s.action and s.action.capability_id == CONSENT_CAPABILITY), None)
 
 
 def _move(b: _Builder, registry: Registry, room: str, guard) -> None:

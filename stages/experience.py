@@ -130,7 +130,7 @@ def experience_admission(
                        reason=", ".join(e for e in req.desired_effects if e not in known)),
         _check(name="effects_have_providers", passed=not req.unsupported_terminal_outcomes and all(known[e].providers for e in req.desired_effects if e in known),
                        reason=", ".join(f"{e}: {known[e].no_provider_reason}" for e in req.unsupported_terminal_outcomes if e in known)),
-        _check(name="plan_steps_valid", passed=plan_check_report.ok and bool(step_ids), reason="; ".join(plan_check_report.violations)),
+        _check(name="plan_steps_valid", passed=plan_check_report.ok and bool(step_ids), reason=plan_check_report.summary()),
         _check(name="consent_and_evidence", passed=consent_ok and evidence_ok,
                        reason="" if consent_ok and evidence_ok else ("consent step missing" if not consent_ok else "a step has no terminal evidence")),
         _check(name="live_tier_allows_providers", passed=all(p.tier in allowed_tiers for p in providers),

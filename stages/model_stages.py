@@ -11,6 +11,8 @@ stages keep their deterministic value, each recording why. The client is an inpu
 
 from __future__ import annotations
 
+from typing import Any
+
 from hamilton.function_modifiers import config
 
 from registry.contracts import (
@@ -21,6 +23,7 @@ from registry.contracts import (
     NormalizedText,
     PlanCheckReport,
     PlannerOutput,
+    PlanViolation,
     PreclassifierHints,
     RankedFlow,
     RankedFlows,
@@ -44,6 +47,7 @@ from registry.model_contracts import (
 from registry.model_policy import ModelPolicy
 from stages import checks, judge, planner, reply_meta, routing
 from stages._clauses import ClauseAnalysis
+from stages.boundaries import spoken_reply
 from stages._model import Asked, ask, evidence, model_request, parse_as, parse_plan, planner_packet, ranked_packet
 
 MODEL_BACKENDS = ["gemini", "hybrid", "replay"]
@@ -93,8 +97,10 @@ def planner_decision(
     schedule_short_circuit: ScheduleShortCircuit,
     ranked_flows: RankedFlows,
     candidate_pool: CandidatePool,
+    clause_analyses: list[ClauseAnalysis],
     turn_input: TurnInput,
     registry: Registry,
+    kiwi: Any,
     planner_backend: str,
     model_client: ModelClient,
     model_policy: ModelPolicy,
@@ -114,19 +120,25 @@ def planner_decision(
     packet = planner_packet(normalized_text, preclassifier_hints, reply_object_meta, replyability_meta, history_evidence,
                             ranked_flows, candidate_pool, turn_input, registry, model_policy)
     request = model_request("main_planner", normalized_text.original, packet, ModelPlannerOutput, model_policy)
-    asked: Asked = ask(model_client, request, lambda text: parse_plan(text, registry, candidate_pool), model_policy)
+    asked: Asked = ask(model_client, request, lambda text: parse_plan(text, registry, candidate_pool, clause_analyses, turn_input),
+                       model_policy)
     common = dict(backend=backend, model_attempts=asked.attempts, local_family=local.selected_routes[0])
     if asked.value is not None:
-        provenance = PlannerProvenance(decided_by="model", reason=reason, validation_errors=asked.repaired_errors, **common)
-        return PlannerDecision(output=asked.value, provenance=provenance)
+        plan, withheld = spoken_reply(asked.value, kiwi, registry)
+        provenance = PlannerProvenance(decided_by="model", reason=reason, validation_errors=[str(e) for e in asked.repaired_errors],
+                                       violations=asked.repaired_errors, withheld_reply=asked.value.tts_response if withheld else None,
+                                       withheld_because=withheld, **common)
+        return PlannerDecision(output=plan, provenance=provenance)
     if asked.unavailable and backend == "hybrid":  # prefer local: the heuristic plan already passed its checks
         return PlannerDecision(output=local, provenance=PlannerProvenance(decided_by="local_fallback", reason=asked.why, **common))
     # the safe reply of the plan checks: a rejected answer keeps its owner only if that owner was valid;
     # with no parsed answer there is no owner (an empty flow id makes final_plan choose the safe family)
     rejected = asked.rejected or local.model_copy(update={"selected_flow_id": ""})
-    report = PlanCheckReport(ok=False, violations=asked.errors or [asked.why], fail_closed=True)
+    violations = asked.errors or [PlanViolation(code="invalid_answer", detail=asked.why)]
+    report = PlanCheckReport(ok=False, violations=violations, fail_closed=True)
     closed = checks.final_plan(rejected, report, registry)
-    provenance = PlannerProvenance(decided_by="fail_closed", reason=asked.why, validation_errors=asked.errors, **common)
+    provenance = PlannerProvenance(decided_by="fail_closed", reason=asked.why, validation_errors=[str(e) for e in asked.errors],
+                                   violations=violations, **common)
     return PlannerDecision(output=closed, provenance=provenance)
 
 

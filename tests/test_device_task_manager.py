@@ -17,7 +17,8 @@ from registry.device_bridge import load_device_bridge
 from registry.device_contracts import SATISFIED_STEP_STATUSES, AfterEvent, ClockDelay, CompiledWorkflow
 from registry.errors import InputError
 from registry.templates import load_response_templates
-from stages._compile import ALLOWED_STATE_PATHS, compile_steps
+from registry.conditions import ALLOWED_STATE_PATHS
+from stages._compile import compile_steps
 from device.world import STATE_FIELDS
 from tests.test_device_simulator import _step, run_steps
 

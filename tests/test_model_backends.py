@@ -99,8 +99,8 @@ def test_parsed_answer_flows_into_the_decision(fake, registry):
                               tts_response="안방으로 가서 청정할게요.")
 
     fake.responder = respond
-    rec = gemini(fake, registry).route_text("거실로 가서 청정해줘")
-    # the heuristic would move to 거실: 안방 and the battery guard can only come from the model
+    rec = gemini(fake, registry).route_text("안방으로 가서 청정해줘")
+    # the heuristic plans no guard: the battery guard can only come from the model
     assert actions(rec) == [("move_to_room", "start", {"room_name": "안방"}, False), ("selected_room_clean", "start", {}, True)]
     assert rec.steps[1].condition.path == "device.battery_percent" and rec.steps[1].condition.value == 30
     assert rec.selected_skill == "multi_step_device_workflow" and rec.tts_response == "안방으로 가서 청정할게요."
