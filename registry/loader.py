@@ -81,6 +81,13 @@ class Prerequisite(_Model):
     """always: every use needs it (consent before a photo); room_named: a move to a room the action's clause names."""
 
 
+class Repeat(_Model):
+    """A count said with a counter ("사진 두 장") repeats the action that many times, up to `maximum`."""
+
+    counters: list[str]
+    maximum: int = Field(ge=1, le=20)
+
+
 class Capability(_Model):
     capability_id: str
     kind: Literal["execution", "settings", "state_query"]
@@ -93,6 +100,7 @@ class Capability(_Model):
     internal: bool = False
     requires_consent: bool = False
     prerequisites: list[Prerequisite] = Field(default_factory=list)
+    repeat: Repeat | None = None
     """What a plan may put before this capability on its behalf; anything else a turn did not ask for is ungrounded."""
     policies: list[str] = Field(default_factory=list)
     level_words: dict[str, int] = Field(default_factory=dict)

@@ -154,15 +154,18 @@ def build_device_steps(b: _Builder, clauses: list[ClauseAnalysis], registry: Reg
             cap = registry.capability_by_id[hit.capability_id]
             if hit.capability_id == "move_to_room" and not c.rooms:
                 continue
-            if guard_from_clause is not None and guard is None and not (cap.requires_consent and _consent_step(b)):
-                guard = _resolve_guard(b, guard_from_clause, registry)  # (a granted consent already guards a reuse)
             args: dict = dict(hit.arguments)
+            if hit.capability_id == "move_to_room":
+                args["room_name"] = registry.room_by_id[c.rooms[-1]].canonical_name
+            if b.steps and b.steps[-1].action == Action(capability_id=cap.capability_id, operation_id=hit.operation_id, arguments=args):
+                continue  # "충전대 가서 충전해", "찍어도 되는지 물어보고 된다 하면 찍어": one action said twice is one step
+            if guard_from_clause is not None and guard is None:
+                guard = _resolve_guard(b, guard_from_clause, registry)
             rooms_for_action: list[str] = []
             if hit.capability_id == "move_to_room":
                 target = c.rooms[-1]
                 if target == position and any(h.capability_id != "move_to_room" for h in c.capabilities):
                     continue
-                args["room_name"] = registry.room_by_id[target].canonical_name
                 position = target
             elif cap.kind == "state_query" and c.rooms and "room_name" in cap.operations[0].arguments and not moves_in_clause:
                 args["room_name"] = registry.room_by_id[c.rooms[0]].canonical_name
@@ -173,27 +176,37 @@ def build_device_steps(b: _Builder, clauses: list[ClauseAnalysis], registry: Reg
                 if room is not None and room != position:
                     _move(b, registry, room, guard)
                     position = room
-                _add_action(b, registry, cap, hit.operation_id, args, guard)
+                for _ in range(repeat_count(c, cap)):
+                    _add_action(b, registry, cap, hit.operation_id, args, guard)
+
+
+def repeat_count(c: ClauseAnalysis, cap) -> int:
+    """How many times the clause asks for the action: a number before one of its counters ("사진 2 장"), else once."""
+    if cap.repeat is None:
+        return 1
+    for mo, following in zip(c.morphemes, c.morphemes[1:]):
+        if mo.tag == "SN" and mo.form.isdigit() and following.form in cap.repeat.counters:
+            return max(1, min(int(mo.form), cap.repeat.maximum))
+    return 1
 
 
 def _add_action(b: _Builder, registry: Registry, cap, operation_id: str, args: dict, guard) -> None:
-    """One user action; a capability that needs consent gets (or reuses) a consent step before it."""
+    """One user action; a capability that needs consent gets a consent step of its own before it (the device
+    spends a granted consent on the one action it was asked for)."""
     action = Action(capability_id=cap.capability_id, operation_id=operation_id, arguments=args)
-    if b.steps and b.steps[-1].action == action:
-        return  # "충전대 가서 충전해": one action said twice is one step
     if cap.requires_consent:
-        consent = _consent_step(b)
-        if consent is None:
-            consent = b.add("ODL", _names(registry)["request_consent"], condition=guard,
-                            action=Action(capability_id=CONSENT_CAPABILITY, operation_id="start",
-                                          arguments={"purpose": cap.capability_id}))
+        consent = _unspent_consent(b) or b.add(
+            "ODL", _names(registry)[CONSENT_CAPABILITY], condition=guard,
+            action=Action(capability_id=CONSENT_CAPABILITY, operation_id="start", arguments={"purpose": cap.capability_id}))
         guard = StepOutputCondition(step_id=consent.id, field="granted", operator="eq", value=True)
     b.add("ODL", _names(registry)[cap.capability_id], condition=guard, action=action)
     b.user_actions += 1
 
 
-def _consent_step(b: _Builder) -> Step | None:
-    return next((s for s in b.steps if s.action and s.action.capability_id == CONSENT_CAPABILITY), None)
+def _unspent_consent(b: _Builder) -> Step | None:
+    """A consent step the user asked for ("동의 받고 사진 찍어") that no action has spent yet."""
+    spent = {s.condition.step_id for s in b.steps if isinstance(s.condition, StepOutputCondition)}
+    return next((s for s in reversed(b.steps) if s.action and s.action.capability_id == CONSENT_CAPABILITY and s.id not in spent), None)
 
 
 def _move(b: _Builder, registry: Registry, room: str, guard) -> None:

@@ -104,6 +104,16 @@ def test_done_when_privacy_blocks_vital_signs_without_claiming_a_measurement(run
     assert report.steps[0].terminal_evidence is None
 
 
+@pytest.mark.parametrize("text, photos", [("안방 가서 사진 찍고 거실 가서 사진 찍어", 2), ("사진 두 장 찍어줘", 2), ("사진 찍어줘", 1)])
+def test_every_photo_gets_its_own_consent_and_is_taken(runtime, text, photos):
+    """The device spends a granted consent on one photo: a second photo with a shared consent was blocked."""
+    report = runtime.run_text(text)
+    taken = [s for s in report.steps if s.capability_id == "take_photo"]
+    asked = [s for s in report.steps if s.capability_id == "request_consent"]
+    assert len(taken) == len(asked) == photos
+    assert report.status == "completed" and all(s.status == "completed" for s in report.steps)
+
+
 def test_done_when_low_battery_blocks_the_move(runtime):
     report = runtime.run_text("안방으로 가", {"battery_percent": 10})
     assert (report.status, report.reason_code) == ("blocked", "battery_low")
