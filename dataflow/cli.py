@@ -9,34 +9,73 @@ from pathlib import Path
 from typing import Any, Optional
 
 import typer
-from pydantic import ValidationError
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 from rich.tree import Tree
 
 from dataflow.cli_model import BackendOption, CassetteOption, ModelOption, RecordOption, model_line, print_model_usage
-from registry.errors import A2AError
+from registry.errors import A2AError, InputError
 
 app = typer.Typer(help="a2a-planner: route Korean voice turns through the planning DAG.", no_args_is_help=True, add_completion=False)
 console = Console()
 err = Console(stderr=True, soft_wrap=True)  # errors are never wrapped mid-phrase (narrow terminals, CI)
 
 
+def arg_text(value: str, name: str) -> str:
+    """An argument given inline or as @file: the file's text, or one clear error line."""
+    if not value.startswith("@"):
+        return value
+    path = Path(value[1:])
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise typer.BadParameter(f"file not found: {path}", param_hint=name) from None
+    except IsADirectoryError:
+        raise typer.BadParameter(f"{path} is a directory, not a JSON file", param_hint=name) from None
+    except PermissionError:
+        raise typer.BadParameter(f"{path} cannot be read (permission denied)", param_hint=name) from None
+    except UnicodeDecodeError:
+        raise typer.BadParameter(f"{path} is not UTF-8 text", param_hint=name) from None
+
+
+def json_arg(value: str, name: str) -> Any:
+    """A JSON value given inline or as @file."""
+    try:
+        return json.loads(arg_text(value, name))
+    except json.JSONDecodeError as exc:
+        raise typer.BadParameter(f"not valid JSON ({exc.msg} at column {exc.colno})", param_hint=name) from None
+    except RecursionError:
+        raise typer.BadParameter("JSON nested too deep", param_hint=name) from None
+
+
 def _context_arg(value: Optional[str], name: str) -> dict[str, Any]:
     """A JSON object given inline or as @file."""
     if not value:
         return {}
-    try:
-        raw = Path(value[1:]).read_text(encoding="utf-8") if value.startswith("@") else value
-        data = json.loads(raw)
-    except FileNotFoundError:
-        raise typer.BadParameter(f"file not found: {value[1:]}", param_hint=name) from None
-    except json.JSONDecodeError as exc:
-        raise typer.BadParameter(f"not valid JSON ({exc.msg} at column {exc.colno})", param_hint=name) from None
+    data = json_arg(value, name)
     if not isinstance(data, dict):
         raise typer.BadParameter("must be a JSON object", param_hint=name)
     return data
+
+
+def turn_arg(text: str, voice_context: Optional[str], device_context: Optional[str]):
+    """The turn of a TEXT argument and its --voice-context/--device-context options, checked as set rows are."""
+    from dataflow.batch import turn_from_row
+
+    row = {"text": text, "voice_context": _context_arg(voice_context, "--voice-context"),
+           "device_context": _context_arg(device_context, "--device-context")}
+    try:
+        return turn_from_row(row)
+    except InputError as exc:
+        raise typer.BadParameter(str(exc)) from None
+
+
+def out_dir_arg(out: Path, name: str = "--out") -> Path:
+    """A directory to write into, checked before any work: it may exist, but not as a file."""
+    if out.exists() and not out.is_dir():
+        raise typer.BadParameter(f"{out} exists and is not a directory", param_hint=name)
+    return out
 
 
 def _runner(**model_options: Any):
@@ -103,15 +142,7 @@ def route(
     model: ModelOption = None,
 ) -> None:
     """Route one turn and show the family, the evidence that decided it and the plan."""
-    from dataflow.batch import turn_from_row
-
-    row = {"text": text, "voice_context": _context_arg(voice_context, "--voice-context"), "device_context": _context_arg(device_context, "--device-context")}
-    try:
-        turn = turn_from_row(row)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = exc.title.replace("Context", "_context").lower() + "." + ".".join(map(str, first["loc"]))
-        raise typer.BadParameter(f"{where}: {first['msg']}") from None
+    turn = turn_arg(text, voice_context, device_context)
     record = _runner(backend=backend, record=record_to, cassette=cassette, model=model).route(turn)
     if as_json:
         sys.stdout.write(record.model_dump_json(indent=2) + "\n")
@@ -150,6 +181,7 @@ def batch(
 
     if engine not in ENGINES:
         raise typer.BadParameter(f"one of {', '.join(ENGINES)}", param_hint="--engine")
+    out_dir_arg(out)
     variant_config, variant_weights = _variant(weights, config)
     registry = None
     if variant_weights is not None:
@@ -330,7 +362,21 @@ def _register_subcommands(app: typer.Typer) -> None:
 _register_subcommands(app)
 
 
+def _undecodable_argument(argv: list[str]) -> int | None:
+    """The position of an argument that was not UTF-8 (Python keeps such bytes as lone surrogates)."""
+    for i, arg in enumerate(argv):
+        try:
+            arg.encode("utf-8")
+        except UnicodeEncodeError:
+            return i
+    return None
+
+
 def main() -> None:
+    bad = _undecodable_argument(sys.argv[1:])
+    if bad is not None:
+        err.print(f"[red]error:[/red] argument {bad + 1} is not valid UTF-8 text")
+        raise SystemExit(2)
     try:
         app()
     except A2AError as exc:

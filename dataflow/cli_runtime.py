@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from dataflow.cli_experience import print_supervision
+from dataflow.store import SEED_MAX
 from registry.errors import A2AError
 
 console = Console()
@@ -87,7 +88,7 @@ def run(
     device_context: Optional[str] = typer.Option(None, "--device-context", help="device_context overrides as JSON or @file."),
     voice_context: Optional[str] = typer.Option(None, "--voice-context", help="voice_context as JSON or @file."),
     scenario: Optional[Path] = typer.Option(None, "--scenario", help="A fault scenario JSON (see data/scenarios/README.md); its utterance is the turn when TEXT is not given."),
-    seed: int = typer.Option(0, "--seed", help="Simulator seed: the same seed gives the same run."),
+    seed: int = typer.Option(0, "--seed", min=0, max=SEED_MAX, help="Simulator seed (0..2^63-1): the same seed gives the same run."),
     db: Path = typer.Option(_DB, "--db", help=DB_HELP),
     pace: Optional[float] = typer.Option(None, "--pace", min=0.1, help="Simulated seconds per wall second (default: as fast as possible)."),
     as_json: bool = typer.Option(False, "--json", help="Print {trace_id, workflow_id, status, steps, response, clocks, decisions_spent, "
@@ -125,20 +126,16 @@ def task(
     request: str = typer.Argument(..., help='A structured request as JSON or @file, e.g. \'{"taskMethod": "returnToStation"}\'.'),
     device_context: Optional[str] = typer.Option(None, "--device-context", help="device_context overrides as JSON or @file."),
     scenario: Optional[Path] = typer.Option(None, "--scenario", help="A fault scenario JSON."),
-    seed: int = typer.Option(0, "--seed", help="Simulator seed."),
+    seed: int = typer.Option(0, "--seed", min=0, max=SEED_MAX, help="Simulator seed (0..2^63-1)."),
     db: Path = typer.Option(_DB, "--db", help=DB_HELP),
     as_json: bool = typer.Option(False, "--json", help="Print the run report as JSON."),
 ) -> None:
     """Path A: validate an app's structured request against the registry and run it with no planner."""
-    from dataflow.cli import _context_arg
+    from dataflow.cli import _context_arg, json_arg
     from dataflow.runtime import Runtime
 
     with _user_errors():
-        raw = Path(request[1:]).read_text(encoding="utf-8") if request.startswith("@") else request
-        try:
-            data = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            raise typer.BadParameter(f"not valid JSON ({exc.msg} at column {exc.colno})", param_hint="REQUEST") from None
+        data = json_arg(request, "REQUEST")
         store = _store(db)
         report = Runtime(store).run_task(data, _context_arg(device_context, "--device-context"), _scenario(scenario), seed,
                                          listener=None if as_json else _timeline)
@@ -245,7 +242,7 @@ def schedules_run(
     until: str = typer.Option("19:05", "--until", help="Simulated time to stop at (HH:MM; earlier than --start means the next day)."),
     weekday: str = typer.Option("mon", "--weekday", help="Weekday of the simulated first day (mon..sun)."),
     device_context: Optional[str] = typer.Option(None, "--device-context", help="device_context overrides as JSON or @file."),
-    seed: int = typer.Option(0, "--seed", help="Simulator seed."),
+    seed: int = typer.Option(0, "--seed", min=0, max=SEED_MAX, help="Simulator seed (0..2^63-1)."),
     db: Path = typer.Option(_DB, "--db", help=DB_HELP),
 ) -> None:
     """Advance the simulated clock and fire the schedules that fall due, with their timeline."""

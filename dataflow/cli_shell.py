@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from dataflow.cli_runtime import DB_HELP, _DB
+from dataflow.store import SEED_MAX
 from registry.contracts import DecisionRecord, TurnInput, VoiceContext
 from registry.errors import A2AError
 
@@ -257,7 +258,7 @@ def shell(
     as_json: bool = typer.Option(False, "--json", help="Print each turn's decision record as one JSON line (for scripts); "
                                  "messages go to stderr."),
     device_context: Optional[str] = typer.Option(None, "--device-context", help="device_context overrides as JSON or @file, for every turn."),
-    seed: int = typer.Option(0, "--seed", help="Simulator seed for :run: the same seed gives the same run."),
+    seed: int = typer.Option(0, "--seed", min=0, max=SEED_MAX, help="Simulator seed for :run (0..2^63-1): the same seed gives the same run."),
     db: Path = typer.Option(_DB, "--db", help=DB_HELP.rstrip(".") + ", written by :run."),
 ) -> None:
     """Route turns typed one a line through one warm runner; each turn continues the voice context of the last.

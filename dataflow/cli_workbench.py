@@ -32,19 +32,10 @@ def trace(
     config: list[str] = typer.Option([], "--config", help="Driver config KEY=VALUE (repeatable), e.g. inline_unified_router=false."),
 ) -> None:
     """Draw one turn's execution: the nodes that ran, each with a summary of its output and its time."""
-    from pydantic import ValidationError
-
-    from dataflow.batch import turn_from_row
-    from dataflow.cli import _context_arg
+    from dataflow.cli import turn_arg
     from dataflow.graph_views import GraphError, render, trace_graph, trace_turn
 
-    row = {"text": text, "voice_context": _context_arg(voice_context, "--voice-context"),
-           "device_context": _context_arg(device_context, "--device-context")}
-    try:
-        turn = turn_from_row(row)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        raise typer.BadParameter(f"{'.'.join(map(str, first['loc']))}: {first['msg']}") from None
+    turn = turn_arg(text, voice_context, device_context)
     cfg = parse_config(config)
     try:
         path = render(trace_graph(trace_turn(turn, cfg)), out)

@@ -31,6 +31,7 @@ from device.session import DeviceSession
 from registry.contracts import Action, DecisionRecord, DeviceContext, Step, TurnInput, VoiceContext, WorkflowContext
 from registry.device_bridge import load_device_bridge
 from registry.device_contracts import ClockDelay, CompiledWorkflow
+from registry.inputs import device_context_of, voice_context_of
 from registry.errors import InputError
 from registry.experience import ExperienceAdmission, GoalContract
 from registry.loader import Registry, load_registry
@@ -43,17 +44,10 @@ WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 _SLACK_TICKS = 120
 
 
-def device_context_from(scenario: Scenario, overrides: dict[str, Any] | None) -> DeviceContext:
-    """The scenario's device context with the caller's overrides on top (unknown fields are an error)."""
-    data = {**scenario.device_context, **(overrides or {})}
-    unknown = sorted(set(data) - set(DeviceContext.model_fields))
-    if unknown:
-        raise InputError(f"device_context: unknown field {unknown[0]!r} (known: {', '.join(DeviceContext.model_fields)})")
-    try:
-        return DeviceContext(**data)
-    except ValidationError as exc:
-        err = exc.errors()[0]
-        raise InputError(f"device_context.{'.'.join(map(str, err['loc']))}: {err['msg']}") from None
+def device_context_from(scenario: Scenario, overrides: dict[str, Any] | None, registry: Registry | None = None) -> DeviceContext:
+    """The scenario's device context with the caller's overrides on top, checked as every command checks it
+    (registry/inputs.py: unknown fields, numbers out of range, unknown rooms are an InputError)."""
+    return device_context_of({**scenario.device_context, **(overrides or {})}, registry or load_registry())
 
 
 def tick_budget(compiled: CompiledWorkflow, grace_s: int) -> int:
@@ -145,10 +139,13 @@ class Runtime:
             self.runner = TurnRunner(registry=self.registry)
         started = time.perf_counter()  # the turn's clock starts when the utterance arrives, not at process start
         scenario = scenario or Scenario()
-        context = device_context_from(scenario, device_context)
-        voice = {k: v for k, v in (voice_context or {}).items() if k in VoiceContext.model_fields}
+        context = device_context_from(scenario, device_context, self.registry)
+        voice = voice_context_of(voice_context)
         running = WorkflowContext(running_capabilities=[t.capability_id for t in scenario.running_tasks])
-        turn = TurnInput(recognized_text=text, voice_context=VoiceContext(**voice), device_context=context, workflow_context=running)
+        try:
+            turn = TurnInput(recognized_text=text, voice_context=voice, device_context=context, workflow_context=running)
+        except ValidationError:
+            raise InputError("the utterance is not valid Unicode text") from None
         record, extra = self.runner.route_with(turn, ("compiled_workflow",), trace_id=trace_id or uuid.uuid4().hex)
         compiled: CompiledWorkflow = extra["compiled_workflow"]
         ack = record.tts_response if compiled.submission is not None else None
@@ -161,7 +158,7 @@ class Runtime:
         parsed = parse_structured_request(request)
         step = structured_request_step(parsed, self.registry, self.bridge)
         scenario = scenario or Scenario()
-        context = device_context_from(scenario, device_context)
+        context = device_context_from(scenario, device_context, self.registry)
         trace_id = uuid.uuid4().hex
         compiled = compile_steps([step], "ODL", trace_id, self.registry, self.bridge)
         if compiled.errors:

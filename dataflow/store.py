@@ -19,6 +19,9 @@ from registry.device_contracts import CompiledWorkflow, DeviceEvent
 from registry.errors import InputError
 from registry.runtime_contracts import ScheduleRecord
 
+SEED_MAX = 2**63 - 1
+"""Seeds are stored as BIGINT: the largest one a workflow can carry."""
+
 DEFAULT_DB = Path("runs/workflows.duckdb")
 
 _SCHEMA = """

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 Family = Literal["ODL", "SCH", "FRG", "DQR", "DEF", "UNS", "STT_NULL"]
 FAMILIES: tuple[str, ...] = ("ODL", "SCH", "FRG", "DQR", "DEF", "UNS", "STT_NULL")
@@ -37,13 +37,19 @@ class VoiceContext(Contract):
     last_route: str = ""
     """Family that owned the previous turn ("" when none)."""
     slot_state: dict[str, Any] = Field(default_factory=dict)
-    """Open slot filling: owner_route, skill, function, filled slots, missing_slots."""
+    """Open slot filling: owner_route, skill, function, filled slots, missing_slots (typed by SlotState)."""
     active_workflow_summary: str = ""
     """Short summary of a running workflow, e.g. "sch: stationary_purify create"."""
     pending_follow_up_text: str = ""
     """The follow-up question the assistant asked last, if any."""
     history_hint_strength: Literal["none", "weak", "medium", "strong"] = "none"
     """How much the history should weigh on this turn."""
+
+    @field_validator("slot_state")
+    @classmethod
+    def _typed_slot_state(cls, value: dict[str, Any]) -> dict[str, Any]:
+        """Checked against SlotState (a misspelt or mistyped key is an error), kept as the plain dict the stages read."""
+        return SlotState.model_validate(value).model_dump(exclude_unset=True)
 
 
 class HistoryTurn(Contract):
@@ -61,8 +67,14 @@ class WorkflowContext(Contract):
     """Capability ids of device tasks currently running (for "끝나면" waits)."""
 
 
+Reading = Annotated[float, Field(ge=0, le=1000)]
+"""A PM2.5 reading in ug/m3: finite, never negative, at most what the sensor reports."""
+
+
 class DeviceContext(Contract):
-    """The robot's state; defaults are PRODUCT.md's simulator start."""
+    """The robot's state; defaults are PRODUCT.md's simulator start. Every number is finite and in range."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
 
     position: str = "거실"
     """Room the robot is in (any registered room name or id)."""
@@ -78,9 +90,9 @@ class DeviceContext(Contract):
     sensor_mode: bool = False
     volume: int = Field(7, ge=0, le=15)
     brightness: int = Field(3, ge=1, le=5)
-    hepa_remaining_percent: float = 64.0
-    prefilter_days_since_wash: int = 9
-    pm25_by_room: dict[str, float] = Field(
+    hepa_remaining_percent: float = Field(64.0, ge=0, le=100)
+    prefilter_days_since_wash: int = Field(9, ge=0, le=3650)
+    pm25_by_room: dict[str, Reading] = Field(
         default_factory=lambda: {
             "living_room": 22.0,
             "master_bedroom": 12.0,
@@ -90,14 +102,24 @@ class DeviceContext(Contract):
             "kids_room": 80.0,
         }
     )
-    temperature_c: float = 23.5
-    humidity_percent: float = 41.0
+    temperature_c: float = Field(23.5, ge=-40, le=60)
+    humidity_percent: float = Field(41.0, ge=0, le=100)
 
 
 class TurnInput(Contract):
     """Everything one turn starts from."""
 
     recognized_text: str
+
+    @field_validator("recognized_text")
+    @classmethod
+    def _unicode(cls, value: str) -> str:
+        """Text that UTF-8 cannot carry (a lone surrogate from undecodable bytes) is refused, not routed."""
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValueError("recognized_text is not valid Unicode (a lone surrogate)") from None
+        return value
     voice_context: VoiceContext = Field(default_factory=VoiceContext)
     history_context: list[HistoryTurn] = Field(default_factory=list)
     workflow_context: WorkflowContext = Field(default_factory=WorkflowContext)
@@ -406,6 +428,51 @@ class Slots(Contract):
     repeat_days: list[str] | None = None
     duration_s: int | None = None
     message: str | None = None
+
+
+class SlotState(Slots):
+    """An open slot filling carried in voice_context.slot_state."""
+
+    owner_route: Family | None = None
+
+    @field_validator("owner_route", mode="before")
+    @classmethod
+    def _no_owner(cls, value: Any) -> Any:
+        return None if value == "" else value
+    skill: str = ""
+    missing_slots: list[str] = Field(default_factory=list)
+    slots: dict[str, Any] = Field(default_factory=dict)
+
+
+class ExpectedAction(BaseModel):
+    """One labelled action of a set row (UTTERANCE_SETS.md)."""
+
+    model_config = ConfigDict(frozen=True, extra="allow")
+    capability_id: str
+    operation_id: str
+    arguments: dict[str, Any] = Field(default_factory=dict)
+    conditional: bool = False
+
+
+class Expect(BaseModel):
+    """A set row's labels: every key optional, the known ones typed; unknown keys are kept and ignored."""
+
+    model_config = ConfigDict(frozen=True, extra="allow")
+    family: Family | None = None
+    routes: list[Family] | None = None
+    turn_mode: TurnMode | None = None
+    skill: str | None = None
+    actions: list[ExpectedAction] | None = None
+    missing_slots: list[str] | None = None
+    slots: dict[str, Any] | None = None
+    unsupported_category: str | None = None
+    stt_null_subtype: SttNullSubtype | None = None
+    experience_admission: Literal["candidate", "not_admitted"] | None = None
+    no_device_action: bool | None = None
+    admitted: bool | None = None
+    desired_effects: list[str] | None = None
+    temporal_relation: str | None = None
+    unsupported_terminal_outcomes: list[str] | None = None
 
 
 class ExperienceRequest(Contract):

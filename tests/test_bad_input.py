@@ -284,3 +284,96 @@ def test_cli_missing_context_file_fails_cleanly(tmp_path: Path):
     assert isinstance(result.exception, SystemExit)
     assert "Traceback" not in result.output
     assert "file not found" in _flat(result.output)
+
+
+# --- batches never stop; contexts checked alike everywhere (issue: nothing lost, nothing crashes) ------------
+
+
+def _bad_set_lines() -> list[bytes]:
+    rows = [
+        {"id": "e-str", "text": "고마워", "expect": "DEF"},
+        {"id": "e-list", "text": "고마워", "expect": ["DEF"]},
+        {"id": "e-act", "text": "거실로 가줘", "expect": {"actions": [1]}},
+        {"id": "e-fam", "text": "거실로 가줘", "expect": {"family": 5}},
+        {"id": "vc", "text": "고마워", "voice_context": "x"},
+        {"id": "slot", "text": "응", "voice_context": {"slot_state": {"owner_route": 5}}},
+        {"id": "typo", "text": "고마워", "device_context": {"posiiton": "안방"}},
+        {"id": "mars", "text": "고마워", "device_context": {"position": "화성"}},
+        {"id": "dup", "text": "고마워", "expect": {"family": "DEF"}},
+        {"id": "dup", "text": "거실로 가줘", "expect": {"family": "ODL"}},
+        {"text": "고마워", "expect": {"family": "DEF"}},
+        {"id": "good", "text": "거실로 가줘", "expect": {"family": "ODL"}},
+    ]
+    lines = [json.dumps(r, ensure_ascii=False).encode() for r in rows]
+    lines.append(b'{"id": "deep", "text": "x", "expect": ' + b"[" * 1000 + b"]" * 1000 + b"}")
+    lines.append('{"id": "surrogate", "text": "\\ud800 거실로 가줘"}'.encode())
+    lines.append(b'{"id": "nan", "text": "\xea\xb3\xb5\xea\xb8\xb0 \xec\x96\xb4\xeb\x95\x8c", "device_context": {"pm25_by_room": {"living_room": NaN}}}')
+    return lines
+
+
+def test_a_batch_of_malformed_rows_scores_the_good_ones(tmp_path: Path):
+    path = tmp_path / "bad.jsonl"
+    path.write_bytes(b"\n".join(_bad_set_lines()) + b"\n")
+    out = tmp_path / "run"
+    result = CliRunner().invoke(app, ["batch", str(path), "--out", str(out)], env={"COLUMNS": "200"})
+    assert result.exit_code == 0, result.output
+    records = [json.loads(line) for line in (out / "decisions.jsonl").read_text(encoding="utf-8").splitlines()]
+    assert len(records) == len(_bad_set_lines()), "one record per line"
+    by_id: dict[str, list[dict]] = {}
+    for rec in records:
+        by_id.setdefault(rec["id"], []).append(rec)
+    errors = {i: recs[0]["error"] for i, recs in by_id.items() if recs[0]["error"]}
+    assert set(errors) == {"e-str", "e-list", "e-act", "e-fam", "vc", "slot", "typo", "mars", "dup", "line-13", "surrogate", "nan"}
+    assert "expect: must be a JSON object" in errors["e-str"] and "expect.actions.0" in errors["e-act"]
+    assert "expect.family" in errors["e-fam"] and "voice_context" in errors["vc"]
+    assert "voice_context.slot_state.owner_route" in errors["slot"]
+    assert "unknown field 'posiiton'" in errors["typo"] and "unknown room '화성'" in errors["mars"]
+    assert len(by_id["dup"]) == 2 and all("duplicate id 'dup'" in r["error"] for r in by_id["dup"])
+    assert "nested deeper" in errors["line-13"] and "surrogate" in errors["surrogate"]
+    assert "pm25_by_room.living_room" in errors["nan"] and "finite" in errors["nan"]
+    assert by_id["line-11"][0]["family"] == "DEF", "a row without id gets a stable generated one and is scored"
+    metrics = json.loads((out / "metrics.json").read_text(encoding="utf-8"))
+    assert metrics["scored"]["family"] == 2 and metrics["family_accuracy"] == 1.0, "only the good rows are scored"
+    assert not any(s.get("action") for rec in records if rec["error"] for s in rec["steps"])
+
+
+@pytest.mark.parametrize("args, expected", [
+    (["route", "고마워", "--device-context", '{"pm25_by_room": {"living_room": NaN}}'], "finite"),
+    (["route", "고마워", "--device-context", '{"temperature_c": -1e308}'], "temperature_c"),
+    (["route", "고마워", "--device-context", '{"position": "화성"}'], "unknown room '화성'"),
+    (["route", "고마워", "--voice-context", '{"slot_state": {"owner_route": 5}}'], "slot_state.owner_route"),
+    (["run", "고마워", "--device-context", '{"posiiton": "안방"}'], "unknown field 'posiiton'"),
+    (["run", "고마워", "--seed", str(2**64)], "--seed"),
+    (["task", "@/nonexistent/request.json"], "file not found"),
+])
+def test_cli_refuses_bad_input_with_one_line(tmp_path: Path, args, expected):
+    db = ["--db", str(tmp_path / "w.duckdb")] if args[0] in ("run", "task") else []
+    result = CliRunner().invoke(app, [*args, *db], env={"COLUMNS": "200"})
+    assert result.exit_code == 2, result.output
+    assert isinstance(result.exception, SystemExit) and "Traceback" not in result.output
+    assert expected in _flat(result.output)
+
+
+def test_cli_refuses_a_directory_or_binary_file_as_context(tmp_path: Path):
+    binary = tmp_path / "photo.png"
+    binary.write_bytes(b"\x89PNG\x00\xff\xfe")
+    for value, expected in ((f"@{tmp_path}", "is a directory"), (f"@{binary}", "not UTF-8")):
+        result = CliRunner().invoke(app, ["route", "고마워", "--device-context", value], env={"COLUMNS": "200"})
+        assert result.exit_code == 2 and expected in _flat(result.output), result.output
+
+
+def test_batch_out_naming_a_file_is_refused_before_any_work(tmp_path: Path):
+    rows = tmp_path / "set.jsonl"
+    rows.write_text('{"id": "a", "text": "고마워"}\n', encoding="utf-8")
+    result = CliRunner().invoke(app, ["batch", str(rows), "--out", str(rows)], env={"COLUMNS": "200"})
+    assert result.exit_code == 2 and "is not a directory" in _flat(result.output)
+    assert rows.read_text(encoding="utf-8") == '{"id": "a", "text": "고마워"}\n'
+
+
+def test_undecodable_argument_bytes_are_one_error_line():
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-c", "import sys; from dataflow.cli import main; sys.argv = ['a2a', 'route', sys.argv[1]]; main()",
+                           b"\xff\xfe".decode("utf-8", "surrogateescape")], capture_output=True, text=True, cwd=Path(__file__).resolve().parents[1])
+    assert proc.returncode == 2 and "not valid UTF-8" in proc.stderr and "Traceback" not in proc.stderr
