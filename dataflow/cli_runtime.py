@@ -170,10 +170,17 @@ def workflows_list(
     db: Path = typer.Option(_DB, "--db", help=DB_HELP),
     status: Optional[str] = typer.Option(None, "--status", help="Only this status (running, completed, blocked, ...)."),
     limit: int = typer.Option(50, "--limit", min=1, help="How many, newest first."),
+    as_json: bool = typer.Option(False, "--json", help="Print the workflows as JSON (id, kind, family, status, reason, utterance)."),
 ) -> None:
     """List workflows, newest first."""
     with _user_errors():
         store = _store(db)
+        if as_json:
+            rows = [{"workflow_id": w["workflow_id"], "kind": w["kind"], "family": w["family"], "status": w["status"],
+                     "reason_code": w["reason_code"], "utterance": w["text"]} for w in store.list_workflows(limit, status)]
+            sys.stdout.write(json.dumps(rows, ensure_ascii=False, indent=2) + "\n")
+            store.close()
+            return
         table = Table(title=f"workflows in {db}")
         table.add_column("workflow", no_wrap=True, min_width=23)
         for col in ("kind", "family", "status", "reason", "text"):
@@ -243,6 +250,7 @@ def schedules_run(
     weekday: str = typer.Option("mon", "--weekday", help="Weekday of the simulated first day (mon..sun)."),
     device_context: Optional[str] = typer.Option(None, "--device-context", help="device_context overrides as JSON or @file."),
     seed: int = typer.Option(0, "--seed", min=0, max=SEED_MAX, help="Simulator seed (0..2^63-1)."),
+    scenario: Optional[Path] = typer.Option(None, "--scenario", help="A fault scenario JSON for the fired workflows (a process_crash tick counts from --start)."),
     db: Path = typer.Option(_DB, "--db", help=DB_HELP),
 ) -> None:
     """Advance the simulated clock and fire the schedules that fall due, with their timeline."""
@@ -253,8 +261,8 @@ def schedules_run(
         raise typer.BadParameter(f"one of {', '.join(WEEKDAYS)}", param_hint="--weekday")
     with _user_errors():
         store = _store(db)
-        reports = Runtime(store).run_clock(start, until, _context_arg(device_context, "--device-context"), seed=seed,
-                                           listener=_timeline, start_weekday=weekday)
+        reports = Runtime(store).run_clock(start, until, _context_arg(device_context, "--device-context"), _scenario(scenario),
+                                           seed=seed, listener=_timeline, start_weekday=weekday)
         if not reports:
             console.print("no schedule fell due in that window")
         for report in reports:

@@ -49,6 +49,8 @@ _CANCEL_STATUS = {"condition_false": "skipped", "dependency_not_completed": "not
                   "user_cancelled": "cancelled"}
 _RANK = {"pending": 0, "queued": 1, "running": 2, "paused": 2}
 _END_STATUS = {"unconfirmed": "incomplete", "not_dispatched": "incomplete", "skipped": "completed"}
+TERMINAL_EVENTS = frozenset({"COMPLETED", "FAILED", "BLOCKED", "TIMEOUT", "CANCELLED"})
+"""Events that end a step: each must name a step of the workflow, and any evidence it carries must be declared."""
 USER_GOAL_CHANGE = "USER_GOAL_CHANGE"
 """The decision event of a user calling off what is left of a workflow; its reason code is what the stopped steps carry."""
 
@@ -139,6 +141,12 @@ class Orchestrator:
         self.applied: set[str] = set()
         self.duplicates = 0
         self.replayed = 0
+        self.refused: list[tuple[str, str]] = []
+        """(event id, why) of callbacks refused: a terminal event without evidence its step's capability declares."""
+        self.after_tick: Callable[[int], None] | None = None
+        """Called with the tick count once a tick is committed (the runtime's process faults)."""
+        self.on_end: Callable[[WorkflowRun], None] | None = None
+        """Called inside the transaction that ends a workflow (the runtime stores the goal's status with it)."""
 
     # -- starting ------------------------------------------------------------------------------
 
@@ -193,13 +201,16 @@ class Orchestrator:
                 if not run.done:
                     self._advance_cloud(run)
                     self._maybe_finish(run)
+        if self.after_tick is not None:
+            self.after_tick(self.session.tick_count)
 
     def run_until_done(self, run: WorkflowRun, max_ticks: int, pace: float | None = None) -> None:
         """Tick until the workflow ends; `pace` (simulated seconds per wall second) slows it down for people."""
         wall0, tick0 = time.perf_counter(), self.session.tick_count
         while not run.done:
             if self.session.tick_count - run.submit_tick >= max_ticks + run.extra_ticks:
-                self._give_up(run, "workflow_step_limit")
+                with self.store.transaction():
+                    self._give_up(run, "workflow_step_limit")
                 break
             self.tick()
             if pace:
@@ -213,8 +224,31 @@ class Orchestrator:
         for event in events:
             self.deliver(event)
 
+    def refusal(self, event: DeviceEvent) -> str | None:
+        """Why a callback cannot be accepted, if it cannot: a terminal event must carry terminal evidence that its
+        step's capability operation declares (a move is never completed by camera.photoSaved), and its step must exist."""
+        run = self.runs.get(event.workflow_id)
+        if run is None or event.event_name not in TERMINAL_EVENTS:
+            return None
+        st = run.states.get(event.step_id)
+        if st is None:
+            return f"{event.workflow_id} has no step {event.step_id!r}"
+        cap = self.registry.capability_by_id.get(st.step.capability_id or "")
+        op = cap.operation(st.step.operation_id or "") if cap else None
+        declared = list(op.terminal_evidence) if op else []
+        if event.event_name == "COMPLETED" and not event.terminal_evidence:
+            return f"COMPLETED for {event.step_id} carries no terminal evidence (declared: {', '.join(declared) or 'none'})"
+        if event.terminal_evidence and event.terminal_evidence not in declared:
+            return (f"{event.terminal_evidence!r} is not evidence {st.step.capability_id}.{st.step.operation_id} declares "
+                    f"({', '.join(declared) or 'none'})")
+        return None
+
     def deliver(self, event: DeviceEvent) -> None:
-        """Bind a callback to its workflow and step (idempotent on event id)."""
+        """Bind a callback to its workflow and step (idempotent on event id); a refused one changes nothing."""
+        why = self.refusal(event)
+        if why is not None:
+            self.refused.append((event.event_id, why))
+            return
         new = self.store.record_event(event)
         if not new and self.replaying:
             stored = self.store.stored_event_name(event.event_id)
@@ -402,8 +436,10 @@ class Orchestrator:
 
     def _give_up(self, run: WorkflowRun, reason: str) -> None:
         pending = [st for st in run.states.values() if st.status not in TERMINAL_STEP_STATUSES]
-        for st in pending:
+        for st in pending:  # stored in the same transaction as the tick that decided it
             st.status, st.reason_code = "unconfirmed", reason
+            self.store.update_step(run.workflow_id, st.step.step_id, st.status, st.reason_code, st.evidence, st.attempt,
+                                   float(self.session.clock_s))
         first = pending[0] if pending else next(iter(run.states.values()))
         self._decide(run, DecisionPoint(workflow_id=run.workflow_id, step_id=first.step.step_id, capability_id=first.step.capability_id,
                                         event_name="TERMINAL_EVIDENCE_MISSING", reason_code=reason,
@@ -465,6 +501,8 @@ class Orchestrator:
             run.first_response_ms = self._wall_ms(run)
         self.store.finish_workflow(run.workflow_id, status, reason, run.response, float(self.session.clock_s))
         self.store.record_turn(run.compiled.trace_id, run.workflow_id, run.first_response_ms, self.completion_sim_s(run))
+        if self.on_end is not None:
+            self.on_end(run)
 
     def completion_sim_s(self, run: WorkflowRun) -> float | None:
         return float(run.finished_tick - run.submit_tick) if run.finished_tick is not None else None

@@ -14,9 +14,11 @@ An admitted turn's Goal contract is stored with its workflow (the `goals` table)
 from __future__ import annotations
 
 import json
+import os
+import signal
 import time
 import uuid
-from typing import Any
+from typing import Any, Callable
 
 from pydantic import ValidationError
 
@@ -26,7 +28,7 @@ from dataflow.path_a import parse_structured_request, structured_request_step
 from dataflow.store import WorkflowStore
 from dataflow.supervisor import Supervisor, goal_report
 from dataflow.temporal import bind_temporal
-from device.scenario import Scenario, start_clock_s
+from device.scenario import ProcessCrash, Scenario, start_clock_s
 from device.session import DeviceSession
 from registry.contracts import Action, DecisionRecord, DeviceContext, Step, TurnInput, VoiceContext, WorkflowContext
 from registry.device_bridge import load_device_bridge
@@ -50,6 +52,25 @@ def device_context_from(scenario: Scenario, overrides: dict[str, Any] | None, re
     return device_context_of({**scenario.device_context, **(overrides or {})}, registry or load_registry())
 
 
+def die_hard() -> None:
+    """SIGKILL this process: no cleanup, no flush, exactly like a power cut after the last commit."""
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def process_faults(scenario: Scenario, die: Callable[[], None] = die_hard) -> Callable[[int], None] | None:
+    """The scenario's process faults as a tick hook: at a `process_crash` tick the process dies (`die`), after that
+    tick's transaction is committed. Never installed on resume."""
+    ticks = {f.at_tick for f in scenario.faults_of(ProcessCrash)}
+    if not ticks:
+        return None
+
+    def crash(tick: int) -> None:
+        if tick in ticks:
+            die()
+
+    return crash
+
+
 def tick_budget(compiled: CompiledWorkflow, grace_s: int) -> int:
     """Enough simulated seconds for every device task to reach its timeout, plus waits and slack."""
     tasks = compiled.submission.subTasks if compiled.submission else []
@@ -67,12 +88,18 @@ class Runtime:
         self.supervisor = handler if isinstance(handler, Supervisor) else Supervisor(self.registry)
         self.handler = handler or self.supervisor
         self.experience = experience
+        self.die: Callable[[], None] = die_hard
+        """What a process_crash fault does (tests of many kills in one process raise instead)."""
         """False: every turn runs as not admitted (no goal, no Experience metadata)."""
         self.templates = load_response_templates()
         self.bridge = load_device_bridge(self.registry)
 
-    def _orchestrator(self, session: DeviceSession, listener: EventListener | None, replaying: bool = False) -> Orchestrator:
-        return Orchestrator(self.registry, self.store, session, self.templates, self.bridge, self.handler, listener, replaying)
+    def _orchestrator(self, session: DeviceSession, listener: EventListener | None, replaying: bool = False,
+                      goal: GoalContract | None = None) -> Orchestrator:
+        orch = Orchestrator(self.registry, self.store, session, self.templates, self.bridge, self.handler, listener, replaying)
+        if goal is not None:  # the goal's final status is written in the transaction that ends its workflow
+            orch.on_end = lambda run: self._save_goal(run, goal)
+        return orch
 
     def _persist(self, text: str, context: DeviceContext, scenario: Scenario, seed: int) -> dict[str, Any]:
         return {"text": text, "device_context": context.model_dump(), "scenario_json": scenario.model_dump_json(), "seed": seed}
@@ -91,9 +118,17 @@ class Runtime:
         goal = self.goal_of(record)
         compiled, refusal = bind_temporal(compiled, record, goal, session, self.registry, self.bridge, self.supervisor.policy)
         self.supervisor.attach(compiled.workflow_id, goal)
-        orch = self._orchestrator(session, listener)
+        orch = self._orchestrator(session, listener, goal=goal)
+        orch.after_tick = process_faults(scenario, self.die)
         run = orch.start(compiled, record, kind, started, ack, self._persist(text, context, scenario, seed), refusal=refusal)
         self._save_goal(run, goal)
+        self._drive(orch, run, scenario, context, pace)
+        return self._with_goal(orch.report(run), run, goal)
+
+    def _drive(self, orch: Orchestrator, run: WorkflowRun, scenario: Scenario, context: DeviceContext, pace: float | None) -> None:
+        """Tick the workflow to its end, applying what the scenario's user does at its moments. A resumed run is driven
+        the same way from its submission, so a call-off the user made before a crash is made again at the same second."""
+        session, compiled = orch.session, run.compiled
         budget = tick_budget(compiled, session.sim.physics.callback_grace_s)
         change_at = scenario.user.changes_goal_after_s
         if change_at is not None:  # the user calls the rest off at that second: a decision event
@@ -106,8 +141,6 @@ class Runtime:
             if not run.done and self._is_voice_stop(said.text, context, compiled):
                 orch.user_changes_goal(run)  # through the TaskManager: queued tasks cancelled, the running one stopped
         orch.run_until_done(run, budget, pace)
-        self._save_goal(run, goal)
-        return self._with_goal(orch.report(run), run, goal)
 
     def _is_voice_stop(self, text: str, context: DeviceContext, compiled: CompiledWorkflow) -> bool:
         """Route a turn spoken during a run (the active workflow in its voice context): is it a voice stop?"""
@@ -167,12 +200,12 @@ class Runtime:
                              None, pace, listener)
 
     def resume(self, workflow_id: str, pace: float | None = None, listener: EventListener | None = None) -> tuple[RunReport, dict[str, int]]:
-        """Continue a workflow a killed process left running; a finished one is only reported."""
+        """Continue a workflow a killed process left running; a finished one is only reported. The device session is
+        re-simulated from its seed to the submission tick (a scheduled workflow's session starts at its clock start),
+        the logged events are replayed, and the scenario's user decisions are applied again at their moments."""
         row = self.store.workflow(workflow_id)
         if row["status"] != "running":
             return self.stored_report(workflow_id), {"replayed": 0, "new": 0}
-        if row["kind"] == "schedule":
-            raise InputError(f"{workflow_id} was fired by the schedule clock; run `a2a schedules run` again to continue it")
         compiled = CompiledWorkflow.model_validate_json(row["compiled_json"])
         record = DecisionRecord.model_validate_json(row["record_json"]) if row["record_json"] else None
         scenario = Scenario.model_validate_json(row["scenario_json"])
@@ -180,14 +213,13 @@ class Runtime:
         session = DeviceSession(self.registry, context, scenario, int(row["seed"]))
         for _ in range(int(row["submit_tick"])):
             session.tasks.tick()
-        orch = self._orchestrator(session, listener, replaying=True)
         before = len(self.store.events(workflow_id))
         stored = load_goal(self.store, workflow_id) if self.experience else None
         goal = stored[0] if stored else None
+        orch = self._orchestrator(session, listener, replaying=True, goal=goal)
         self.supervisor.attach(workflow_id, goal)
         run = orch.start(compiled, record, row["kind"], time.perf_counter(), row["ack"], persist=None)
-        orch.run_until_done(run, tick_budget(compiled, session.sim.physics.callback_grace_s), pace)
-        self._save_goal(run, goal)
+        self._drive(orch, run, scenario, context, pace)
         after = len(self.store.events(workflow_id))
         return self._with_goal(orch.report(run), run, goal), {"replayed": orch.replayed, "new": after - before}
 
@@ -220,6 +252,7 @@ class Runtime:
         context = device_context_from(scenario, device_context)
         session = DeviceSession(self.registry, context, scenario, seed)
         orch = self._orchestrator(session, listener)
+        orch.after_tick = process_faults(scenario, self.die)
         fires = upcoming_fires(self.store.schedules(), begin, end, WEEKDAYS.index(start_weekday))
         runs: list[WorkflowRun] = []
         while session.clock_s < end:

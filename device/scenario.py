@@ -79,8 +79,16 @@ class CallbacksOutOfOrder(Contract):
     window_ticks: int = Field(5, ge=1, le=120)
 
 
+class ProcessCrash(Contract):
+    """The process running the workflow dies hard (SIGKILL: no cleanup, no flush) at this simulated tick,
+    counted from the start of the session. Applied by the runtime, never on resume; `a2a resume` continues."""
+
+    kind: Literal["process_crash"] = "process_crash"
+    at_tick: int = Field(ge=0, le=10 * 86400)
+
+
 Fault = Annotated[
-    PathBlocked | TaskFails | TaskStalls | TaskPauses | CallbackLost | CallbackDuplicated | CallbacksOutOfOrder,
+    PathBlocked | TaskFails | TaskStalls | TaskPauses | CallbackLost | CallbackDuplicated | CallbacksOutOfOrder | ProcessCrash,
     Field(discriminator="kind"),
 ]
 

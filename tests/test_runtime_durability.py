@@ -1,0 +1,161 @@
+"""Nothing lost: a process killed at any tick resumes to the end the uninterrupted run reaches, user decisions
+included; callbacks without declared evidence are refused; state and report agree.
+
+The kill is a scenario fault (`process_crash`): from the outside with SIGKILL for the done-when cases, and in
+one process (the crash hook raises, the store is dropped without a close) for the property test over every
+scenario in data/scenarios/.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from dataflow.runtime import Runtime
+from dataflow.store import WorkflowStore
+from device.scenario import Scenario, load_scenario
+from device.session import DeviceSession
+from registry.contracts import DeviceContext, TurnInput
+from registry.device_contracts import DeviceEvent
+
+ROOT = Path(__file__).resolve().parents[1]
+SCENARIOS = sorted((ROOT / "data/scenarios").glob("*.json"))
+
+
+def a2a(*args: str, check: bool = True) -> subprocess.CompletedProcess:
+    proc = subprocess.run([sys.executable, "-m", "dataflow.cli", *args], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    if check:
+        assert proc.returncode == 0, proc.stderr[-2000:]
+    return proc
+
+
+def _with_crash(path: Path, tmp_path: Path, tick: int) -> Path:
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data["faults"] = [*data.get("faults", []), {"kind": "process_crash", "at_tick": tick}]
+    out = tmp_path / f"crash_{path.stem}.json"
+    out.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    return out
+
+
+def _outcome(report: dict) -> tuple:
+    return report["status"], report["reason_code"], [(s["step_id"], s["status"], s["terminal_evidence"]) for s in report["steps"]], (
+        (report.get("goal") or {}).get("status"))
+
+
+# --- from the outside, with SIGKILL ----------------------------------------------------------
+
+
+def test_a_killed_run_resumes_to_the_users_call_off(tmp_path):
+    """The done-when case: killed at tick 10, resumed, it ends cancelled/user_changed_goal as the uninterrupted run."""
+    scenario = ROOT / "data/scenarios/goal_user_changes_goal.json"
+    clean = json.loads(a2a("run", "--scenario", str(scenario), "--db", str(tmp_path / "clean.duckdb"), "--json").stdout)
+    db = str(tmp_path / "w.duckdb")
+    killed = a2a("run", "--scenario", str(_with_crash(scenario, tmp_path, 10)), "--db", db, "--json", check=False)
+    assert killed.returncode == -9, "the process died hard"
+    listed = json.loads(a2a("workflows", "list", "--json", "--db", db).stdout)
+    assert [w["status"] for w in listed] == ["running"] and listed[0]["utterance"] == "주방 가서 청정하고 충전대로 복귀해"
+    resumed = json.loads(a2a("resume", listed[0]["workflow_id"], "--db", db, "--json").stdout)
+    assert (resumed["status"], resumed["reason_code"]) == ("cancelled", "user_changed_goal")
+    assert _outcome(resumed) == _outcome(clean)
+    stored = json.loads(a2a("workflows", "show", listed[0]["workflow_id"], "--db", db, "--json").stdout)
+    assert [s["status"] for s in stored["steps"]] == [s["status"] for s in resumed["steps"]], "the store agrees with the report"
+
+
+def test_a_scheduled_workflow_killed_while_purifying_stops_at_its_end_time(tmp_path):
+    db = str(tmp_path / "s.duckdb")
+    a2a("run", "매일 오후 6시부터 7시까지 고정청정 예약해줘", "--db", db)
+    crash = tmp_path / "crash.json"
+    crash.write_text(json.dumps({"name": "crash at 18:10", "faults": [{"kind": "process_crash", "at_tick": 15 * 60}]}), encoding="utf-8")
+    killed = a2a("schedules", "run", "--start", "17:55", "--until", "19:05", "--scenario", str(crash), "--db", db, check=False)
+    assert killed.returncode == -9
+    fired = next(w for w in json.loads(a2a("workflows", "list", "--json", "--db", db).stdout) if w["kind"] == "schedule")
+    assert fired["status"] == "running"
+    resumed = json.loads(a2a("resume", fired["workflow_id"], "--db", db, "--json").stdout)
+    assert resumed["status"] == "completed"
+    assert [(s["status"], s["terminal_evidence"]) for s in resumed["steps"]] == [("completed", "purify.running"), ("completed", "purify.stopped")]
+
+
+# --- callbacks carry declared evidence ---------------------------------------------------------
+
+
+def test_terminal_callbacks_without_declared_evidence_are_refused(runner, tmp_path):
+    store = WorkflowStore(tmp_path / "w.duckdb")
+    runtime = Runtime(store, runner)
+    record, extra = runner.route_with(TurnInput(recognized_text="안방으로 가"), ("compiled_workflow",))
+    compiled = extra["compiled_workflow"]
+    session = DeviceSession(runtime.registry, DeviceContext(), Scenario(), 0)
+    orch = runtime._orchestrator(session, None)
+    run = orch.start(compiled, record, "turn", time.perf_counter(), None, runtime._persist("안방으로 가", DeviceContext(), Scenario(), 0))
+    wid = compiled.workflow_id
+
+    def event(name: str, evidence: str | None, step: str = "step_1") -> DeviceEvent:
+        return DeviceEvent(event_id=f"{wid}:{step}:forged-{name}-{evidence}", event_name=name, workflow_id=wid, step_id=step,
+                           task_method="setMoveTo", terminal_evidence=evidence, observed_at=float(session.clock_s))
+
+    logged = len(store.events(wid))
+    for forged, why in ((event("COMPLETED", "camera.photoSaved"), "is not evidence move_to_room.start declares"),
+                        (event("COMPLETED", None), "carries no terminal evidence"),
+                        (event("FAILED", None, step="step_9"), "has no step 'step_9'")):
+        orch.deliver(forged)
+        assert orch.refused[-1] == (forged.event_id, orch.refused[-1][1]) and why in orch.refused[-1][1]
+    assert run.states["step_1"].status != "completed" and len(store.events(wid)) == logged, "a refused callback changes nothing"
+    orch.run_until_done(run, 2000)
+    assert run.status == "completed" and run.states["step_1"].evidence == "movement.arrived"
+    store.close()
+
+
+# --- every scenario, killed anywhere ------------------------------------------------------------
+
+
+class SimulatedCrash(BaseException):
+    """The in-process stand-in for SIGKILL: raised after a tick's commit, nothing is cleaned up."""
+
+
+def _die() -> None:
+    raise SimulatedCrash
+
+
+_CLEAN: dict[str, tuple[tuple, float]] = {}
+
+
+def _clean(runner, path: Path, tmp: Path) -> tuple[tuple, float]:
+    """The uninterrupted run's outcome and length in ticks (once per scenario)."""
+    if path.name not in _CLEAN:
+        store = WorkflowStore(tmp / f"clean-{path.stem}.duckdb")
+        scenario = load_scenario(path)
+        report = Runtime(store, runner).run_text(scenario.utterance, scenario=scenario)
+        store.close()
+        _CLEAN[path.name] = (_outcome(json.loads(report.model_dump_json())), report.clocks.completion_sim_s or 1.0)
+    return _CLEAN[path.name]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(index=st.integers(0, len(SCENARIOS) - 1), fraction=st.floats(0.0, 1.0))
+def test_every_scenario_killed_at_any_tick_resumes_to_the_same_end(runner, tmp_path_factory, index, fraction):
+    path = SCENARIOS[index]
+    expected, ticks = _clean(runner, path, tmp_path_factory.getbasetemp())
+    scenario = load_scenario(path)
+    at = int(fraction * ticks)
+    crash = Scenario.model_validate({"faults": [{"kind": "process_crash", "at_tick": at}]}).faults[0]
+    db = tmp_path_factory.mktemp("kill") / "w.duckdb"
+    store = WorkflowStore(db)
+    runtime = Runtime(store, runner)
+    runtime.die = _die
+    try:
+        runtime.run_text(scenario.utterance, scenario=scenario.model_copy(update={"faults": [*scenario.faults, crash]}))
+    except SimulatedCrash:
+        pass
+    store.close()  # nothing more is written: the crash came after the tick's commit
+    store = WorkflowStore(db)
+    (workflow,) = store.list_workflows(10, None)
+    report, _ = Runtime(store, runner).resume(workflow["workflow_id"])  # a finished workflow is only reported
+    got = _outcome(json.loads(report.model_dump_json()))
+    store.close()
+    assert got == expected, f"{path.name} killed at tick {at}"
