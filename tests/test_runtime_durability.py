@@ -159,3 +159,14 @@ def test_every_scenario_killed_at_any_tick_resumes_to_the_same_end(runner, tmp_p
     got = _outcome(json.loads(report.model_dump_json()))
     store.close()
     assert got == expected, f"{path.name} killed at tick {at}"
+
+
+def test_a_lost_callback_is_unconfirmed_in_the_store_as_in_the_report(runner, tmp_path):
+    store = WorkflowStore(tmp_path / "w.duckdb")
+    scenario = load_scenario(ROOT / "data/scenarios/callback_lost.json")
+    report = Runtime(store, runner).run_text(scenario.utterance, scenario=scenario)
+    assert report.status == "incomplete" and "unconfirmed" in [s.status for s in report.steps]
+    stored = {s["step_id"]: s["status"] for s in store.steps(report.workflow_id)}
+    assert stored == {s.step_id: s.status for s in report.steps}
+    assert store.workflow(report.workflow_id)["status"] == "incomplete"
+    store.close()
