@@ -19,6 +19,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedCo
 from rich.table import Table
 from rich.tree import Tree
 
+from dataflow.cli_model import BackendOption, CassetteOption, ModelOption, RecordOption
 from registry.errors import A2AError
 
 console = Console()
@@ -159,15 +160,21 @@ def ask(
     as_json: bool = typer.Option(False, "--json", help="Print the decision record (with its answer) as JSON."),
     db: Optional[Path] = DbOption,
     as_of: Optional[str] = typer.Option(None, "--as-of", help="Question date (ISO); the manual version valid then is used. Default: today (KST)."),
+    backend: BackendOption = "heuristic",
+    record_to: RecordOption = None,
+    cassette: CassetteOption = None,
+    model: ModelOption = None,
 ) -> None:
     """Run the full turn; when DQR owns it, show the graph projection, the evidence and the grounded answer."""
-    from dataflow.driver import TurnRunner
+    from dataflow.cli_model import model_runner
     from registry.contracts import TurnInput
 
     if not text.strip():
         raise typer.BadParameter("the question is empty: give a product question in Korean", param_hint="TEXT")
+    runner = model_runner(backend=backend, record=record_to, cassette=cassette, model=model)
     store = _store(db, as_of)
-    record = TurnRunner(knowledge=store).route(TurnInput(recognized_text=text))
+    runner.knowledge = store
+    record = runner.route(TurnInput(recognized_text=text))
     if as_json:
         sys.stdout.write(record.model_dump_json(indent=2) + "\n")
     else:

@@ -13,6 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from dataflow.cli_experience import print_supervision
+from dataflow.cli_model import BackendOption, CassetteOption, ModelOption, RecordOption, model_runner
 from dataflow.store import SEED_MAX
 from registry.errors import A2AError
 
@@ -93,6 +94,10 @@ def run(
     pace: Optional[float] = typer.Option(None, "--pace", min=0.1, help="Simulated seconds per wall second (default: as fast as possible)."),
     as_json: bool = typer.Option(False, "--json", help="Print {trace_id, workflow_id, status, steps, response, clocks, decisions_spent, "
                                  "decisions, goal (admitted turns only)} as JSON."),
+    backend: BackendOption = "heuristic",
+    record_to: RecordOption = None,
+    cassette: CassetteOption = None,
+    model: ModelOption = None,
 ) -> None:
     """Route a turn, run its plan on the simulated robot and report what really happened.
 
@@ -110,8 +115,9 @@ def run(
         if not text:
             raise typer.BadParameter("give the TEXT to run" + (f" ({scenario} has no utterance)" if scenario else ", or --scenario FILE with an utterance"),
                                      param_hint="TEXT")
+        runner = model_runner(backend=backend, record=record_to, cassette=cassette, model=model)
         store = _store(db)
-        runtime = Runtime(store)
+        runtime = Runtime(store, runner)
         listener = None if as_json else _timeline
         trace_id = uuid.uuid4().hex
         if not as_json:

@@ -12,6 +12,7 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
+from dataflow.cli_model import BackendOption, CassetteOption, ModelOption, RecordOption
 from dataflow.cli_runtime import DB_HELP, _DB
 from dataflow.store import SEED_MAX
 from registry.contracts import DecisionRecord, TurnInput, VoiceContext
@@ -260,6 +261,10 @@ def shell(
     device_context: Optional[str] = typer.Option(None, "--device-context", help="device_context overrides as JSON or @file, for every turn."),
     seed: int = typer.Option(0, "--seed", min=0, max=SEED_MAX, help="Simulator seed for :run (0..2^63-1): the same seed gives the same run."),
     db: Path = typer.Option(_DB, "--db", help=DB_HELP.rstrip(".") + ", written by :run."),
+    backend: BackendOption = "heuristic",
+    record_to: RecordOption = None,
+    cassette: CassetteOption = None,
+    model: ModelOption = None,
 ) -> None:
     """Route turns typed one a line through one warm runner; each turn continues the voice context of the last.
 
@@ -267,13 +272,14 @@ def shell(
     from dataflow.cli import _context_arg, _runner
     from dataflow.runtime import device_context_from
     from device.scenario import Scenario
+    from registry.loader import load_registry
 
     overrides = _context_arg(device_context, "--device-context")
     try:
-        device_context_from(Scenario(), overrides)  # the same check `a2a run` makes, before the first turn rather than at :run
+        device_context_from(Scenario(), overrides, load_registry())  # the same check `a2a run` makes, before the first turn rather than at :run
     except A2AError as exc:
         raise typer.BadParameter(str(exc), param_hint="--device-context") from None
-    session = ShellSession(_runner(), overrides, seed, db, as_json)
+    session = ShellSession(_runner(backend=backend, record=record_to, cassette=cassette, model=model), overrides, seed, db, as_json)
     interactive = sys.stdin.isatty()
     if interactive and not as_json:
         console.print("[dim]a2a shell: one turn a line, :help for commands, Ctrl-D to leave[/dim]", highlight=False)

@@ -188,3 +188,24 @@ def test_talk_grounds_nothing(runner, registry):
 def test_claimed_effects_read_the_reply_as_korean(registry, reply, claims):
     found = set(claimed_effects(reply, shared_kiwi(), registry))
     assert claims <= found and (claims or not found), found
+
+
+# --- backends everywhere -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", [
+    ["run", "안방으로 가"],
+    ["ask", "필터 교체 주기 알려줘"],
+    ["shell", "--json"],
+])
+def test_run_ask_and_shell_take_the_model_backend(fake, tmp_path, knowledge_db, command):
+    from typer.testing import CliRunner
+
+    from dataflow.cli import app
+
+    fake.responder = valid_responder
+    env = {"GEMINI_API_KEY": "test-key", "A2A_GEMINI_BASE_URL": fake.base_url, "COLUMNS": "200"}
+    extra = ["--db", str(tmp_path / "w.duckdb") if command[0] in ("run", "shell") else str(knowledge_db)]
+    result = CliRunner().invoke(app, [*command, "--backend", "gemini", *extra], env=env, input="안방으로 가\n")
+    assert result.exit_code == 0, result.output
+    assert any(p["task"] == "main_planner" for p in fake.packets()), "the model planned the turn"
