@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 import typer
+from rich.markup import escape
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
@@ -378,9 +379,22 @@ def main() -> None:
         err.print(f"[red]error:[/red] argument {bad + 1} is not valid UTF-8 text")
         raise SystemExit(2)
     try:
-        app()
+        app(standalone_mode=False)
+    except typer.Exit as exc:  # --help, typer.Exit(code)
+        raise SystemExit(exc.exit_code) from None
+    except typer.Abort:
+        err.print("[red]error:[/red] aborted")
+        raise SystemExit(1) from None
     except A2AError as exc:
-        err.print(f"[red]error:[/red] {exc}")
+        err.print(f"[red]error:[/red] {escape(str(exc))}", highlight=False, soft_wrap=True)
+        raise SystemExit(2) from None
+    except Exception as exc:
+        if not (hasattr(exc, "format_message") and hasattr(exc, "exit_code")):
+            raise  # a bug: the traceback is the report
+        # a usage error (a bad argument or option, a missing one, an unknown command): one line, exit 2
+        ctx = getattr(exc, "ctx", None)
+        hint = f" (see `{ctx.command_path} --help`)" if ctx is not None else ""
+        err.print(f"[red]error:[/red] {escape(exc.format_message())}{hint}", highlight=False, soft_wrap=True)
         raise SystemExit(2) from None
 
 

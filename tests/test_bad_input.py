@@ -341,6 +341,8 @@ def test_a_batch_of_malformed_rows_scores_the_good_ones(tmp_path: Path):
     (["route", "고마워", "--device-context", '{"pm25_by_room": {"living_room": NaN}}'], "finite"),
     (["route", "고마워", "--device-context", '{"temperature_c": -1e308}'], "temperature_c"),
     (["route", "고마워", "--device-context", '{"position": "화성"}'], "unknown room '화성'"),
+    (["route", "고마워", "--device-context", '{"posiiton": "안방"}'], "unknown field 'posiiton'"),
+    (["route", "고마워", "--device-context", '{"humidity_percent": Infinity}'], "finite"),
     (["route", "고마워", "--voice-context", '{"slot_state": {"owner_route": 5}}'], "slot_state.owner_route"),
     (["run", "고마워", "--device-context", '{"posiiton": "안방"}'], "unknown field 'posiiton'"),
     (["run", "고마워", "--seed", str(2**64)], "--seed"),
@@ -377,3 +379,19 @@ def test_undecodable_argument_bytes_are_one_error_line():
     proc = subprocess.run([sys.executable, "-c", "import sys; from dataflow.cli import main; sys.argv = ['a2a', 'route', sys.argv[1]]; main()",
                            b"\xff\xfe".decode("utf-8", "surrogateescape")], capture_output=True, text=True, cwd=Path(__file__).resolve().parents[1])
     assert proc.returncode == 2 and "not valid UTF-8" in proc.stderr and "Traceback" not in proc.stderr
+
+
+@pytest.mark.parametrize("args", [
+    ["route", "고마워", "--device-context", '{"position": "화성"}'],
+    ["route"],
+    ["no-such-command"],
+    ["run", "고마워", "--seed", "-1"],
+])
+def test_every_cli_failure_is_one_line_with_exit_2(args):
+    import subprocess
+    import sys
+
+    proc = subprocess.run([sys.executable, "-m", "dataflow.cli", *args], capture_output=True, text=True,
+                          cwd=Path(__file__).resolve().parents[1], env={**__import__("os").environ, "COLUMNS": "60"})
+    lines = [line for line in proc.stderr.splitlines() if line.strip()]
+    assert proc.returncode == 2 and len(lines) == 1 and lines[0].startswith("error: "), proc.stderr

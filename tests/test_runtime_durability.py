@@ -170,3 +170,27 @@ def test_a_lost_callback_is_unconfirmed_in_the_store_as_in_the_report(runner, tm
     assert stored == {s.step_id: s.status for s in report.steps}
     assert store.workflow(report.workflow_id)["status"] == "incomplete"
     store.close()
+
+
+def test_a_kill_on_the_last_tick_leaves_the_goal_as_reported(runner, tmp_path):
+    """The goal's final status is written with the workflow's end, in one transaction."""
+    from dataflow.goal_store import load_goal
+
+    text = "주방 가서 청정하고 충전대로 복귀해"
+    store = WorkflowStore(tmp_path / "clean.duckdb")
+    clean = Runtime(store, runner).run_text(text)
+    store.close()
+    assert clean.goal is not None and clean.status == "completed"
+    last = int(clean.clocks.completion_sim_s)
+    crash = Scenario.model_validate({"faults": [{"kind": "process_crash", "at_tick": last}]})
+    store = WorkflowStore(tmp_path / "w.duckdb")
+    runtime = Runtime(store, runner)
+    runtime.die = _die
+    with pytest.raises(SimulatedCrash):
+        runtime.run_text(text, scenario=crash)
+    store.close()
+    store = WorkflowStore(tmp_path / "w.duckdb")
+    (workflow,) = store.list_workflows(10, None)
+    assert workflow["status"] == "completed"
+    assert load_goal(store, workflow["workflow_id"])[1].status == clean.goal.status
+    store.close()
