@@ -276,7 +276,33 @@ def schedules_run(
         store.close()
 
 
+def serve(
+    host: str = typer.Option("127.0.0.1", "--host", help="Address to bind (127.0.0.1: this machine only)."),
+    port: int = typer.Option(8080, "--port", min=1, max=65535, help="TCP port."),
+    db: Path = typer.Option(_DB, "--db", help=DB_HELP),
+    token: Optional[str] = typer.Option(None, "--token", envvar="A2A_TOKEN", help="Require 'Authorization: Bearer TOKEN' on /v1/ (or A2A_TOKEN)."),
+    knowledge_db: Optional[Path] = typer.Option(None, "--knowledge-db", dir_okay=False, help="Knowledge index for /v1/ask (default .a2a/knowledge.duckdb)."),
+    runs_dir: Path = typer.Option(Path("runs"), "--runs", file_okay=False, help="Where /v1/runs finds batch runs."),
+    backend: BackendOption = "heuristic",
+    record_to: RecordOption = None,
+    cassette: CassetteOption = None,
+    model: ModelOption = None,
+) -> None:
+    """Serve turns, product questions, tasks, stored workflows and batch runs over HTTP (OpenAPI at /docs, /openapi.json)."""
+    from dataflow.service import ServiceState, serve as run_service
+    from rag.store import KnowledgeStore
+
+    runner = model_runner(backend=backend, record=record_to, cassette=cassette, model=model)
+    with _user_errors():
+        store = _store(db)
+        console.print(f"serving on http://{host}:{port}  (workflows in {db}; Ctrl-C stops)", highlight=False)
+        run_service(host, port, ServiceState(runner=runner, store=store, knowledge=KnowledgeStore.open(knowledge_db),
+                                             runs_dir=runs_dir, token=token))
+        store.close()
+
+
 def register(app: typer.Typer) -> None:
+    app.command()(serve)
     app.command()(run)
     app.command()(task)
     app.command()(resume)

@@ -1,0 +1,204 @@
+"""`a2a serve`: the cloud side as an HTTP service (FastAPI; OpenAPI from the pydantic contracts at /openapi.json).
+
+One warm TurnRunner and one workflow store per process. Routing and the store are not safe for concurrent
+use, so requests are served one at a time behind a lock (a turn takes a few milliseconds); a slow model call
+holds the lock for its duration. Every request gets a trace id (the `x-trace-id` header, or a new one) and one
+structured log line; bodies over 256 KB are refused with 413; malformed bodies are 400, invalid fields 422
+with the field named; bad input is never a 500.
+
+This step serves turns, product questions, structured tasks, stored workflows and batch runs. With
+`execute: true` a turn runs on this process's simulated robot; a robot process of its own (`a2a device`) that
+takes submitted workflows and posts callbacks is the next step (issue 12).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, ConfigDict, Field
+
+from dataflow.runtime import Runtime
+from dataflow.store import UnknownWorkflowError
+from registry.contracts import DecisionRecord, TurnInput
+from registry.errors import A2AError, InputError
+
+MAX_BODY_BYTES = 256 * 1024
+LOG = logging.getLogger("a2a.service")
+
+
+class TurnRequest(BaseModel):
+    """POST /v1/turns."""
+
+    model_config = ConfigDict(extra="forbid")
+    text: str = Field(min_length=1, max_length=2000)
+    voice_context: dict[str, Any] | None = None
+    device_context: dict[str, Any] | None = None
+    execute: bool = False
+    """Run the plan on the simulated robot and add workflow_id and the run report."""
+    device_id: str | None = Field(None, max_length=100)
+
+
+class AskRequest(BaseModel):
+    """POST /v1/ask."""
+
+    model_config = ConfigDict(extra="forbid")
+    text: str = Field(min_length=1, max_length=2000)
+
+
+class TaskRequest(BaseModel):
+    """POST /v1/tasks (path A): a structured request and optional device context overrides."""
+
+    model_config = ConfigDict(extra="forbid")
+    request: dict[str, Any]
+    device_context: dict[str, Any] | None = None
+
+
+class TurnReply(DecisionRecord):
+    """The decision record, plus the run when the turn was executed."""
+
+    workflow_id: str | None = None
+    run: dict[str, Any] | None = None
+
+
+@dataclass
+class ServiceState:
+    """What the service holds: the warm runner, the workflow store, the knowledge store, the runs folder."""
+
+    runner: Any
+    store: Any
+    knowledge: Any = None
+    runs_dir: Path = Path("runs")
+    token: str | None = None
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+def _runs(runs_dir: Path) -> list[dict[str, Any]]:
+    """Batch runs on disk: every folder under runs_dir with a metrics.json, newest first."""
+    out = []
+    for metrics in sorted(runs_dir.glob("*/metrics.json"), key=lambda p: p.stat().st_mtime, reverse=True):
+        try:
+            data = json.loads(metrics.read_text(encoding="utf-8"))
+        except (OSError, json.JSONDecodeError):
+            continue
+        out.append({"run": metrics.parent.name, "set": data.get("set"), "rows": data.get("rows"), "errors": data.get("errors"),
+                    "family_accuracy": data.get("family_accuracy"), "action_exact_match": data.get("action_exact_match"),
+                    "false_actions": data.get("false_actions")})
+    return out
+
+
+def create_app(state: ServiceState) -> FastAPI:
+    app = FastAPI(title="a2a-planner", version="0.1.0",
+                  description="Routes Korean voice turns for the air-purifier robot and runs their plans (issue 12).")
+
+    def error(status: int, message: str, trace_id: str, **extra: Any) -> JSONResponse:
+        return JSONResponse({"error": message, "trace_id": trace_id, **extra}, status_code=status, headers={"x-trace-id": trace_id})
+
+    @app.middleware("http")
+    async def envelope(request: Request, call_next):
+        trace_id = request.headers.get("x-trace-id") or uuid.uuid4().hex
+        request.state.trace_id = trace_id
+        started = time.perf_counter()
+        status = 500
+        try:
+            size = request.headers.get("content-length")
+            if size is not None and (not size.isdigit() or int(size) > MAX_BODY_BYTES):
+                response = error(413, f"the body is over {MAX_BODY_BYTES // 1024} KB", trace_id)
+            elif state.token and request.url.path.startswith("/v1/") and request.headers.get("authorization") != f"Bearer {state.token}":
+                response = error(401, "a bearer token is required (Authorization: Bearer TOKEN)", trace_id)
+            else:
+                body = await request.body()
+                if len(body) > MAX_BODY_BYTES:
+                    response = error(413, f"the body is over {MAX_BODY_BYTES // 1024} KB", trace_id)
+                else:
+                    response = await call_next(request)
+                    response.headers["x-trace-id"] = trace_id
+            status = response.status_code
+            return response
+        finally:
+            LOG.info(json.dumps({"trace_id": trace_id, "method": request.method, "path": request.url.path, "status": status,
+                                 "ms": round((time.perf_counter() - started) * 1000, 2)}))
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError):
+        first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "invalid request"}
+        if first.get("type") == "json_invalid":
+            return error(400, f"the body is not valid JSON: {first.get('ctx', {}).get('error', first['msg'])}", request.state.trace_id)
+        where = ".".join(str(p) for p in first["loc"] if p != "body")
+        return error(422, f"{where or 'body'}: {first['msg']}", request.state.trace_id, field=where or None)
+
+    @app.exception_handler(A2AError)
+    async def refused(request: Request, exc: A2AError):
+        status = 404 if isinstance(exc, UnknownWorkflowError) else 422
+        return error(status, str(exc), request.state.trace_id)
+
+    @app.get("/healthz")
+    def healthz() -> dict[str, Any]:
+        return {"status": "ok", "registry_version": state.runner.registry.capabilities.registry_version,
+                "planner_backend": state.runner.config.planner_backend}
+
+    @app.post("/v1/turns", response_model=TurnReply, response_model_exclude_none=False)
+    def turns(body: TurnRequest, request: Request) -> TurnReply:
+        from dataflow.batch import turn_from_row
+
+        trace_id = request.state.trace_id
+        row = {"text": body.text, "voice_context": body.voice_context, "device_context": body.device_context}
+        with state.lock:
+            try:
+                turn = turn_from_row(row, state.runner.registry)
+            except ValueError as exc:  # the text itself (a lone surrogate)
+                raise InputError(f"text: {exc}") from None
+            if not body.execute:
+                record = state.runner.route(turn, trace_id=trace_id)
+                return TurnReply(**record.model_dump())
+            report = Runtime(state.store, state.runner).run_text(body.text, body.device_context, voice_context=body.voice_context,
+                                                                 trace_id=trace_id)
+            stored = state.store.workflow(report.workflow_id)["record_json"]
+            record = DecisionRecord.model_validate_json(stored) if stored else state.runner.route(turn, trace_id=trace_id)
+        return TurnReply(**record.model_dump(), workflow_id=report.workflow_id, run=report.cli_json())
+
+    @app.get("/v1/workflows/{workflow_id}")
+    def workflow(workflow_id: str) -> dict[str, Any]:
+        with state.lock:
+            report = Runtime(state.store, state.runner).stored_report(workflow_id)
+            events = [{k: v for k, v in e.items() if k != "received_seq"} for e in state.store.events(workflow_id)]
+            decisions = state.store.decisions(workflow_id)
+        return {**report.cli_json(), "events": events, "decisions": decisions}
+
+    @app.post("/v1/tasks")
+    def tasks(body: TaskRequest) -> dict[str, Any]:
+        with state.lock:
+            report = Runtime(state.store, state.runner).run_task(body.request, body.device_context)
+        return report.cli_json()
+
+    @app.post("/v1/ask", response_model=DecisionRecord)
+    def ask(body: AskRequest, request: Request) -> DecisionRecord:
+        with state.lock:
+            previous, state.runner.knowledge = state.runner.knowledge, state.knowledge
+            try:
+                return state.runner.route(TurnInput(recognized_text=body.text), trace_id=request.state.trace_id)
+            finally:
+                state.runner.knowledge = previous
+
+    @app.get("/v1/runs")
+    def runs() -> list[dict[str, Any]]:
+        return _runs(state.runs_dir)
+
+    return app
+
+
+def serve(host: str, port: int, state: ServiceState) -> None:
+    """Run the service with uvicorn until interrupted."""
+    import uvicorn
+
+    logging.basicConfig(level=logging.INFO, format="%(message)s")
+    uvicorn.run(create_app(state), host=host, port=port, log_level="warning")
