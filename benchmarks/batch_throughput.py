@@ -20,7 +20,7 @@ import random
 import time
 from pathlib import Path
 
-from dataflow.batch import read_set
+from dataflow.rows import read_set
 from dataflow.driver import DriverConfig
 from dataflow.engines import ProcessEngine, chunked, peak_rss_mb
 from registry.contracts import DecisionRecord
@@ -38,7 +38,7 @@ def sample_rows(source: Path, n: int, seed: int) -> list:
 
 
 def local_throughput(parsed) -> tuple[float, float]:
-    from dataflow.batch import decide_rows
+    from dataflow.rows import decide_rows
     from dataflow.driver import TurnRunner
 
     started = time.perf_counter()

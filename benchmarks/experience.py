@@ -21,7 +21,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from dataflow.batch import decide_rows, read_set, score  # noqa: E402
+from dataflow.batch import score  # noqa: E402
+
+from dataflow.rows import decide_rows, read_set  # noqa: E402
 from dataflow.driver import TurnRunner  # noqa: E402
 from dataflow.runtime import Runtime  # noqa: E402
 from dataflow.store import WorkflowStore  # noqa: E402

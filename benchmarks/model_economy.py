@@ -21,7 +21,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))  # tests.fake_gemini
 
-from dataflow.batch import read_set, turn_from_row  # noqa: E402
+from dataflow.rows import read_set, turn_from_row  # noqa: E402
 from dataflow.driver import DriverConfig, TurnRunner  # noqa: E402
 from dataflow.model_client import client_from_env  # noqa: E402
 from tests.fake_gemini import FakeGemini  # noqa: E402

@@ -25,7 +25,7 @@ import time
 import uuid
 from pathlib import Path
 
-from dataflow.batch import read_set, turn_from_row
+from dataflow.rows import read_set, turn_from_row
 from dataflow.driver import TurnRunner, shared_kiwi
 from dataflow.knowledge import DEFAULT_CORPUS, DEFAULT_GRAPH, build_knowledge_index
 from rag.corpus import read_corpus

@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from dataflow.batch import read_set  # noqa: E402
+from dataflow.rows import read_set  # noqa: E402
 from dataflow.driver import TurnRunner  # noqa: E402
 from dataflow.runtime import Runtime  # noqa: E402
 from dataflow.store import WorkflowStore  # noqa: E402
@@ -30,7 +30,7 @@ from device.session import DeviceSession  # noqa: E402
 from registry import load_registry  # noqa: E402
 from registry.contracts import Action, Step  # noqa: E402
 from registry.device_bridge import load_device_bridge  # noqa: E402
-from stages._compile import compile_steps  # noqa: E402
+from stages.compilation import compile_steps  # noqa: E402
 
 
 def ticks_per_second(ticks: int) -> dict[str, float]:

@@ -14,7 +14,7 @@ import time
 import uuid
 from pathlib import Path
 
-from dataflow.batch import read_set, turn_from_row
+from dataflow.rows import read_set, turn_from_row
 from dataflow.driver import TurnRunner
 
 

@@ -5,138 +5,16 @@ from __future__ import annotations
 import json
 from collections import Counter
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
-from pydantic import ValidationError
 
-from dataflow.driver import DriverConfig, TurnRunner, error_record
+from dataflow.driver import DriverConfig, TurnRunner
 from dataflow.experience_metrics import experience_block, experience_checks, experience_expected, experience_got
-from dataflow.model_metrics import model_usage
-from registry.contracts import FAMILIES, DecisionRecord, Expect, TurnInput
-from registry.errors import InputError
-from registry.inputs import device_context_of, voice_context_of
-from registry.loader import EvidenceWeights, Registry, load_registry
-
-
-MAX_NESTING = 64
-"""A set row nests objects and lists at most this deep (a label needs 4); deeper is an error record."""
-
-
-def _depth_ok(value: Any, limit: int = MAX_NESTING) -> bool:
-    stack = [(value, 1)]
-    while stack:
-        item, depth = stack.pop()
-        if depth > limit:
-            return False
-        children = item.values() if isinstance(item, dict) else item if isinstance(item, list) else ()
-        stack.extend((child, depth + 1) for child in children)
-    return True
-
-
-def _unicode_ok(value: Any) -> bool:
-    """No lone surrogate anywhere in the row's strings (JSON can escape one; UTF-8 cannot carry it)."""
-    if isinstance(value, str):
-        try:
-            value.encode("utf-8")
-        except UnicodeEncodeError:
-            return False
-        return True
-    if isinstance(value, dict):
-        return all(_unicode_ok(k) and _unicode_ok(v) for k, v in value.items())
-    if isinstance(value, list):
-        return all(_unicode_ok(v) for v in value)
-    return True
-
-
-def _parse_line(raw: bytes) -> tuple[Any, str | None]:
-    try:
-        line = raw.decode("utf-8").strip()
-    except UnicodeDecodeError:
-        return None, "line is not UTF-8"
-    if not line:
-        return None, ""
-    try:
-        row = json.loads(line)
-    except json.JSONDecodeError as exc:
-        return None, f"malformed JSON: {exc.msg}"
-    except RecursionError:
-        return None, f"nested deeper than {MAX_NESTING} levels"
-    if not _depth_ok(row):
-        return None, f"nested deeper than {MAX_NESTING} levels"
-    return row, None
-
-
-def read_set(path: Path) -> list[tuple[int, dict[str, Any] | None, str | None]]:
-    """(line number, row or None, error) per non-empty line; a bad line is reported, not fatal.
-
-    Every row gets an id: its own (as text), or `line-N` when it has none. Rows that share an id are each an
-    error: they would be scored against one another's labels."""
-    rows: list[tuple[int, dict[str, Any] | None, str | None]] = []
-    with path.open("rb") as fh:
-        for number, raw in enumerate(fh, 1):
-            row, error = _parse_line(raw)
-            if error == "":
-                continue
-            if error is None and isinstance(row, dict) and "text" not in row and isinstance(row.get("question"), str):
-                row = {**row, "text": row["question"]}  # a DQR question set row (data/questions/dqr.jsonl)
-            if error is None and isinstance(row, dict):
-                row = {**row, "id": str(row["id"]) if row.get("id") not in (None, "") else f"line-{number}"}
-                error = row_error(row)
-            elif error is None:
-                error = f"a row is a JSON object, got {type(row).__name__}"
-            rows.append((number, row if isinstance(row, dict) else None, error))
-    seen: dict[str, list[int]] = {}
-    for number, row, _ in rows:
-        if row is not None:
-            seen.setdefault(row["id"], []).append(number)
-    return [(number, row, error or (f"duplicate id {row['id']!r} (lines {', '.join(map(str, seen[row['id']]))})"
-                                    if row is not None and len(seen[row["id"]]) > 1 else None))
-            for number, row, error in rows]
-
-
-def row_error(row: dict[str, Any]) -> str | None:
-    """Why a parsed row cannot be routed or scored, if it cannot (UTTERANCE_SETS.md)."""
-    if not isinstance(row.get("text"), str):
-        return "row needs a string 'text'"
-    if not _unicode_ok(row):
-        return "invalid Unicode (a lone surrogate) in the row"
-    expect = row.get("expect")
-    if expect is not None and not isinstance(expect, dict):
-        return f"expect: must be a JSON object, got {type(expect).__name__}"
-    if expect is not None:
-        try:
-            Expect.model_validate(expect)
-        except ValidationError as exc:
-            err = exc.errors()[0]
-            where = ".".join(map(str, err["loc"]))
-            return f"expect{'.' + where if where else ''}: {err['msg']}"
-    return None
-
-
-def turn_from_row(row: dict[str, Any], registry: Registry | None = None) -> TurnInput:
-    """A set row as a TurnInput: device_context overrides the default device context. Contexts are checked
-    (registry/inputs.py): an unknown or mistyped field, a number out of range or an unknown room is an InputError."""
-    return TurnInput(recognized_text=row["text"], voice_context=voice_context_of(row.get("voice_context")),
-                     device_context=device_context_of(row.get("device_context"), registry or load_registry()))
-
-
-def decide_rows(runner: TurnRunner, rows, progress: Callable[[], None] | None = None) -> list[DecisionRecord]:
-    records = []
-    for number, row, error in rows:
-        row_id = row["id"] if row else f"line-{number}"
-        text = row.get("text", "") if row and isinstance(row.get("text"), str) and _unicode_ok(row["text"]) else ""
-        if error:
-            records.append(error_record(text, error, row_id))
-        else:
-            try:
-                records.append(runner.route(turn_from_row(row, runner.registry), row_id=row_id))
-            except InputError as exc:
-                records.append(error_record(text, str(exc), row_id))
-            except Exception as exc:  # one bad row must never stop a batch; the record says why
-                records.append(error_record(text, f"{type(exc).__name__}: {exc}", row_id))
-        if progress:
-            progress()
-    return records
+from dataflow.engines import route_rows
+from dataflow.model_metrics import model_usage, percentile
+from dataflow.rows import read_set
+from registry.contracts import FAMILIES, DecisionRecord
+from registry.loader import EvidenceWeights, load_registry
 
 
 # --- scoring ---------------------------------------------------------------------------
@@ -203,15 +81,6 @@ def _failing_row(rec: DecisionRecord, exp: dict[str, Any], ok: dict[str, bool], 
     failed = [k for k, v in ok.items() if not v]
     return {"id": rec.id, "text": rec.text, "failed": failed, "false_actions": extra, "error": rec.error,
             "expected": {k: expected.get(k) for k in failed} if failed else exp, "got": {k: got.get(k) for k in failed} if failed else got}
-
-
-def _percentile(values: list[float], q: float) -> float:
-    if not values:
-        return 0.0
-    ordered = sorted(values)
-    k = (len(ordered) - 1) * q
-    lo, hi = int(k), min(int(k) + 1, len(ordered) - 1)
-    return round(ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo), 4)
 
 
 def score(rows: list[dict[str, Any]], records: list[DecisionRecord]) -> dict[str, Any]:
@@ -299,7 +168,7 @@ def score(rows: list[dict[str, Any]], records: list[DecisionRecord]) -> dict[str
         "not_full_pass": len(failing),
         "decided_families": {f: decided[f] for f in [*FAMILIES, *sorted(set(decided) - set(FAMILIES))] if decided[f]},
         "second_pass_rate": rate([r.second_pass_ran for r in records if not r.error]),
-        "latency_ms": {"p50": _percentile(latencies, 0.5), "p95": _percentile(latencies, 0.95), "max": round(max(latencies), 4) if latencies else 0.0},
+        "latency_ms": {"p50": percentile(latencies, 0.5), "p95": percentile(latencies, 0.95), "max": round(max(latencies), 4) if latencies else 0.0},
         "model_usage": model_usage(records),
         "experience": experience_block(per_row),
     }
@@ -344,7 +213,6 @@ def run_batch(runner: TurnRunner | None, set_path: Path, out_dir: Path | None = 
 
     Without a runner (a non-local engine's workers build their own) `config` and `weights` make a variant run;
     a runner carries its own. The metrics record the config and the weight terms that differ from the registry's."""
-    from dataflow.engines import route_rows
     from dataflow.tuning import weights_diff
 
     parsed = read_set(set_path)

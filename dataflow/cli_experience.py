@@ -64,12 +64,12 @@ def goals_list(
     limit: int = typer.Option(50, "--limit", min=1, help="How many, newest first."),
 ) -> None:
     """List admitted goals: status, decisions and replans spent, the turn's text."""
-    from dataflow.cli_runtime import _store, _user_errors
+    from dataflow.cli_common import open_store, user_errors
     from dataflow.goal_store import list_goals
 
     console = Console()
-    with _user_errors():
-        store = _store(db)
+    with user_errors():
+        store = open_store(db)
         table = Table(title=f"goals in {db}")
         for col in ("workflow", "experience", "status", "decisions", "replans", "text"):
             table.add_column(col, overflow="fold")

@@ -12,6 +12,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from dataflow.cli_common import context_arg, json_arg, open_store, user_errors
 from dataflow.cli_experience import print_supervision
 from dataflow.cli_model import BackendOption, CassetteOption, ModelOption, RecordOption, model_runner
 from dataflow.store import SEED_MAX
@@ -26,22 +27,6 @@ _EVENT_STYLE = {"COMPLETED": "green", "FAILED": "red", "BLOCKED": "red", "TIMEOU
                 "NEEDS_USER_INPUT": "yellow", "CANCELLED": "magenta", "PROGRESS": "dim", "QUEUED": "dim", "RUNNING": "cyan"}
 _SCHEDULE_STYLE = {"active": "cyan", "fired": "green", "expired": "yellow", "cancelled": "magenta"}
 _STATUS_STYLE = {"completed": "green", "running": "cyan", "cancelled": "magenta", "needs_user_input": "yellow", "paused": "yellow"}
-
-
-@contextmanager
-def _user_errors() -> Iterator[None]:
-    """A user's mistake is a red line and exit code 2, never a traceback."""
-    try:
-        yield
-    except A2AError as exc:
-        err.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(2) from None
-
-
-def _store(db: Path):
-    from dataflow.store import WorkflowStore
-
-    return WorkflowStore(db)
 
 
 def _scenario(path: Optional[Path]):
@@ -105,25 +90,24 @@ def run(
     cancel); an admitted goal's status, effects achieved and decisions spent are shown and stored."""
     import uuid
 
-    from dataflow.cli import _context_arg
     from dataflow.runtime import Runtime
-    from stages._compile import workflow_id_for
+    from stages.compilation import workflow_id_for
 
-    with _user_errors():
+    with user_errors():
         loaded = _scenario(scenario)
         text = text if text is not None else loaded.utterance
         if not text:
             raise typer.BadParameter("give the TEXT to run" + (f" ({scenario} has no utterance)" if scenario else ", or --scenario FILE with an utterance"),
                                      param_hint="TEXT")
         runner = model_runner(backend=backend, record=record_to, cassette=cassette, model=model)
-        store = _store(db)
+        store = open_store(db)
         runtime = Runtime(store, runner)
         listener = None if as_json else _timeline
         trace_id = uuid.uuid4().hex
         if not as_json:
             console.print(f"[bold]{text}[/bold]  trace {trace_id}  workflow {workflow_id_for(trace_id)}", highlight=False, soft_wrap=True)
-        report = runtime.run_text(text, _context_arg(device_context, "--device-context"), loaded, seed,
-                                  _context_arg(voice_context, "--voice-context"), pace=pace, listener=listener, trace_id=trace_id)
+        report = runtime.run_text(text, context_arg(device_context, "--device-context"), loaded, seed,
+                                  context_arg(voice_context, "--voice-context"), pace=pace, listener=listener, trace_id=trace_id)
         _print_report(report, as_json)
         store.close()
 
@@ -137,13 +121,12 @@ def task(
     as_json: bool = typer.Option(False, "--json", help="Print the run report as JSON."),
 ) -> None:
     """Path A: validate an app's structured request against the registry and run it with no planner."""
-    from dataflow.cli import _context_arg, json_arg
     from dataflow.runtime import Runtime
 
-    with _user_errors():
+    with user_errors():
         data = json_arg(request, "REQUEST")
-        store = _store(db)
-        report = Runtime(store).run_task(data, _context_arg(device_context, "--device-context"), _scenario(scenario), seed,
+        store = open_store(db)
+        report = Runtime(store).run_task(data, context_arg(device_context, "--device-context"), _scenario(scenario), seed,
                                          listener=None if as_json else _timeline)
         _print_report(report, as_json)
         store.close()
@@ -158,8 +141,8 @@ def resume(
     """Continue a workflow that a killed process left running (a finished one is only shown)."""
     from dataflow.runtime import Runtime
 
-    with _user_errors():
-        store = _store(db)
+    with user_errors():
+        store = open_store(db)
         report, stats = Runtime(store).resume(workflow_id, pace=pace, listener=None if as_json else _timeline)
         if not as_json:
             console.print(f"[dim]{stats['replayed']} logged events replayed, {stats['new']} new[/dim]")
@@ -179,8 +162,8 @@ def workflows_list(
     as_json: bool = typer.Option(False, "--json", help="Print the workflows as JSON (id, kind, family, status, reason, utterance)."),
 ) -> None:
     """List workflows, newest first."""
-    with _user_errors():
-        store = _store(db)
+    with user_errors():
+        store = open_store(db)
         if as_json:
             rows = [{"workflow_id": w["workflow_id"], "kind": w["kind"], "family": w["family"], "status": w["status"],
                      "reason_code": w["reason_code"], "utterance": w["text"]} for w in store.list_workflows(limit, status)]
@@ -206,8 +189,8 @@ def workflows_show(
     """Show a workflow's steps, results, event log, decisions and response."""
     from dataflow.runtime import Runtime, clock_text
 
-    with _user_errors():
-        store = _store(db)
+    with user_errors():
+        store = open_store(db)
         report = Runtime(store).stored_report(workflow_id)
         events = store.events(workflow_id)
         if as_json:
@@ -234,8 +217,8 @@ def schedules_list(db: Path = typer.Option(_DB, "--db", help=DB_HELP),
 
     status: active; fired (a one-shot the schedule clock fired, a timer whose run's clock reached it); expired (a timer
     whose run ended before it was due); cancelled (with --all). `fires` counts the schedule clock's fires."""
-    with _user_errors():
-        store = _store(db)
+    with user_errors():
+        store = open_store(db)
         table = Table(title="schedules")
         for col in ("schedule", "kind", "function", "start", "end", "repeat", "fires", "status"):
             table.add_column(col)
@@ -260,14 +243,13 @@ def schedules_run(
     db: Path = typer.Option(_DB, "--db", help=DB_HELP),
 ) -> None:
     """Advance the simulated clock and fire the schedules that fall due, with their timeline."""
-    from dataflow.cli import _context_arg
     from dataflow.runtime import WEEKDAYS, Runtime
 
     if weekday not in WEEKDAYS:
         raise typer.BadParameter(f"one of {', '.join(WEEKDAYS)}", param_hint="--weekday")
-    with _user_errors():
-        store = _store(db)
-        reports = Runtime(store).run_clock(start, until, _context_arg(device_context, "--device-context"), _scenario(scenario),
+    with user_errors():
+        store = open_store(db)
+        reports = Runtime(store).run_clock(start, until, context_arg(device_context, "--device-context"), _scenario(scenario),
                                            seed=seed, listener=_timeline, start_weekday=weekday)
         if not reports:
             console.print("no schedule fell due in that window")
@@ -293,8 +275,8 @@ def serve(
     from rag.store import KnowledgeStore
 
     runner = model_runner(backend=backend, record=record_to, cassette=cassette, model=model)
-    with _user_errors():
-        store = _store(db)
+    with user_errors():
+        store = open_store(db)
         console.print(f"serving on http://{host}:{port}  (workflows in {db}; Ctrl-C stops)", highlight=False)
         run_service(host, port, ServiceState(runner=runner, store=store, knowledge=KnowledgeStore.open(knowledge_db),
                                              runs_dir=runs_dir, token=token))

@@ -97,7 +97,7 @@ class ShellSession:
         return True
 
     def turn(self, text: str) -> None:
-        from dataflow.batch import turn_from_row
+        from dataflow.rows import turn_from_row
         from dataflow.conversation import follow_up_voice_context
 
         turn = turn_from_row({"text": text, "voice_context": self.voice.model_dump(), "device_context": self.device_context})
@@ -115,7 +115,7 @@ class ShellSession:
         if record.runner_up_family:
             head += f"  runner-up [yellow]{record.runner_up_family}[/yellow]"
         self.say(head)
-        from dataflow.cli import step_label
+        from dataflow.cli_common import step_label
 
         for step in record.steps:
             label = step_label(step)
@@ -151,9 +151,9 @@ class ShellSession:
         elif name == ":json":
             self.write_json(self.last_record.model_dump_json(indent=None if self.as_json else 2))
         elif name == ":show":
-            from dataflow.cli import _show
+            from dataflow.cli_common import show_record
 
-            _show(self.last_record)
+            show_record(self.last_record)
         elif name == ":run":
             self.run_last()
         elif name == ":trace":
@@ -164,12 +164,13 @@ class ShellSession:
 
     def run_last(self) -> None:
         """The last turn through `a2a run`'s path: routed again with the same contexts (deterministic), compiled, run."""
-        from dataflow.cli_runtime import _print_report, _scenario, _store, _timeline
+        from dataflow.cli_common import open_store
+        from dataflow.cli_runtime import _print_report, _scenario, _timeline
         from dataflow.runtime import Runtime
-        from stages._compile import workflow_id_for
+        from stages.compilation import workflow_id_for
 
         if self._runtime is None:
-            self._store = _store(self.db)
+            self._store = open_store(self.db)
             self._runtime = Runtime(self._store, runner=self.runner)
         trace_id = uuid.uuid4().hex
         text = self.last_turn.recognized_text
@@ -269,17 +270,17 @@ def shell(
     """Route turns typed one a line through one warm runner; each turn continues the voice context of the last.
 
     Lines starting with ':' are commands (:help lists them). With a terminal there is a prompt and line history."""
-    from dataflow.cli import _context_arg, _runner
+    from dataflow.cli_common import context_arg, make_runner
     from dataflow.runtime import device_context_from
     from device.scenario import Scenario
     from registry.loader import load_registry
 
-    overrides = _context_arg(device_context, "--device-context")
+    overrides = context_arg(device_context, "--device-context")
     try:
         device_context_from(Scenario(), overrides, load_registry())  # the same check `a2a run` makes, before the first turn rather than at :run
     except A2AError as exc:
         raise typer.BadParameter(str(exc), param_hint="--device-context") from None
-    session = ShellSession(_runner(backend=backend, record=record_to, cassette=cassette, model=model), overrides, seed, db, as_json)
+    session = ShellSession(make_runner(backend=backend, record=record_to, cassette=cassette, model=model), overrides, seed, db, as_json)
     interactive = sys.stdin.isatty()
     if interactive and not as_json:
         console.print("[dim]a2a shell: one turn a line, :help for commands, Ctrl-D to leave[/dim]", highlight=False)

@@ -32,7 +32,7 @@ def trace(
     config: list[str] = typer.Option([], "--config", help="Driver config KEY=VALUE (repeatable), e.g. inline_unified_router=false."),
 ) -> None:
     """Draw one turn's execution: the nodes that ran, each with a summary of its output and its time."""
-    from dataflow.cli import turn_arg
+    from dataflow.cli_common import turn_arg
     from dataflow.graph_views import GraphError, render, trace_graph, trace_turn
 
     turn = turn_arg(text, voice_context, device_context)
@@ -150,7 +150,7 @@ def _diff_table(diff: list[dict]) -> Table:
 
 def _route_features(paths: list[Path], label: str):
     """Run the DAG over sets and keep their evidence features."""
-    from dataflow.batch import decide_rows, read_set
+    from dataflow.rows import decide_rows, read_set
     from dataflow.driver import TurnRunner
     from dataflow.tuning import features_from_records
 
@@ -209,7 +209,7 @@ def tune(
 
 def _fit(sets: list[Path], holdout: Path, out: Path, max_drop: float, l2: float, allow_new_terms: bool, dry_run: bool, limit: int) -> None:
     from dataflow import tuning
-    from dataflow.batch import read_set
+    from dataflow.rows import read_set
 
     if not sets:
         raise typer.BadParameter("give the labelled SETs to fit on", param_hint="PATHS")

@@ -14,7 +14,7 @@ import os
 from collections.abc import Callable, Sequence
 from typing import Any, Literal
 
-from dataflow.batch import decide_rows
+from dataflow.rows import decide_rows
 from dataflow.driver import DriverConfig, TurnRunner
 from registry.contracts import DecisionRecord
 from registry.errors import A2AError

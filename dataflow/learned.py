@@ -16,10 +16,10 @@ from pathlib import Path
 
 import numpy as np
 
-from dataflow.batch import read_set
+from dataflow.rows import read_set
 from registry.contracts import FAMILIES
 from registry.errors import InputError
-from stages._learned import family_probabilities, ngram_buckets
+from stages.ngram_model import family_probabilities, ngram_buckets
 
 BUCKETS = 1 << 14
 _HOLDOUT_MARKERS = ("holdout",)

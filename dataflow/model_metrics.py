@@ -1,15 +1,21 @@
-"""Model economy of a batch run, and the run-to-run comparison the source system tracked:
-model calls, average tokens, average latency, family flips, plan and reply changes, new failures and recoveries."""
+"""Model economy of a batch run (model calls, tokens, latency, which path decided) and latency percentiles.
+The run-to-run comparison is dataflow/run_compare.py."""
 
 from __future__ import annotations
 
-import json
 from collections import Counter
-from pathlib import Path
 from typing import Any
 
 from registry.contracts import DecisionRecord
-from registry.errors import InputError
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    k = (len(ordered) - 1) * q
+    lo, hi = int(k), min(int(k) + 1, len(ordered) - 1)
+    return round(ordered[lo] + (ordered[hi] - ordered[lo]) * (k - lo), 4)
 
 
 def _rate(part: float, whole: int) -> float:
@@ -18,7 +24,6 @@ def _rate(part: float, whole: int) -> float:
 
 def model_usage(records: list[DecisionRecord]) -> dict[str, Any]:
     """Calls and tokens per turn, prompt tokens per call, model latency p50/p95, who decided."""
-    from dataflow.batch import _percentile
 
     ok = [r for r in records if not r.error]
     calls = sum(r.usage.model_calls for r in ok)
@@ -38,7 +43,7 @@ def model_usage(records: list[DecisionRecord]) -> dict[str, Any]:
         "output_tokens_per_turn": _rate(output, len(ok)),
         "tokens_per_turn": _rate(prompt + output, len(ok)),
         "prompt_tokens_per_call": _rate(prompt, calls),
-        "model_latency_ms": {"p50": _percentile(model_ms, 0.5), "p95": _percentile(model_ms, 0.95)},
+        "model_latency_ms": {"p50": percentile(model_ms, 0.5), "p95": percentile(model_ms, 0.95)},
         "turns_per_model_stage": dict(stages),
         "decided_by": dict(decided),
         "fail_closed": decided.get("fail_closed", 0),
@@ -46,88 +51,3 @@ def model_usage(records: list[DecisionRecord]) -> dict[str, Any]:
 
 
 # --- run comparison --------------------------------------------------------------------------
-
-
-def _run(run_dir: Path) -> tuple[list[DecisionRecord], dict[str, str]]:
-    """A run directory's records and the expected family per id (read as `a2a report` reads them)."""
-    from dataflow.report import _expectations, load_run  # raises ReportError (an A2AError) naming the problem
-
-    records, metrics = load_run(run_dir)
-    return records, {i: e["family"] for i, e in _expectations(run_dir, metrics).items() if e.get("family")}
-
-
-def failure(record: DecisionRecord, expected_family: str | None) -> str | None:
-    """Why a turn counts as failed: an error, a fail-closed plan, or a wrong labelled family."""
-    if record.error:
-        return f"error: {record.error}"
-    if (record.evidence.get("planner") or {}).get("decided_by") == "fail_closed":
-        return "fail_closed"
-    if expected_family and record.family != expected_family:
-        return f"family {record.family} != expected {expected_family}"
-    return None
-
-
-def plan_summary(record: DecisionRecord) -> str:
-    """The plan as one line: each step's typed action (`cap.op(args)`, ? for a guarded one) or its skill."""
-    parts = []
-    for step in record.steps:
-        if step.action is not None:
-            args = ",".join(f"{k}={v}" for k, v in step.action.arguments.items())
-            parts.append(f"{'?' if step.condition is not None else ''}{step.action.capability_id}.{step.action.operation_id}({args})")
-        else:
-            parts.append(f"{step.route}:{step.skill_id or step.purpose}")
-    return " → ".join(parts) or "(no step)"
-
-
-def _pct(a: float, b: float) -> float | None:
-    return round((b - a) / a * 100, 2) if a else None
-
-
-def _means(records: list[DecisionRecord]) -> dict[str, float]:
-    n = len(records) or 1
-    return {
-        "calls_per_turn": sum(r.usage.model_calls for r in records) / n,
-        "tokens_per_turn": sum(r.usage.prompt_tokens + r.usage.output_tokens for r in records) / n,
-        "latency_ms_per_turn": sum(r.usage.total_ms for r in records) / n,
-    }
-
-
-def compare_runs(run_a: Path, run_b: Path) -> dict[str, Any]:
-    """B against A over the turns both runs hold (matched by id): the economy, and row by row what changed."""
-    recs_a, expected_a = _run(run_a)
-    recs_b, expected_b = _run(run_b)
-    by_a = {str(r.id): r for r in recs_a}
-    by_b = {str(r.id): r for r in recs_b}
-    common = [i for i in by_a if i in by_b]
-    if not common:
-        raise InputError(f"{run_a} and {run_b} share no turn ids: were they run on the same set?")
-    expected = {**expected_a, **expected_b}
-    a = [by_a[i] for i in common]
-    b = [by_b[i] for i in common]
-    mean_a, mean_b = _means(a), _means(b)
-    flips, new_failures, recoveries, plans, replies = [], [], [], [], []
-    for i in common:
-        ra, rb = by_a[i], by_b[i]
-        if ra.family != rb.family:
-            flips.append({"id": i, "text": rb.text, "a": ra.family, "b": rb.family, "expected": expected.get(i)})
-        plan_a, plan_b = plan_summary(ra), plan_summary(rb)
-        if plan_a != plan_b:
-            plans.append({"id": i, "text": rb.text, "a": plan_a, "b": plan_b, "family_flip": ra.family != rb.family})
-        if (ra.tts_response or "") != (rb.tts_response or ""):
-            replies.append({"id": i, "text": rb.text, "a": ra.tts_response or "", "b": rb.tts_response or "", "family_flip": ra.family != rb.family})
-        fa, fb = failure(ra, expected.get(i)), failure(rb, expected.get(i))
-        if fb and not fa:
-            new_failures.append({"id": i, "text": rb.text, "why": fb})
-        elif fa and not fb:
-            recoveries.append({"id": i, "text": rb.text, "was": fa})
-    return {
-        "run_a": str(run_a), "run_b": str(run_b), "turns": len(common),
-        "only_in_a": len(by_a) - len(common), "only_in_b": len(by_b) - len(common),
-        "a": {k: round(v, 4) for k, v in mean_a.items()}, "b": {k: round(v, 4) for k, v in mean_b.items()},
-        "change_pct": {k: _pct(mean_a[k], mean_b[k]) for k in mean_a},
-        "family_flips": flips, "plan_changes": plans, "reply_changes": replies, "new_failures": new_failures, "recoveries": recoveries,
-    }
-
-
-def comparison_json(result: dict[str, Any]) -> str:
-    return json.dumps(result, ensure_ascii=False, indent=2)

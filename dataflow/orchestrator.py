@@ -41,7 +41,7 @@ from registry.runtime_contracts import (
     StepReport,
 )
 from registry.templates import ResponseTemplates
-from stages._compile import compile_steps
+from stages.compilation import compile_steps
 
 _EVENT_STATUS = {"QUEUED": "queued", "RUNNING": "running", "COMPLETED": "completed", "FAILED": "failed", "BLOCKED": "blocked",
                  "PAUSED": "paused", "TIMEOUT": "timeout", "NEEDS_USER_INPUT": "needs_user_input"}

@@ -12,7 +12,7 @@ from registry.device_bridge import DeviceBridge, operations_for_method, required
 from registry.device_contracts import StructuredTaskRequest
 from registry.errors import InputError
 from registry.loader import Registry
-from stages._compile import OPEN_ENDED_MARK
+from stages.compilation import OPEN_ENDED_MARK
 
 
 def parse_structured_request(data: Any) -> StructuredTaskRequest:

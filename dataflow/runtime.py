@@ -39,7 +39,7 @@ from registry.experience import ExperienceAdmission, GoalContract
 from registry.loader import Registry, load_registry
 from registry.runtime_contracts import Clocks, RunReport, ScheduleRecord, StepReport
 from registry.templates import fill, load_response_templates
-from stages._compile import compile_steps
+from stages.compilation import compile_steps
 
 DAY_S = 86400
 WEEKDAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")

@@ -148,7 +148,7 @@ def create_app(state: ServiceState) -> FastAPI:
 
     @app.post("/v1/turns", response_model=TurnReply, response_model_exclude_none=False)
     def turns(body: TurnRequest, request: Request) -> TurnReply:
-        from dataflow.batch import turn_from_row
+        from dataflow.rows import turn_from_row
 
         trace_id = request.state.trace_id
         row = {"text": body.text, "voice_context": body.voice_context, "device_context": body.device_context}

@@ -20,7 +20,7 @@ from registry.experience import GoalContract
 from registry.loader import Registry
 from registry.supervision import SupervisionPolicy
 from registry.templates import fill
-from stages._compile import compile_steps
+from stages.compilation import compile_steps
 
 ANCHOR_NOT_RUNNING = "anchor_not_running"
 

@@ -24,8 +24,8 @@ import numpy as np
 from registry.contracts import FAMILIES, DecisionRecord
 from registry.errors import A2AError
 from registry.loader import EvidenceWeights, Registry
-from stages._plan import LEARNED_PREFIX, learned_scale
-from stages._family import choose_owner, deciding_clauses, public_target, second_pass_pair, second_pass_winner
+from stages.ngram_model import LEARNED_PREFIX, learned_scale
+from stages.owner_choice import choose_owner, deciding_clauses, public_target, second_pass_pair, second_pass_winner
 
 FEATURES_FILE = "features.parquet"
 CLAUSE_FEATURES_FILE = "clause_features.parquet"

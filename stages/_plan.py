@@ -21,33 +21,8 @@ from registry.contracts import (
 from registry.loader import CONSENT_CAPABILITY, GuardTemplate, Registry
 from stages._clauses import ClauseAnalysis
 from stages._matchers import matchers_for
+from stages.ngram_model import LEARNED_PREFIX, learned_scale
 
-
-
-LEARNED_PREFIX = "learned_"
-"""Axes of the learned family model (stages/learned_evidence.py): counted on gray-zone turns only."""
-
-
-def learned_scale(lexical: dict[str, float], strengths: dict[str, float], weights) -> float:
-    """How much the learned terms count on one turn (0 = not at all): 1 in the gray zone (the lexical top two
-    closer than `learned_gray_margin`); `learned_opening.scale` when the lexical winner and the learned winner
-    are both families with no device step of their own and the learned winner is sure enough; 0 while an axis
-    of `learned_closed_by` (a decision by mechanism) or of `learned_opening.unless` (a licensed device anchor)
-    is lit. `strengths` maps lit axes to their strength. The planner and the re-scorer both call this."""
-    if any(strengths.get(a) for a in weights.learned_closed_by):
-        return 0.0
-    ranked = sorted(lexical.items(), key=lambda kv: -kv[1])
-    if len(ranked) > 1 and ranked[0][1] - ranked[1][1] < weights.learned_gray_margin:
-        return 1.0
-    opening = weights.learned_opening
-    learned = {a[len(LEARNED_PREFIX):]: v for a, v in strengths.items() if a.startswith(LEARNED_PREFIX) and v}
-    if not opening.families or not learned or not ranked or any(strengths.get(a) for a in opening.unless):
-        return 0.0
-    winner, p = max(learned.items(), key=lambda kv: kv[1])
-    lexical_winner = ranked[0][0]
-    if winner != lexical_winner and winner in opening.families and lexical_winner in opening.families and p >= opening.min_probability:
-        return opening.scale
-    return 0.0
 
 
 def score_families(axes: dict[str, EvidenceAxis], registry: Registry) -> FamilyScores:

@@ -10,7 +10,7 @@ from registry.contracts import Clause, EvidenceAxis, HistoryEvidence, LearnedEvi
 from registry.loader import Registry
 from registry.speech_contracts import PRODUCT_NOUN_TAGS
 from stages._clauses import ENDS_SENTENCE, ClauseAnalysis, thing_before
-from stages._plan import LEARNED_PREFIX
+from stages.ngram_model import LEARNED_PREFIX
 from stages._matchers import Matchers, matchers_for
 
 LEARNED_FLOOR = 0.2

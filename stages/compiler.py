@@ -10,7 +10,7 @@ from registry.contracts import PlannerOutput
 from registry.device_bridge import load_device_bridge
 from registry.device_contracts import CompiledWorkflow
 from registry.loader import Registry
-from stages._compile import compile_steps
+from stages.compilation import compile_steps
 
 
 def compiled_workflow(final_plan: PlannerOutput, registry: Registry, trace_id: str) -> CompiledWorkflow:

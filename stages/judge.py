@@ -6,7 +6,7 @@ from hamilton.function_modifiers import config
 
 from registry.contracts import PlannerOutput, PreclassifierHints, ReplyabilityMeta, ReplyObjectMeta, SecondPassVerdict
 from registry.loader import Registry
-from stages._family import public_target, second_pass_pair, second_pass_winner
+from stages.owner_choice import public_target, second_pass_pair, second_pass_winner
 
 
 @config.when(planner_backend="heuristic")  # the model backends' judge: stages/model_stages.py

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from registry.contracts import FAMILIES, LearnedEvidence, NormalizedText
 from registry.loader import Registry
-from stages._learned import family_probabilities
+from stages.ngram_model import family_probabilities
 
 
 def learned_family_evidence(normalized_text: NormalizedText, registry: Registry) -> LearnedEvidence:

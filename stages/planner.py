@@ -16,7 +16,7 @@ from registry.contracts import (
 )
 from registry.loader import Registry
 from stages._clauses import ClauseAnalysis
-from stages._family import choose_owner, deciding_clauses
+from stages.owner_choice import choose_owner, deciding_clauses
 from stages._assemble import plan_for_family
 from stages._plan import score_families
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from hamilton.function_modifiers import config
 
 from registry.contracts import PreclassifierHints, ReplyabilityMeta, ReplyObjectMeta
-from stages._family import KNOWLEDGE_AXES
+from stages.owner_choice import KNOWLEDGE_AXES
 
 # (object type, role, axes that point at it), in precedence order
 _OBJECT_RULES = (

@@ -14,7 +14,7 @@ from registry.contracts import (
     RankedFlows,
 )
 from registry.loader import Registry
-from stages._family import KNOWLEDGE_AXES, family_order
+from stages.owner_choice import KNOWLEDGE_AXES, family_order
 
 # Which axes keep which family alive. A family with none of its axes lit is dropped,
 # except DEF and STT_NULL, which always remain as the safe conversational exits.

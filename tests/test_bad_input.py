@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from dataflow.batch import decide_rows, read_set
+from dataflow.rows import decide_rows, read_set
 from dataflow.cli import app
 from dataflow.driver import TurnRunner
 from registry.contracts import FAMILIES, DecisionRecord, DeviceContext, StepOutputCondition, VoiceContext

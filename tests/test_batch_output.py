@@ -50,7 +50,7 @@ def cli(runner, monkeypatch):
     def warm_or_variant(**options):
         return model_runner(**options) if "config" in options or "registry" in options else runner
 
-    monkeypatch.setattr("dataflow.cli._runner", warm_or_variant)
+    monkeypatch.setattr("dataflow.cli_common.make_runner", warm_or_variant)
 
     def invoke(*args):
         return CliRunner().invoke(app, [str(a) for a in args], env={"COLUMNS": "200", "NO_COLOR": "1"})

@@ -11,7 +11,7 @@ from device.scenario import Scenario, SimulatedUser
 from device.session import DeviceSession
 from registry.contracts import Action, DeviceContext, Step
 from registry.device_bridge import load_device_bridge
-from stages._compile import compile_steps
+from stages.compilation import compile_steps
 
 
 def _step(cap: str, op: str, args: dict | None = None, sid: str = "step_1", deps: list[str] | None = None, condition=None) -> Step:

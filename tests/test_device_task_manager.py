@@ -18,7 +18,7 @@ from registry.device_contracts import SATISFIED_STEP_STATUSES, AfterEvent, Clock
 from registry.errors import InputError
 from registry.templates import load_response_templates
 from registry.conditions import ALLOWED_STATE_PATHS
-from stages._compile import compile_steps
+from stages.compilation import compile_steps
 from device.world import STATE_FIELDS
 from tests.test_device_simulator import _step, run_steps
 

@@ -18,7 +18,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from dataflow.batch import read_set, turn_from_row
+from dataflow.rows import read_set, turn_from_row
 from dataflow.orchestrator import USER_GOAL_CHANGE
 from dataflow.runtime import Runtime
 from dataflow.store import WorkflowStore

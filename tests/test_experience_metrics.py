@@ -7,7 +7,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from dataflow.batch import decide_rows, read_set, score
+from dataflow.batch import score
+
+from dataflow.rows import decide_rows, read_set
 from dataflow.cli import app
 
 ROOT = Path(__file__).resolve().parents[1]

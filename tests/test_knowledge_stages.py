@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from dataflow.batch import read_set, turn_from_row
+from dataflow.rows import read_set, turn_from_row
 from dataflow.driver import TurnRunner, shared_kiwi
 from dataflow.knowledge import DEFAULT_GRAPH, build_knowledge_index
 from dataflow.knowledge_eval import knowledge_metrics, read_questions

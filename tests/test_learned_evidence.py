@@ -12,7 +12,7 @@ from registry.contracts import FAMILIES, DeviceContext, TurnInput
 from registry.errors import InputError
 from registry.learned_model import LearnedFamilyModel
 from registry.loader import load_registry
-from stages._plan import learned_scale
+from stages.ngram_model import learned_scale
 from tests.conftest import actions
 
 ROOT = Path(__file__).resolve().parents[1]

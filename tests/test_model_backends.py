@@ -17,11 +17,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from dataflow.batch import read_set, run_batch, turn_from_row
+from dataflow.batch import run_batch
+
+from dataflow.rows import read_set, turn_from_row
 from dataflow.cli import app
 from dataflow.driver import DriverConfig, TurnRunner
 from dataflow.model_client import RecordingClient, ReplayClient, client_from_env
-from dataflow.model_metrics import compare_runs
+from dataflow.run_compare import compare_runs
 from registry.contracts import PlannerOutput
 from registry.errors import CassetteMiss, ConfigError
 from registry.model_contracts import ModelPlannerOutput

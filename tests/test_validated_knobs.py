@@ -159,7 +159,7 @@ def test_schedules_list_shows_fired_and_expired_schedules(runner, tmp_path):
 
 @pytest.fixture
 def route(runner, monkeypatch):
-    monkeypatch.setattr("dataflow.cli._runner", lambda **options: runner)
+    monkeypatch.setattr("dataflow.cli_common.make_runner", lambda **options: runner)
 
     def invoke(text, *args):
         result = _invoke("route", text, *args, "--json")

@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from dataflow.batch import read_set
+from dataflow.rows import read_set
 from dataflow.engines import ProcessEngine, chunked, comparable, route_rows, worker_builds
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -8,7 +8,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from dataflow.batch import read_set, run_batch, score, write_run, decide_rows
+from dataflow.batch import run_batch, score, write_run
+
+from dataflow.rows import read_set, decide_rows
 from dataflow.cli import app
 from dataflow.report import ReportError, render_report, write_report
 from registry.contracts import Usage

@@ -7,11 +7,12 @@ import pytest
 from typer.testing import CliRunner
 
 from dataflow import tuning
-from dataflow.batch import decide_rows, read_set, run_batch
+from dataflow.batch import run_batch
+from dataflow.rows import decide_rows, read_set
 from dataflow.cli import app
 from dataflow.driver import TurnRunner
 from registry.loader import load_registry
-from stages._family import choose_owner, deciding_clauses, second_pass_pair, second_pass_winner
+from stages.owner_choice import choose_owner, deciding_clauses, second_pass_pair, second_pass_winner
 
 ROOT = Path(__file__).resolve().parents[1]
 CORE = ROOT / "data/utterances/core.jsonl"
