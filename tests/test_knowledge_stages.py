@@ -189,3 +189,14 @@ def test_what_the_robot_can_do_is_answered_from_the_capability_registry(answerin
     assert all(d in record.answer.text for d in listed)
     other = answering_runner.route_text("필터 교체 주기 알려줘").answer
     assert other is not None and "capability_registry" not in other.notices
+
+
+@pytest.mark.parametrize("text, fact, source", [
+    ("밤에 틀어 놓으면 소음 몇 데시벨이야", "22 dB", "R6-V5-S023"),  # 밤 is the manual's night mode, 데시벨 its dB
+    ("스테이션을 못 찾는다고 떠 어떡해", "E3", "R6-V5-S048"),  # the symptom the display shows, not the code
+    ("매너 모드면 알람도 안 울려?", "알람은 그대로 울립니다", "R6-V5-S025"),
+])
+def test_the_issue_examples_answer_with_the_manuals_fact(answering_runner, text, fact, source):
+    record = answering_runner.route_text(text)
+    assert record.family == "DQR" and record.answer is not None and record.answer.answerability == "sufficient", text
+    assert fact in record.answer.text and source in record.answer.text
