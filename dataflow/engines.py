@@ -17,16 +17,12 @@ from typing import Any, Literal
 from dataflow.rows import decide_rows
 from dataflow.driver import DriverConfig, TurnRunner
 from registry.contracts import DecisionRecord
-from registry.errors import A2AError
+from registry.errors import EngineError
 from registry.loader import EvidenceWeights, load_registry
 
 Engine = Literal["local", "processes", "dask", "ray"]
 ENGINES: tuple[str, ...] = ("local", "processes", "dask", "ray")
 Parsed = Sequence[tuple[int, dict[str, Any] | None, str | None]]
-
-
-class EngineError(A2AError):
-    """An engine that cannot run here (missing extra, unreachable cluster)."""
 
 
 _WORKER: TurnRunner | None = None

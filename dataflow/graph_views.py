@@ -23,7 +23,7 @@ from pydantic import BaseModel
 
 from dataflow.driver import FINAL_NODE, STAGE_MODULES, DriverConfig, StageTimer, build_driver, shared_kiwi
 from registry.contracts import DecisionRecord, TurnInput
-from registry.errors import A2AError
+from registry.errors import GraphError
 from registry.loader import Registry, load_registry
 
 FONT = "NanumGothic"
@@ -32,10 +32,6 @@ CONTEXT_INPUTS = ("registry",)
 """Inputs nearly every stage reads; drawn once without their edges."""
 _PALETTE = ("#dbe9f6", "#e3f1df", "#fbe8d3", "#efe2f3", "#fdf3c4", "#dcefee", "#f6dde0", "#e8e8e8", "#e2e7f9", "#f0ead6", "#dff3e8", "#f9e2f0")
 _INPUT_FILL, _RAN, _PASS, _IDLE = "#ffffff", "#b7e1a1", "#eef6e9", "#f4f4f4"
-
-
-class GraphError(A2AError):
-    """A drawing that cannot be made (format, missing graphviz)."""
 
 
 @dataclass(frozen=True)

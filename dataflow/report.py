@@ -19,13 +19,9 @@ from typing import Any
 
 from dataflow.batch import actions_match, decision_actions
 from registry.contracts import FAMILIES, DecisionRecord
-from registry.errors import A2AError
+from registry.errors import ReportError
 
 REPORT_FILE = "report.html"
-
-
-class ReportError(A2AError):
-    """A run directory the report cannot be built from."""
 
 
 def _e(value: Any) -> str:

@@ -16,7 +16,7 @@ from typing import Any, Iterator, Literal
 import duckdb
 
 from registry.device_contracts import CompiledWorkflow, DeviceEvent
-from registry.errors import InputError
+from registry.errors import InputError, StoreBusyError, UnknownWorkflowError
 from registry.runtime_contracts import ScheduleRecord
 
 SEED_MAX = 2**63 - 1
@@ -80,14 +80,6 @@ def schedule_status(schedule: ScheduleRecord, fires: int, run_status: str | None
             return "fired"
         return "expired" if run_status not in (None, "running") else "active"
     return "fired" if fires and not schedule.repeat_days else "active"
-
-
-class UnknownWorkflowError(InputError):
-    """An event or a command names a workflow the store does not hold."""
-
-
-class StoreBusyError(InputError):
-    """Another process holds the database file."""
 
 
 class WorkflowStore:

@@ -22,7 +22,7 @@ from typing import Any, Iterable, Mapping
 import numpy as np
 
 from registry.contracts import FAMILIES, DecisionRecord
-from registry.errors import A2AError
+from registry.errors import TuningError
 from registry.loader import EvidenceWeights, Registry
 from stages.ngram_model import LEARNED_PREFIX, learned_scale
 from stages.owner_choice import choose_owner, deciding_clauses, public_target, second_pass_pair, second_pass_winner
@@ -33,10 +33,6 @@ WEIGHTS_FILE = "evidence_weights.json"
 AXIS_PREFIX = "axis."
 CORE_GROUP = ("ODL", "FRG", "DEF", "STT_NULL")
 """Raising one axis can lower another family: these four are always compared together."""
-
-
-class TuningError(A2AError):
-    """A run directory or weights file that tuning cannot use."""
 
 
 # --- features ------------------------------------------------------------------------------

@@ -6,12 +6,13 @@ the same shapes without importing each other.
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 Family = Literal["ODL", "SCH", "FRG", "DQR", "DEF", "UNS", "STT_NULL"]
-FAMILIES: tuple[str, ...] = ("ODL", "SCH", "FRG", "DQR", "DEF", "UNS", "STT_NULL")
+"""The owner families, written once: everything else (FAMILIES, the registries' checks, route order) derives from it."""
+FAMILIES: tuple[str, ...] = get_args(Family)
 TurnMode = Literal["singleton", "multi_turn", "multi_step", "parallel"]
 Confidence = Literal["high", "medium", "low"]
 WaitPolicy = Literal["submitted", "completed", "event"]

@@ -32,3 +32,27 @@ class ModelUnavailable(A2AError):
 
 class CassetteMiss(A2AError):
     """Replay found no recorded answer for a request; the message names the stage and the utterance."""
+
+
+class ReportError(A2AError):
+    """A run directory the report cannot be built from."""
+
+
+class EngineError(A2AError):
+    """An engine that cannot run here (missing extra, unreachable cluster)."""
+
+
+class GraphError(A2AError):
+    """A drawing that cannot be made (format, missing graphviz)."""
+
+
+class TuningError(A2AError):
+    """A run directory or weights file that tuning cannot use."""
+
+
+class UnknownWorkflowError(InputError):
+    """An event or a command names a workflow the store does not hold."""
+
+
+class StoreBusyError(InputError):
+    """Another process holds the database file."""

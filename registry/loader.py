@@ -13,7 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
-from registry.contracts import FAMILIES, Flow, FlowCatalog
+from registry.contracts import FAMILIES, Family, Flow, FlowCatalog
 from registry.errors import RegistryError
 from registry.experience import EffectCatalog
 from registry.learned_model import LEARNED_FILE, LearnedFamilyModel
@@ -195,7 +195,7 @@ class Skill(_Model):
 
 class Agent(_Model):
     agent_id: str
-    route_family: Literal["ODL", "SCH", "FRG", "DQR", "DEF", "UNS", "STT_NULL"]
+    route_family: Family
     description: str
     skills: list[Skill]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from hamilton.function_modifiers import config
 
 from registry.contracts import (
+    FAMILIES,
     AllowedRouteFamilies,
     FamilyScores,
     FlowCatalog,
@@ -39,8 +40,7 @@ def allowed_route_families(preclassifier_hints: PreclassifierHints, history_evid
         reasons[history_evidence.continuation_route] = ["history_continuation"]
     reasons["DEF"] = [a for a in ("has_clear_conversation_reply_shape", "has_coherent_conversation_purpose") if preclassifier_hints.flag(a)] or ["safe_exit"]
     reasons["STT_NULL"] = ["looks_fragmentary"] if preclassifier_hints.flag("looks_fragmentary") else ["safe_exit"]
-    order = ["ODL", "SCH", "FRG", "DQR", "DEF", "UNS", "STT_NULL"]
-    return AllowedRouteFamilies(families=[f for f in order if f in reasons], reasons=reasons)
+    return AllowedRouteFamilies(families=[f for f in FAMILIES if f in reasons], reasons=reasons)
 
 
 def flow_catalog(allowed_route_families: AllowedRouteFamilies, registry: Registry) -> FlowCatalog:
