@@ -115,11 +115,12 @@ def row_error(row: dict[str, Any]) -> str | None:
     return None
 
 
-def turn_from_row(row: dict[str, Any], registry: Registry | None = None) -> TurnInput:
+def turn_from_row(row: dict[str, Any], registry: Registry | None = None, warnings: list[str] | None = None) -> TurnInput:
     """A set row as a TurnInput: device_context overrides the default device context. Contexts are checked
-    (registry/inputs.py): an unknown or mistyped field, a number out of range or an unknown room is an InputError."""
-    return TurnInput(recognized_text=row["text"], voice_context=voice_context_of(row.get("voice_context")),
-                     device_context=device_context_of(row.get("device_context"), registry or load_registry()))
+    (registry/inputs.py): a mistyped field or a number out of range is an InputError; an unknown field or an
+    unregistered room too, unless a `warnings` list takes them (set rows: others' files run unchanged)."""
+    return TurnInput(recognized_text=row["text"], voice_context=voice_context_of(row.get("voice_context"), warnings),
+                     device_context=device_context_of(row.get("device_context"), registry or load_registry(), warnings))
 
 
 def decide_rows(runner: TurnRunner, rows, progress: Callable[[], None] | None = None) -> list[DecisionRecord]:
@@ -131,7 +132,9 @@ def decide_rows(runner: TurnRunner, rows, progress: Callable[[], None] | None = 
             records.append(error_record(text, error, row_id))
         else:
             try:
-                records.append(runner.route(turn_from_row(row, runner.registry), row_id=row_id))
+                warnings: list[str] = []
+                record = runner.route(turn_from_row(row, runner.registry, warnings), row_id=row_id)
+                records.append(record.model_copy(update={"warnings": warnings}) if warnings else record)
             except InputError as exc:
                 records.append(error_record(text, str(exc), row_id))
             except Exception as exc:  # one bad row must never stop a batch; the record says why

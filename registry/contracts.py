@@ -432,17 +432,19 @@ class Slots(Contract):
 
 
 class SlotState(Slots):
-    """An open slot filling carried in voice_context.slot_state."""
+    """An open slot filling carried in voice_context.slot_state: the keys the stages read are typed; other keys a
+    session remembers (capability_id, room, ...) are kept as they are."""
 
+    model_config = ConfigDict(frozen=True, extra="allow")
     owner_route: Family | None = None
+    skill: str = ""
+    missing_slots: list[str] = Field(default_factory=list)
+    slots: dict[str, Any] = Field(default_factory=dict)
 
     @field_validator("owner_route", mode="before")
     @classmethod
     def _no_owner(cls, value: Any) -> Any:
         return None if value == "" else value
-    skill: str = ""
-    missing_slots: list[str] = Field(default_factory=list)
-    slots: dict[str, Any] = Field(default_factory=dict)
 
 
 class ExpectedAction(BaseModel):
@@ -665,6 +667,8 @@ class DecisionRecord(Contract):
     evidence: dict[str, Any] = Field(default_factory=dict)
     usage: Usage = Field(default_factory=Usage)
     error: str | None = None
+    warnings: list[str] = Field(default_factory=list)
+    """What was ignored to route the turn (a set row's unknown context field or unregistered room)."""
 
 
 class ScheduleShortCircuit(Contract):

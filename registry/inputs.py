@@ -24,34 +24,40 @@ def _field_error(name: str, exc: ValidationError) -> InputError:
     return InputError(f"{name}.{where}: {err['msg']}" if where else f"{name}: {err['msg']}")
 
 
-def context_of(model: type[C], name: str, data: Any) -> C:
-    """A context contract from a JSON value: an object with known fields only."""
+def context_of(model: type[C], name: str, data: Any, warnings: list[str] | None = None) -> C:
+    """A context contract from a JSON value: an object with known fields only. With a `warnings` list (set rows,
+    which others write and which must run unchanged) unknown fields are left out and named there instead."""
     if data is None:
         data = {}
     if not isinstance(data, dict):
         raise InputError(f"{name}: must be a JSON object, got {type(data).__name__}")
     unknown = sorted(str(k) for k in data if k not in model.model_fields)
-    if unknown:
+    if unknown and warnings is None:
         raise InputError(f"{name}: unknown field {unknown[0]!r} (known: {', '.join(model.model_fields)})")
+    if unknown:
+        warnings += [f"{name}: ignored unknown field {k!r}" for k in unknown]
+        data = {k: v for k, v in data.items() if k in model.model_fields}
     try:
         return model.model_validate(data)
     except ValidationError as exc:
         raise _field_error(name, exc) from None
 
 
-def voice_context_of(data: Any) -> VoiceContext:
-    return context_of(VoiceContext, "voice_context", data)
+def voice_context_of(data: Any, warnings: list[str] | None = None) -> VoiceContext:
+    return context_of(VoiceContext, "voice_context", data, warnings)
 
 
-def device_context_of(data: Any, registry: Any = None) -> DeviceContext:
-    """Device context overrides on PRODUCT.md's defaults; with a registry, its rooms must be registered ones."""
-    context = context_of(DeviceContext, "device_context", data)
+def device_context_of(data: Any, registry: Any = None, warnings: list[str] | None = None) -> DeviceContext:
+    """Device context overrides on PRODUCT.md's defaults; with a registry, its rooms must be registered ones
+    (with a `warnings` list, an unregistered room is named there and the turn still routes)."""
+    context = context_of(DeviceContext, "device_context", data, warnings)
     if registry is not None:
-        for name in _ROOM_FIELDS:
-            value = getattr(context, name)
-            if registry.resolve_room(value) is None:
-                raise InputError(f"device_context.{name}: unknown room {value!r}")
-        for room in context.pm25_by_room:
-            if registry.resolve_room(room) is None:
-                raise InputError(f"device_context.pm25_by_room: unknown room {room!r}")
+        problems = [f"device_context.{name}: unknown room {getattr(context, name)!r}" for name in _ROOM_FIELDS
+                    if registry.resolve_room(getattr(context, name)) is None]
+        problems += [f"device_context.pm25_by_room: unknown room {room!r}" for room in context.pm25_by_room
+                     if registry.resolve_room(room) is None]
+        if problems and warnings is None:
+            raise InputError(problems[0])
+        if warnings is not None:
+            warnings += problems
     return context
