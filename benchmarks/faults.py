@@ -20,24 +20,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from dataflow.crash_drill import kill_and_resume, outcome  # noqa: E402
 from dataflow.driver import TurnRunner  # noqa: E402
 from dataflow.runtime import Runtime  # noqa: E402
 from dataflow.store import WorkflowStore  # noqa: E402
-from device.scenario import Scenario, load_scenario  # noqa: E402
-
-
-class _Crash(BaseException):
-    pass
-
-
-def _die() -> None:
-    raise _Crash
-
-
-def outcome(report) -> tuple:
-    data = json.loads(report.model_dump_json()) if not isinstance(report, dict) else report
-    return (data["status"], data["reason_code"], [(s["step_id"], s["status"], s["terminal_evidence"]) for s in data["steps"]],
-            (data.get("goal") or {}).get("status"))
+from device.scenario import load_scenario  # noqa: E402
 
 
 def in_process(runner: TurnRunner, path: Path, kills: int, tmp: Path) -> tuple[int, int, int, list[str]]:
@@ -50,26 +37,9 @@ def in_process(runner: TurnRunner, path: Path, kills: int, tmp: Path) -> tuple[i
     mismatches = []
     for i in range(kills):
         at = 1 + (length * i) // max(kills, 1)
-        crash = Scenario.model_validate({"faults": [{"kind": "process_crash", "at_tick": at}]}).faults[0]
-        db = tmp / f"{path.stem}-{i}-{at}.duckdb"
-        store = WorkflowStore(db)
-        runtime = Runtime(store, runner)
-        runtime.die = _die
-        try:
-            runtime.run_text(scenario.utterance, scenario=scenario.model_copy(update={"faults": [*scenario.faults, crash]}))
-        except _Crash:
-            killed += 1
-        store.close()
-        store = WorkflowStore(db)
-        workflows = store.list_workflows(10, None)
-        if len(workflows) != 1:
-            raise SystemExit(f"{path.name}: {len(workflows)} workflows stored: {[w['workflow_id'] for w in workflows]}")
-        workflow = workflows[0]
-        was_running = workflow["status"] == "running"
-        report, _ = Runtime(store, runner).resume(workflow["workflow_id"])
-        resumed += was_running
-        store.close()
-        if outcome(report) != expected:
+        drill = kill_and_resume(runner, scenario, at, tmp / f"{path.stem}-{i}-{at}.duckdb")
+        killed, resumed = killed + drill.killed, resumed + drill.was_running
+        if outcome(drill.report) != expected:
             mismatches.append(f"{path.name}@{at}")
     return killed, resumed, len(mismatches), mismatches
 

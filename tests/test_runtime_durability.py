@@ -18,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from dataflow.crash_drill import SimulatedCrash, kill_and_resume, outcome, simulated_crash
 from dataflow.runtime import Runtime
 from dataflow.store import WorkflowStore
 from device.scenario import Scenario, load_scenario
@@ -44,11 +45,6 @@ def _with_crash(path: Path, tmp_path: Path, tick: int) -> Path:
     return out
 
 
-def _outcome(report: dict) -> tuple:
-    return report["status"], report["reason_code"], [(s["step_id"], s["status"], s["terminal_evidence"]) for s in report["steps"]], (
-        (report.get("goal") or {}).get("status"))
-
-
 # --- from the outside, with SIGKILL ----------------------------------------------------------
 
 
@@ -63,7 +59,7 @@ def test_a_killed_run_resumes_to_the_users_call_off(tmp_path):
     assert [w["status"] for w in listed] == ["running"] and listed[0]["utterance"] == "주방 가서 청정하고 충전대로 복귀해"
     resumed = json.loads(a2a("resume", listed[0]["workflow_id"], "--db", db, "--json").stdout)
     assert (resumed["status"], resumed["reason_code"]) == ("cancelled", "user_changed_goal")
-    assert _outcome(resumed) == _outcome(clean)
+    assert outcome(resumed) == outcome(clean)
     stored = json.loads(a2a("workflows", "show", listed[0]["workflow_id"], "--db", db, "--json").stdout)
     assert [s["status"] for s in stored["steps"]] == [s["status"] for s in resumed["steps"]], "the store agrees with the report"
 
@@ -114,14 +110,6 @@ def test_terminal_callbacks_without_declared_evidence_are_refused(runner, tmp_pa
 # --- every scenario, killed anywhere ------------------------------------------------------------
 
 
-class SimulatedCrash(BaseException):
-    """The in-process stand-in for SIGKILL: raised after a tick's commit, nothing is cleaned up."""
-
-
-def _die() -> None:
-    raise SimulatedCrash
-
-
 _CLEAN: dict[str, tuple[tuple, float]] = {}
 
 
@@ -132,7 +120,7 @@ def _clean(runner, path: Path, tmp: Path) -> tuple[tuple, float]:
         scenario = load_scenario(path)
         report = Runtime(store, runner).run_text(scenario.utterance, scenario=scenario)
         store.close()
-        _CLEAN[path.name] = (_outcome(json.loads(report.model_dump_json())), report.clocks.completion_sim_s or 1.0)
+        _CLEAN[path.name] = (outcome(report), report.clocks.completion_sim_s or 1.0)
     return _CLEAN[path.name]
 
 
@@ -141,23 +129,9 @@ def _clean(runner, path: Path, tmp: Path) -> tuple[tuple, float]:
 def test_every_scenario_killed_at_any_tick_resumes_to_the_same_end(runner, tmp_path_factory, index, fraction):
     path = SCENARIOS[index]
     expected, ticks = _clean(runner, path, tmp_path_factory.getbasetemp())
-    scenario = load_scenario(path)
     at = int(fraction * ticks)
-    crash = Scenario.model_validate({"faults": [{"kind": "process_crash", "at_tick": at}]}).faults[0]
-    db = tmp_path_factory.mktemp("kill") / "w.duckdb"
-    store = WorkflowStore(db)
-    runtime = Runtime(store, runner)
-    runtime.die = _die
-    try:
-        runtime.run_text(scenario.utterance, scenario=scenario.model_copy(update={"faults": [*scenario.faults, crash]}))
-    except SimulatedCrash:
-        pass
-    store.close()  # nothing more is written: the crash came after the tick's commit
-    store = WorkflowStore(db)
-    (workflow,) = store.list_workflows(10, None)
-    report, _ = Runtime(store, runner).resume(workflow["workflow_id"])  # a finished workflow is only reported
-    got = _outcome(json.loads(report.model_dump_json()))
-    store.close()
+    drill = kill_and_resume(runner, load_scenario(path), at, tmp_path_factory.mktemp("kill") / "w.duckdb")
+    got = outcome(drill.report)
     assert got == expected, f"{path.name} killed at tick {at}"
 
 
@@ -185,7 +159,7 @@ def test_a_kill_on_the_last_tick_leaves_the_goal_as_reported(runner, tmp_path):
     crash = Scenario.model_validate({"faults": [{"kind": "process_crash", "at_tick": last}]})
     store = WorkflowStore(tmp_path / "w.duckdb")
     runtime = Runtime(store, runner)
-    runtime.die = _die
+    runtime.die = simulated_crash
     with pytest.raises(SimulatedCrash):
         runtime.run_text(text, scenario=crash)
     store.close()
