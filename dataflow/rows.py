@@ -50,22 +50,24 @@ def _unicode_ok(value: Any) -> bool:
     return True
 
 
-def _parse_line(raw: bytes) -> tuple[Any, str | None]:
+def _parse_line(raw: bytes, number: int) -> tuple[dict[str, Any] | None, str | None]:
+    """(row with its id, or None; error) of one non-empty line."""
     try:
-        line = raw.decode("utf-8").strip()
+        row = json.loads(raw.decode("utf-8"))
     except UnicodeDecodeError:
         return None, "line is not UTF-8"
-    if not line:
-        return None, ""
-    try:
-        row = json.loads(line)
     except json.JSONDecodeError as exc:
         return None, f"malformed JSON: {exc.msg}"
     except RecursionError:
         return None, f"nested deeper than {MAX_NESTING} levels"
+    if not isinstance(row, dict):
+        return None, f"a row is a JSON object, got {type(row).__name__}"
     if not _depth_ok(row):
         return None, f"nested deeper than {MAX_NESTING} levels"
-    return row, None
+    if "text" not in row and isinstance(row.get("question"), str):
+        row = {**row, "text": row["question"]}  # a DQR question set row (data/questions/dqr.jsonl)
+    row = {**row, "id": str(row["id"]) if row.get("id") not in (None, "") else f"line-{number}"}
+    return row, row_error(row)
 
 
 def read_set(path: Path) -> list[tuple[int, dict[str, Any] | None, str | None]]:
@@ -73,26 +75,14 @@ def read_set(path: Path) -> list[tuple[int, dict[str, Any] | None, str | None]]:
 
     Every row gets an id: its own (as text), or `line-N` when it has none. Rows that share an id are each an
     error: they would be scored against one another's labels."""
-    rows: list[tuple[int, dict[str, Any] | None, str | None]] = []
     with path.open("rb") as fh:
-        for number, raw in enumerate(fh, 1):
-            row, error = _parse_line(raw)
-            if error == "":
-                continue
-            if error is None and isinstance(row, dict) and "text" not in row and isinstance(row.get("question"), str):
-                row = {**row, "text": row["question"]}  # a DQR question set row (data/questions/dqr.jsonl)
-            if error is None and isinstance(row, dict):
-                row = {**row, "id": str(row["id"]) if row.get("id") not in (None, "") else f"line-{number}"}
-                error = row_error(row)
-            elif error is None:
-                error = f"a row is a JSON object, got {type(row).__name__}"
-            rows.append((number, row if isinstance(row, dict) else None, error))
-    seen: dict[str, list[int]] = {}
+        rows = [(number, *_parse_line(raw, number)) for number, raw in enumerate(fh, 1) if raw.strip()]
+    lines: dict[str, list[int]] = {}
     for number, row, _ in rows:
         if row is not None:
-            seen.setdefault(row["id"], []).append(number)
-    return [(number, row, error or (f"duplicate id {row['id']!r} (lines {', '.join(map(str, seen[row['id']]))})"
-                                    if row is not None and len(seen[row["id"]]) > 1 else None))
+            lines.setdefault(row["id"], []).append(number)
+    return [(number, row, error or (f"duplicate id {row['id']!r} (lines {', '.join(map(str, lines[row['id']]))})"
+                                    if row is not None and len(lines[row["id"]]) > 1 else None))
             for number, row, error in rows]
 
 

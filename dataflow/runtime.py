@@ -249,7 +249,7 @@ class Runtime:
         begin = start_clock_s(start)
         end = start_clock_s(until)
         end += DAY_S if end <= begin else 0
-        context = device_context_from(scenario, device_context)
+        context = device_context_from(scenario, device_context, self.registry)
         session = DeviceSession(self.registry, context, scenario, seed)
         orch = self._orchestrator(session, listener)
         orch.after_tick = process_faults(scenario, self.die)

@@ -27,6 +27,7 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from dataflow.rows import turn_from_row
 from dataflow.runtime import Runtime
 from dataflow.store import UnknownWorkflowError
 from registry.contracts import DecisionRecord, TurnInput
@@ -148,8 +149,6 @@ def create_app(state: ServiceState) -> FastAPI:
 
     @app.post("/v1/turns", response_model=TurnReply, response_model_exclude_none=False)
     def turns(body: TurnRequest, request: Request) -> TurnReply:
-        from dataflow.rows import turn_from_row
-
         trace_id = request.state.trace_id
         row = {"text": body.text, "voice_context": body.voice_context, "device_context": body.device_context}
         with state.lock:
@@ -162,8 +161,7 @@ def create_app(state: ServiceState) -> FastAPI:
                 return TurnReply(**record.model_dump())
             report = Runtime(state.store, state.runner).run_text(body.text, body.device_context, voice_context=body.voice_context,
                                                                  trace_id=trace_id)
-            stored = state.store.workflow(report.workflow_id)["record_json"]
-            record = DecisionRecord.model_validate_json(stored) if stored else state.runner.route(turn, trace_id=trace_id)
+            record = DecisionRecord.model_validate_json(state.store.workflow(report.workflow_id)["record_json"])
         return TurnReply(**record.model_dump(), workflow_id=report.workflow_id, run=report.cli_json())
 
     @app.get("/v1/workflows/{workflow_id}")

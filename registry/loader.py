@@ -100,8 +100,9 @@ class Capability(_Model):
     internal: bool = False
     requires_consent: bool = False
     prerequisites: list[Prerequisite] = Field(default_factory=list)
+    """What a plan may put before this capability on its behalf besides consent (see `steps_before`); anything else a
+    turn did not ask for is ungrounded."""
     repeat: Repeat | None = None
-    """What a plan may put before this capability on its behalf; anything else a turn did not ask for is ungrounded."""
     policies: list[str] = Field(default_factory=list)
     level_words: dict[str, int] = Field(default_factory=dict)
     argument_words: dict[str, dict[str, int]] = Field(default_factory=dict)
@@ -127,6 +128,12 @@ class Capability(_Model):
 
     def operation(self, operation_id: str) -> Operation | None:
         return next((op for op in self.operations if op.operation_id == operation_id), None)
+
+    @property
+    def steps_before(self) -> list[Prerequisite]:
+        """Every prerequisite: the declared ones, and the consent step a capability that requires consent always gets."""
+        consent = [Prerequisite(capability_id=CONSENT_CAPABILITY, when="always")] if self.requires_consent else []
+        return [*consent, *self.prerequisites]
 
 
 class UnsupportedCategory(_Model):
@@ -305,10 +312,6 @@ class Registry:
                 if pre.capability_id not in self.capability_by_id or pre.capability_id == cap.capability_id:
                     raise RegistryError(FILES["capabilities"], f"capabilities[{c_i}].prerequisites[{p_i}]",
                                         f"unknown or circular capability {pre.capability_id!r}")
-            consent = any(p.capability_id == CONSENT_CAPABILITY and p.when == "always" for p in cap.prerequisites)
-            if cap.requires_consent != consent:
-                raise RegistryError(FILES["capabilities"], f"capabilities[{c_i}].requires_consent",
-                                    f"requires_consent and an 'always' {CONSENT_CAPABILITY} prerequisite come together")
         if self.effects is not None:
             self._check_effects(self.effects)
         known_categories = {c.category for c in self.capabilities.unsupported_request_categories}
@@ -386,6 +389,11 @@ class Registry:
             for skill in agent.skills
         ]
         return FlowCatalog(flows=flows)
+
+    @cached_property
+    def device_families(self) -> frozenset[str]:
+        """Families whose agent owns a skill that runs on the device: the only routes a device step may sit under."""
+        return frozenset(a.route_family for a in self.skills.agents if any(s.execution_mode == "device" for s in a.skills))
 
     @cached_property
     def flow_by_id(self) -> dict[str, Flow]:

@@ -75,11 +75,9 @@ def argument_violations(step_id: str, cap: Capability, op: Operation, arguments:
     return [v.model_copy(update={"step_id": step_id}) for v in found if v is not None]
 
 
-ARGUMENT_CODES = frozenset({"unknown_argument", "unknown_room", "argument_out_of_range", "missing_argument"})
-
-
-def step_violations(step: Step, earlier: set[str], registry: Registry) -> list[PlanViolation]:
-    """One step against the registry and the steps before it (the compiler checks the same)."""
+def step_violations(step: Step, earlier: set[str], registry: Registry, arguments: bool = True) -> list[PlanViolation]:
+    """One step against the registry and the steps before it. The compiler checks the same but the arguments
+    (`arguments=False`), which it checks itself once it has filled some (a consent's purpose) for the device."""
     out = [_v("dependency_order", f"depends on {dep}, which does not come before it", step.id)
            for dep in step.depends_on if dep not in earlier]
     if step.id in earlier:
@@ -102,7 +100,7 @@ def step_violations(step: Step, earlier: set[str], registry: Registry) -> list[P
         out.append(_v("unknown_capability", f"unknown capability {cap_id!r} ({cap_id}.{op_id} is not in the registry)", step.id))
     elif op is None:
         out.append(_v("unknown_operation", f"{cap_id} has no operation {op_id!r} ({cap_id}.{op_id} is not in the registry)", step.id))
-    else:
+    elif arguments:
         out += argument_violations(step.id, cap, op, step.action.arguments, registry)
     if step.execution_target != "device":
         out.append(_v("action_off_device", "a capability action must run on the device", step.id))
@@ -179,7 +177,7 @@ def _grounded(step: Step, plan: PlannerOutput, grounds: TurnGrounds, registry: R
     for other in plan.steps:
         if other is step or other.action is None or other.action.capability_id not in grounds.capabilities:
             continue
-        for pre in registry.capability_by_id[other.action.capability_id].prerequisites:
+        for pre in registry.capability_by_id[other.action.capability_id].steps_before:
             if pre.capability_id != cap_id:
                 continue
             if pre.when == "always" or rooms <= grounds.rooms_for.get(other.action.capability_id, frozenset()):
@@ -190,14 +188,9 @@ def _grounded(step: Step, plan: PlannerOutput, grounds: TurnGrounds, registry: R
         isinstance(s.condition, StepOutputCondition) and s.condition.step_id == step.id for s in plan.steps)
 
 
-def device_families(registry: Registry) -> frozenset[str]:
-    """Families whose agent owns a skill that runs on the device."""
-    return frozenset(a.route_family for a in registry.skills.agents if any(s.execution_mode == "device" for s in a.skills))
-
-
 def turn_violations(plan: PlannerOutput, grounds: TurnGrounds, registry: Registry) -> list[PlanViolation]:
     """Device steps the turn did not ask for, under a route that owns no device work, or weakening a protection."""
-    owners = device_families(registry)
+    owners = registry.device_families
     out: list[PlanViolation] = []
     for step in plan.steps:
         if step.action is None or step.action.capability_id not in registry.capability_by_id:

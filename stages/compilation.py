@@ -12,7 +12,7 @@ from registry.contracts import Scalar, Step, StepOutputCondition
 from registry.device_bridge import DeviceBridge
 from registry.device_contracts import CompiledStep, CompiledWorkflow, DeviceTaskRequest, StartAfter, WorkflowSubmission
 from registry.loader import Capability, Operation, Registry
-from stages.boundaries import ARGUMENT_CODES, argument_problem, missing_arguments, step_violations, with_defaults
+from stages.boundaries import argument_problem, missing_arguments, step_violations, with_defaults
 
 OPEN_ENDED_MARK = ".running"
 CONSENT_PURPOSE_ARG = "purpose"
@@ -80,8 +80,7 @@ def compile_steps(steps: list[Step], family: str, trace_id: str, registry: Regis
     tasks: list[DeviceTaskRequest] = []
     purposes = _consent_purposes(steps, registry)
     for step in steps:
-        step_errors = [str(v) for v in step_violations(step, earlier, registry)
-                       if v.code not in ARGUMENT_CODES]  # arguments: device_params, with the device's param names
+        step_errors = [str(v) for v in step_violations(step, earlier, registry, arguments=False)]  # arguments: device_params
         depends_on = list(step.depends_on)
         if isinstance(step.condition, StepOutputCondition) and step.condition.step_id not in depends_on:
             depends_on.append(step.condition.step_id)  # a guard on an output waits for that output
