@@ -24,7 +24,9 @@ from registry.loader import Capability, Operation, Registry
 from stages._clauses import ClauseAnalysis
 from stages._plan import tts
 from stages.normalization import normalized_text
-from stages.speech_acts import _final_predicate, _patterns, _unsupported_frame, clause_candidates, speech_acts
+from stages.licensing import unsupported_frame
+from stages.speech_acts import clause_candidates, speech_acts
+from stages.speech_patterns import final_predicate, patterns
 
 UNOBSERVABLE = "which nothing on the robot can observe"
 
@@ -229,7 +231,7 @@ def claimed_effects(reply: str, kiwi: Any, registry: Registry) -> list[tuple[str
     if nt.rejected_reason:
         return []
     clauses = clause_candidates(nt, registry)
-    p = _patterns(registry)
+    p = patterns(registry)
     out: list[tuple[str, bool]] = []
     for c, act in zip(clauses, speech_acts(clauses, registry)):
         if act.polarity != "affirmative" or act.reported or act.mood in _QUESTION_MOODS or (
@@ -239,10 +241,10 @@ def claimed_effects(reply: str, kiwi: Any, registry: Registry) -> list[tuple[str
         if any(i == 0 or (c.morphemes[i - 1].form, c.morphemes[i - 1].tag) not in p.speaker for i in subjects):
             continue  # 비가 왔어요: somebody or something else did it
         frames = [h.capability_id for h in c.capabilities]
-        category = _unsupported_frame(c, registry)
+        category = unsupported_frame(c, registry)
         if category is not None:
             frames.append(category)
-        found = _final_predicate(c, p)
+        found = final_predicate(c, p)
         acted = found is not None and c.morphemes[found[0]].tag.startswith(("VV", "XSV"))
         if not frames and act.past and acted:
             frames.append("action:" + found[1][0])

@@ -1,0 +1,426 @@
+"""How one clause reads on its own: its quotation, polarity, time, agent and mood, from Kiwi's morphemes.
+
+`read_clause` gives a `Reading` that the sentence around the clause may still change (`stages/speech_acts.py`
+spreads a sentence's mood, time and voice over the clauses joined to it). Every pattern is data, compiled by
+`stages/speech_patterns.py` from `registry/speech_acts.json`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from registry.contracts import Agent, Mood, Polarity
+from stages._clauses import ENDS_SENTENCE, VERB_TAGS, ClauseAnalysis
+from stages._matchers import compact
+from stages.speech_patterns import Patterns, closed_syllable, follows, key
+
+Pair = tuple[str, str]
+
+
+@dataclass
+class Reading:
+    """A clause's speech act while it is being read (the sentence around it may still change it)."""
+
+    mood: Mood = "fragment"
+    polarity: Polarity = "affirmative"
+    agent: Agent = "robot"
+    reported: bool = False
+    past: bool = False
+    quoted_until: int = 0
+    displayed: bool = False
+    means_of: str | None = None
+    final: bool = False
+    """The clause ends a sentence (a final or declarative ending)."""
+    target_owner: str | None = None
+    cut_off: bool = False
+    """The turn was cut off inside this clause's sentence (사진 찍, 거실로 가서 공): it licenses nothing."""
+    signals: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Shape:
+    """The clause's morphemes as (form, tag) pairs, and what its ending says."""
+
+    ms: list[Pair]
+    tags: list[str]
+    matrix: list[Pair]
+    """The clause's own words: what follows its last quotative (what precedes is somebody's words)."""
+    ef: list[Pair]
+    final: Pair | None
+    benefactive: bool
+    asks_word: bool
+    question: bool
+
+
+@dataclass
+class _Cues:
+    """What the matrix asks or states, read before the mood is decided."""
+
+    able: bool
+    intoned: bool
+    permits: bool
+    needs: bool
+    wish: bool
+    how: bool
+    explains: bool
+    tells: bool
+    state_caps: bool
+    pred_at: int | None
+    last_pred: Pair | None
+    adjective: bool
+    words: list[Pair]
+
+
+def read_clause(c: ClauseAnalysis, p: Patterns, paired: tuple[str, ...] = ()) -> Reading:
+    """The clause's own reading (before what the sentence around it contributes)."""
+    out = Reading()
+    if not c.morphemes:
+        return out
+    s = _shape(c, p, paired, out)
+    negator = _polarity(c, s, p, out)
+    progressive = _tense(s, p, out)
+    thing_subject = _agent(c, s, p, out)
+    f = _cues(c, s, p, out)
+    mood = _asked_mood(c, s, f, p, out)
+    if mood is None:
+        mood = _told_mood(c, s, f, p, out, negator, progressive, thing_subject)
+    if s.final:
+        out.signals.append(f"final:{s.final[0]}/{s.final[1]}")
+    out.mood = mood
+    return out
+
+
+def _quotation(c: ClauseAnalysis, ms: list[Pair], p: Patterns, paired: tuple[str, ...], out: Reading) -> list[Pair]:
+    """Reported or quoted speech: what precedes the last quotative is somebody's words. Returns the matrix."""
+    morphs, sig = c.morphemes, out.signals
+    q_at = max((i for i, k in enumerate(ms) if k in p.quotatives), default=None)
+    if q_at is None:
+        if any(mark in c.text for mark in paired):  # a pair quotes (maybe over two clauses); a stray ' (주기');) does not
+            out.reported = True
+            sig.append("quotation_marks")
+        return ms
+    rest = ms[q_at + 1:]
+    out.quoted_until = len(compact(c.text[: morphs[q_at].start + morphs[q_at].length - morphs[0].start]))
+    asks_robot = any(k in p.benefactive for k in rest)
+    if rest and rest[0] in p.display:
+        out.reported = out.displayed = True
+        sig.append(f"displayed:{rest[0][0]}")
+    elif not asks_robot and (not rest or any(k in p.reporting for k in rest[:2]) or ms[q_at][1] == "EF"):
+        out.reported = True
+        sig.append(f"quotative:{ms[q_at][0]}")
+    return rest or ms
+
+
+def _shape(c: ClauseAnalysis, p: Patterns, paired: tuple[str, ...], out: Reading) -> _Shape:
+    ms = [key(mo) for mo in c.morphemes]
+    matrix = _quotation(c, ms, p, paired, out)
+    ef = [k for k in matrix if k[1] == "EF"]
+    final = ef[-1] if ef else next((k for k in reversed(matrix) if k[1] in ("EC", "ETN", "ETM")), None)
+    out.final = bool(ef) or (final in p.declare_end)
+    benefactive = any(k in p.benefactive and not (i + 2 < len(matrix) and matrix[i + 1][1] == "ETM" and matrix[i + 2] in p.nominalizers)
+                      for i, k in enumerate(matrix)) or any(k in p.request_nouns for k in matrix)
+    asks_word = any(k in p.question_words for k in matrix)
+    question = ("?" in c.text or (final in p.question_end and final not in p.request_end)
+                or (asks_word and not benefactive and final not in p.declare_end and final not in p.exclaim_end))
+    return _Shape(ms=ms, tags=[k[1] for k in ms], matrix=matrix, ef=ef, final=final, benefactive=benefactive,
+                  asks_word=asks_word, question=question)
+
+
+def _scopes_over_request(c: ClauseAnalysis, tags: list[str], i: int, first_word: int) -> bool:
+    """The negator stands at or right before the capability word (안 가도 돼)."""
+    j = next((j for j in range(i + 1, len(tags)) if tags[j] != "MAG"), i)
+    return c.compact_offsets[i] >= first_word or c.compact_offsets[j] >= first_word
+
+
+def _in_premise(ms: list[Pair], tags: list[str], i: int, p: Patterns) -> bool:
+    """소리가 안 나는데 고장이야: the negator belongs to the premise, not to what is said."""
+    for j in range(i + 1, len(ms) - 1):
+        premise = ms[j] in p.premise or (ms[j] == ("데", "NNB") and tags[j - 1] == "ETM")
+        if premise and any(t in VERB_TAGS for t in tags[j + 1:]):
+            return True
+    return False
+
+
+def _polarity(c: ClauseAnalysis, s: _Shape, p: Patterns, out: Reading) -> str | None:
+    """Prohibited (-지 마), excluded, negated (안/못) or a need denied; returns the negator word, if any.
+    A negator before the first capability word negates some other phrase (있잖아 = 있지 않아)."""
+    ms, sig = s.ms, out.signals
+    first_word = min((h.position for h in c.capabilities), default=0)
+    negator = next((k[0] for i, k in enumerate(ms)
+                    if k in p.negators and not c.in_registry_word[i] and i >= len(ms) - len(s.matrix)
+                    and _scopes_over_request(c, s.tags, i, first_word) and not _in_premise(ms, s.tags, i, p)), None)
+    if follows(s.matrix, p.prohibit_conn, p.prohibit_aux, within=2) is not None:
+        out.polarity = "prohibited"
+        sig.append("prohibitive")
+    elif len(ms) >= 2 and ms[-1] in p.exclude_end and ms[-2] in p.exclude_verb:
+        out.polarity = "prohibited"
+        sig.append("exclusion")
+    elif negator is not None:
+        out.polarity = "negated"
+        sig.append(f"negator:{negator}")
+    elif follows(s.matrix, p.need_nouns, p.need_verbs, within=4) is not None:
+        out.polarity = "negated"
+        sig.append("need_denied")
+    return negator
+
+
+def _tense(s: _Shape, p: Patterns, out: Reading) -> bool:
+    """Marks a past narrative; returns whether the clause is progressive (-고 있).
+    갔다가 / 들렀다 ... 와: a past form inside the sentence sequences actions; only the final predicate narrates."""
+    matrix = s.matrix
+    last_verb = max((i for i, k in enumerate(matrix) if k[1] in VERB_TAGS and k[1] != "VX"), default=-1)
+    if any(k in p.past for k in matrix[last_verb + 1:]) and out.final:
+        out.past = True
+        out.signals.append("past_tense")
+    return follows(matrix, p.prog_end, p.prog_aux, within=1) is not None
+
+
+def _subject(c: ClauseAnalysis, ms: list[Pair], p: Patterns, out: Reading) -> str | None:
+    """The agent a subject the clause names makes; returns a thing that acts as subject (소문이 돌고 있어)."""
+    sig, inside = out.signals, c.in_registry_word
+    thing_subject = None
+    for i, k in enumerate(ms[:-1]):
+        nxt = ms[i + 1]
+        if k in p.robot:
+            sig.append(f"robot_subject:{k[0]}")
+            break
+        if k in p.speaker and (nxt in p.subject_particles or nxt[1][:1] not in ("J", "N", "X", "S")):
+            out.agent = "user"
+            sig.append(f"speaker_subject:{k[0]}")
+            break
+        person = (k[0] in p.persons and k[1].startswith("NN")) or k[1] == "NNP"
+        if nxt in p.subject_particles and person and not inside[i]:
+            out.agent = "third_person"
+            sig.append(f"subject:{k[0]}")
+            break
+        if nxt[1] == "JKS" and k[1].startswith("NN") and not inside[i]:
+            thing_subject = k[0]  # a thing acts; only a request form could still address the robot
+    return thing_subject
+
+
+def _agent(c: ClauseAnalysis, s: _Shape, p: Patterns, out: Reading) -> str | None:
+    """Who acts and who is addressed: a subject, a vocative, a promise; returns a thing subject, if any."""
+    sig = out.signals
+    thing_subject = _subject(c, s.ms, p, out)
+    called = _vocative(s.ms, c.in_registry_word, p)
+    if called is not None and called[1] != "robot":
+        out.agent = "third_person"  # 언니 나 사진 좀 찍어 줘: the sister is asked, not the robot
+        sig.append(f"vocative:{called[0]}")
+        if called[1] == "assistant":
+            sig.append(f"assistant_vocative:{called[0]}")
+    elif called is not None:
+        sig.append(f"robot_vocative:{called[0]}")
+    promise = next((k for k in s.ms if k in p.promissive), None)
+    if promise is not None:
+        out.agent = "user"
+        sig.append(f"promissive:{promise[0]}")
+    elif out.agent == "user" and any(k in p.benefactive and k[1] == "VX" for k in s.matrix):
+        out.agent = "robot"  # 나 잘 거니까 ... 해 줘: the speaker is who it is for, not who acts
+        sig.append("benefactive_request")
+    return thing_subject
+
+
+def _cues(c: ClauseAnalysis, s: _Shape, p: Patterns, out: Reading) -> _Cues:
+    matrix, ms, inside = s.matrix, s.ms, c.in_registry_word
+    able_at = follows(matrix, p.able_mod, p.able_noun, within=1)
+    able = able_at is not None and any(k in p.able_verb for k in matrix[able_at + 1: able_at + 3])
+    # 말려도 돼 / 넘을 수 있어 heard without "?": said to the robot, an affirmative ability, permission or necessity
+    # clause in an ending only intonation marks is asked (a past or somebody else's is told)
+    intoned = (s.question or (s.final in p.intonation_end and out.polarity == "affirmative" and not out.past
+                              and out.agent == "robot" and not s.benefactive))
+    how_phrase = any(_asks_how(matrix, seq, p.how_state) for seq in p.how_phrases)
+    asked = [k for i, k in enumerate(matrix) if not (i + 1 < len(matrix) and matrix[i + 1] in p.how_state)]
+    base = len(ms) - len(matrix)
+    manner = {i for i in range(len(matrix) - 1) if matrix[i][1].startswith("VA") and matrix[i + 1] in p.manner_end}
+    manner |= {i for i in range(len(matrix)) if inside[base + i]}
+    pred_at = next((i for i, k in reversed(list(enumerate(matrix)))
+                    if k[1] in VERB_TAGS and k not in p.benefactive and i not in manner), None)
+    last_pred = matrix[pred_at] if pred_at is not None else None
+    # 행복하세요 / 건강하세요: an adjective asked for is a wish; 청정하 (청정/NNG 하/XSA) is the registry's verb
+    adjective = last_pred is not None and (last_pred[1] in ("VA", "VA-I", "VA-R") or (
+        last_pred[1] == "XSA" and pred_at > 0 and not inside[base + pred_at - 1]))
+    return _Cues(
+        able=able or (s.question and any(k in p.able_pred for k in matrix)), intoned=intoned,
+        permits=follows(matrix, p.permit_end, p.permit_verb, within=6) is not None,
+        needs=follows(matrix, p.need_end, p.need_verb, within=1) is not None,
+        wish=(any(k in p.wish_aux or k in p.wish_verb for k in matrix)
+              or follows(matrix, p.wish_cond, p.wish_good, within=2) is not None),
+        how=how_phrase or any(k in p.how_words for k in asked),
+        explains=how_phrase or any(k in p.explain_words for k in asked),
+        tells=any(k in p.telling for k in matrix), state_caps=any(h.kind == "state_query" for h in c.capabilities),
+        pred_at=pred_at, last_pred=last_pred, adjective=adjective,
+        words=[k for k in ms if not k[1].startswith(("J", "E", "S", "X"))])
+
+
+def _asked_mood(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: Reading) -> Mood | None:
+    """Stops, vocalizations, cut-off stems, wishes and everything that asks; None when the clause tells."""
+    sig, ms, final, words = out.signals, s.ms, s.final, f.words
+    if c.role in ("guard", "temporal"):
+        return "condition"
+    if not c.capabilities and any(k in p.stop_words for k in ms) and all(
+            k in p.stop_words or k in p.stop_companions for k in words):
+        sig.append("voice_stop")  # 멈춰, 그만, 다 꺼: stop whatever is running
+        return "stop"
+    if not c.has_predicate and words and all(k[1] == "IC" for k in words) and (
+            not c.filler_words or any(k in p.social_ic for k in words)):
+        if any(k in p.social_ic for k in words):
+            sig.append("interjections")  # 헐 대박, 와: interjections are talk, not a broken request
+            return "exclamation"
+        sig.append("vocalization")  # 흐음, 휴우, 쯧쯧: a vocalization says nothing to anybody
+        return "fragment"
+    if not c.has_predicate:
+        return "state_question" if s.question and f.state_caps else "fragment"
+    if s.tags[-1] in VERB_TAGS and closed_syllable(ms[-1][0]):
+        out.cut_off = True  # 사진 찍 / 화면 밝: a stem ending in a consonant cannot end a Korean sentence
+        sig.append(f"cut_off_stem:{ms[-1][0]}")
+        return "fragment"
+    if (f.wish or final in p.declare_end or f.adjective) and any(k in p.curiosity for k in s.matrix):
+        sig.append("curiosity")  # 오늘 날씨 알고 싶어 / 궁금하다: asks to know
+        return "question"
+    if f.wish or (final in p.wish_cond and c.connective in ("", ".", "!") and c.role == "action"):
+        sig.append("wish")  # 올여름엔 덜 더웠으면: a bare -었으면 at the end is a wish
+        return "wish"
+    return _asked_knowledge(c, s, f, p, out)
+
+
+def _asked_knowledge(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: Reading) -> Mood | None:
+    """Abilities, permissions, necessities and explanations asked for, then plain questions."""
+    sig, final = out.signals, s.final
+    if f.able and not s.benefactive:
+        sig.append("ability" if s.question or f.how or not f.intoned else "ability_intoned")
+        return "knowledge_question" if f.intoned or f.how else "statement"
+    if f.permits and f.intoned:
+        sig.append("permission" if s.question else "permission_intoned")
+        return "knowledge_question"
+    if f.intoned and not s.question and _asks_by_shape(s.matrix, f.last_pred, f.pred_at, s.ms, p, bool(c.unsupported)):
+        sig.append("asked_by_shape")  # 차일드 락 있어요 / 멈추는데 고장이야: asked, heard without "?"
+        return "knowledge_question"
+    if f.needs and f.intoned:
+        sig.append("necessity")
+        return "knowledge_question"
+    if f.tells and (f.how or s.asks_word) and not f.state_caps:
+        sig.append("asks_to_explain")  # 음소거 뭔지 설명해 줘: asks how something works
+        return "knowledge_question"
+    if not s.question:
+        return None
+    sig.append("question")
+    if s.benefactive or final in p.asking_request_end:
+        return "request"
+    if final in p.suggest_end:
+        return "suggestion"
+    if f.state_caps and not f.explains:
+        return "state_question"
+    if f.how or any(k in p.exists for k in s.matrix):
+        return "knowledge_question"
+    return "question"
+
+
+def _told_mood(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: Reading, negator: str | None,
+               progressive: bool, thing_subject: str | None) -> Mood:
+    """Suggestions, reports, statements, exclamations and requests by their ending."""
+    sig, final, tags, last_pred = out.signals, s.final, s.tags, f.last_pred
+    if final in p.suggest_end:
+        return "suggestion"
+    if out.displayed or (last_pred in p.display and (out.final or final in p.declare_end)):
+        if not out.displayed:  # 에러 코드 E6 떴어요: something shows on the device (a report about it)
+            out.displayed = True
+            sig.append(f"displayed:{last_pred[0]}")
+        return "statement"
+    if out.polarity == "negated" and negator is not None:
+        sig.append("negated_statement" if not f.permits else "not_needed")  # 바퀴가 안 굴러가 / 안 갈아도 돼
+        return "statement"  # 안/못 never makes a command (a prohibition is -지 마)
+    if final in p.promissive or (out.past and not s.benefactive) or progressive:
+        sig.append("progressive" if progressive else "past_statement" if out.past else "promise")
+        return "statement"
+    if final in p.verb_imperative and last_pred is not None and last_pred[1] in ("VV", "VX") and not f.adjective:
+        sig.append("verb_imperative")  # 청소기 돌려라 (먼지 천지다): -어라 on an action verb commands; on 춥 it exclaims
+        return "request"
+    interjected = bool(tags[:1]) and tags[0] in p.interjection_tags
+    if final in p.exclaim_end or (interjected and final in p.declare_end):
+        return "exclamation"
+    if final in p.declare_end and not s.benefactive:
+        return "statement"
+    if f.adjective and not s.benefactive and not (final and final[1] in ("ETM", "ETN")):  # 높은 장게: a noun phrase
+        sig.append(f"adjective:{last_pred[0]}")
+        return "exclamation" if interjected else "statement"
+    if thing_subject and out.final and not s.benefactive:
+        sig.append(f"subject:{thing_subject}")
+        return "statement"
+    if s.benefactive or final in p.request_end:
+        return "request"
+    if s.ef:
+        return "statement"
+    if tags[-1] in VERB_TAGS:
+        return "request"  # a bare stem at the end ("안방 가" heard without its ending)
+    if final is not None and final[1] == "EC" and f.pred_at is not None and c.connective not in ENDS_SENTENCE:
+        sig.append("joined_predicate")  # 집 전체 청정 돌리고 (끝나면 복귀): a verb joined on; its sentence decides
+        return "request"
+    return "fragment"
+
+
+def _asks_how(ms: list[Pair], seq: tuple[tuple[str, str], ...], state_verbs: frozenset) -> bool:
+    """Whether the sequence occurs and is not followed by a verb that turns it into a state question."""
+    n, first = len(seq), seq[0]
+    return any(ms[i] == first and tuple(ms[i:i + n]) == seq and not (i + n < len(ms) and ms[i + n] in state_verbs)
+               for i in range(len(ms) - n + 1))
+
+
+def _vocative(ms: list[Pair], inside: list[bool], p: Patterns) -> Pair | None:
+    """(whom the turn calls, "robot" | "assistant" | "person") when it opens by calling somebody or addresses a group."""
+    for seq in p.voc_groups:
+        if seq[0] in ms and any(tuple(ms[i:i + len(seq)]) == seq for i in range(len(ms) - len(seq) + 1)):
+            return seq[0][0], "person"
+    for i, k in enumerate(ms[:4]):
+        if k in p.voc_words:
+            return k[0], "person"
+        if k[1] in ("IC", "SP", "SF"):
+            continue  # 아, 오메, a comma: what precedes the first content word
+        if k[0].lower().startswith(p.assistants):
+            return k[0], "assistant"  # 시리야, 헤이 구글: another assistant is addressed
+        j = i + 1
+        while j < len(ms) and ms[j][1] == "XSN":
+            j += 1  # 얘들아: the plural suffix belongs to the noun
+        nxt = ms[j] if j < len(ms) else None
+        if nxt is None or not (k[1].startswith("NN") or k[1] == "NP"):
+            return None
+        person = k[0] in p.persons and k[1].startswith("NN")
+        if nxt in p.voc_particles or (nxt in p.voc_name_particles and (person or k[1] == "NNP")):
+            return k[0], "robot" if k in p.robot else "person"
+        # 언니 나 사진 좀 찍어 줘: a bare person noun calls somebody (not 엄마 오면, 애들 사진 찍어, 엄마 방)
+        if person and not inside[i] and nxt[1] in p.voc_bare_followers and nxt not in p.robot:
+            return k[0], "person"
+        return None
+    return None
+
+
+def _asks_by_shape(matrix: list[Pair], last_pred: Pair | None, pred_at: int | None,
+                   ms: list[Pair], p: Patterns, other_thing: bool) -> bool:
+    """A statement shape that asks (see IntonedQuestions): a feature noun with an existence verb, a diagnosis
+    noun with the copula, or a verdict predicate after a premise. A feature is the robot's by asking; a
+    diagnosis or a verdict next to another appliance (세탁기 고장이야) is a remark about that one."""
+    if last_pred is None or pred_at is None:
+        return False
+    lemma = matrix[pred_at - 1] if last_pred[1] in ("XSA", "XSV") and pred_at > 0 else last_pred
+    if last_pred in p.exists and any(k in p.feature_nouns for k in matrix[:pred_at]):
+        return True
+    if other_thing:
+        return False
+    if last_pred[1] == "VCP" and pred_at > 0 and matrix[pred_at - 1] in p.diagnosis_nouns:
+        return True
+    # 올라타는데 is read 는/ETM 데/NNB as often as 는데/EC
+    premise = any(k in p.premise or (k == ("데", "NNB") and i and ms[i - 1][1] == "ETM") for i, k in enumerate(ms))
+    return lemma in p.verdict_preds and premise
+
+
+def cut_off_word(c: ClauseAnalysis, m) -> str | None:
+    """The turn's last word when it is one closed syllable that only begins a registry word (공 of 공기, 청 of
+    청정, 습 of 습도): a noun-like piece the recognizer heard before the speaker stopped."""
+    words = c.text.split()
+    if not words or not c.morphemes:
+        return None
+    last = compact(words[-1]).strip("?.!,~")
+    # an open syllable may be a verb that lost only its ending in writing (가, 와, 줘): only a closed one is cut
+    if (len(last) != 1 or not closed_syllable(last) or last not in m.cut_prefixes or last in m.filler_words or last in m.fillers
+            or last in m.ignorable_words or last in m.acknowledgements):
+        return None
+    return last if c.morphemes[-1].tag in ("NNG", "NNP", "NR", "XSN", "UN") else None

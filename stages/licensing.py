@@ -1,0 +1,208 @@
+"""The licence a device action needs: a capability hit is kept only where its clause's speech act and the
+capability's request frame in the registry allow it; anything else stays a mention, kept as evidence.
+
+A hit is licensed by an affirmative request to the robot (or, for a state query, a question about the robot's
+own state) whose governing predicate and object realize the capability's frame. A recognition slip may repair
+one word of an otherwise complete frame; it never makes a frame on its own.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from registry.contracts import SpeechAct
+from registry.loader import Registry
+from stages._clauses import ClauseAnalysis
+from stages._matchers import matchers_for
+from stages.speech_patterns import final_predicate, governing_predicate, key, patterns
+
+
+_ALL_OPERATION_CUES = ("on", "off", "increase", "decrease", "check")
+
+
+def _slip_of(word: str, capability_id: str, registry: Registry) -> bool:
+    """Whether a word is a recognition slip of one of this capability's aliases (배더리 for 배터리)."""
+    m = matchers_for(registry)
+    found = m.fuzzy_alias(word, [])
+    return found is not None and any(e.target == capability_id for e in m.anchor_entries[found[2]])
+
+
+def _frame_mismatch(hit, c: ClauseAnalysis, registry: Registry) -> str | None:
+    """Why the predicate the capability word belongs to does not realize the capability (None when it does)."""
+    frames = registry.frames
+    p = patterns(registry)
+    governing = governing_predicate(hit, c, p)
+    at, predicate = governing if governing is not None else (-1, None)
+    premise = p.premise
+    after = [i for i, o in enumerate(c.compact_offsets) if o >= hit.position + len(hit.surface)]
+    window = c.morphemes[after[0] if after else len(c.morphemes): (at if at >= 0 else after[0] if after else 0) + 4]
+    if any((mo.form, mo.tag) in premise for mo in window):
+        return "premise"  # 공기 괜찮으니까 ...: the word's predicate states a reason, nothing is asked of it
+    light = frames.light_set if hit.kind != "state_query" else frozenset()
+    if predicate is not None and predicate not in light:
+        fits = frames.fits(hit.capability_id, hit.kind, registry.capability_by_id[hit.capability_id].schedulable)
+        if predicate not in fits:
+            return "predicate:" + predicate[0]
+    frame = frames.capabilities.get(hit.capability_id)
+    morphs = c.morphemes
+    if hit.kind == "state_query":
+        attributes = registry.product.attribute_words
+        asked = next((mo.form for mo in morphs[after[0]:] if mo.form.lower() in attributes), None) if after else None
+        if asked is not None:
+            return "attribute:" + asked  # 배터리 용량 몇 mAh야: a property of the product, not its state
+    if frame is not None and frame.subjects:
+        start = next((i for i, o in enumerate(c.compact_offsets) if o >= hit.position), len(morphs))
+        j = start - 1
+        while j >= 0 and morphs[j].tag in ("MAG", "JX", "JKS", "JKG", "MM", "XSN"):
+            j -= 1
+        if j >= 0 and morphs[j].tag in ("NNG", "NNP", "NP") and morphs[j].form not in frame.subjects \
+                and not _slip_of(morphs[j].form, hit.capability_id, registry):
+            return "subject:" + morphs[j].form  # 약국 어디야: the question is about the pharmacy
+    if hit.via == "lemma" and frame is not None and frame.objects:
+        at = next((i for i, mo in enumerate(morphs) if mo.form == hit.surface), None)
+        if at is None:
+            return None
+        j = at - 1
+        while j >= 0 and morphs[j].tag in ("MAG", "JX", "JKO", "MM"):
+            j -= 1
+        if j >= 0 and morphs[j].tag in ("NNG", "NNP", "NP", "SN", "NR") and morphs[j].form not in frame.objects:
+            return "object:" + morphs[j].form
+        if at + 1 < len(morphs) and morphs[at + 1].tag in ("ETM", "ETN"):
+            return "modifier"  # 찍은 사진: the verb describes a noun, nobody asks for it
+    return None
+
+
+def _frame_element(c: ClauseAnalysis, hit, repaired: bool = False) -> bool:
+    """Besides the capability word itself: a room, an argument, another capability word or an operation word
+    (punctuation is no word: a "?" completes no frame). A repaired word needs its own argument or operation:
+    the generic "on" words (해, 해줘) are its predicate, and another capability is not its argument."""
+    cues = _ALL_OPERATION_CUES[1:] if repaired else _ALL_OPERATION_CUES
+    worded = any(any("\uac00" <= ch <= "\ud7a3" or "\u3131" <= ch <= "\u318e" or ch.isalnum() for ch in cue)
+                 for k in cues for cue in c.cues.get(k, []))  # ㄱㄱ is a word; a "?" is not
+    timed = c.times.strength >= 1.0  # 밤 11시부터 고정청정: a time is an argument of a scheduled act
+    # 스테이션 복귀: two words of the same capability make its frame (the place and the act)
+    twice = len({a.surface for a in c.anchors if a.target == hit.capability_id}) >= 2
+    return bool(c.rooms or hit.arguments or worded or timed
+                or (not repaired and (twice or any(h is not hit for h in c.capabilities))))
+
+
+def _head_noun_after(hit, c: ClauseAnalysis) -> str | None:
+    """The plain noun (no registry word) right after a capability word, which then only qualifies it."""
+    end = hit.position + len(hit.surface)
+    for i, at in enumerate(c.compact_offsets):
+        if at >= end:
+            mo = c.morphemes[i]
+            if at != end or mo.tag not in ("NNG", "NNP") or c.in_registry_word[i]:
+                return None
+            # 배터리 잔량: the last word names what is asked; 미세먼지 예방법이나 ...: more follows the noun it qualifies
+            more = any(not m.tag.startswith(("J", "E", "S", "X")) for m in c.morphemes[i + 1:])
+            return mo.form if more else None
+    return None
+
+
+def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, registry: Registry) -> str | None:
+    """None when the clause licenses this hit, else why not."""
+    if c.role in ("guard", "temporal"):
+        return None if requested else "condition_without_request"  # a guard's subject is read, never acted on
+    if hit.position < act.quoted_until:
+        return "quoted"
+    if act.target_owner:
+        return f"target:{act.target_owner}"
+    if (hit.capability_id in matchers_for(registry).scoped_capabilities and c.cues.get("outside")
+            and not c.cues.get("indoor")):
+        return "target:outdoors"  # 바깥 공기 괜찮나?: the robot measures only where it is
+    allowed = act.licenses_state_query if hit.kind == "state_query" else act.licenses_action
+    if not allowed:
+        for reason, bad in (("prohibited", act.polarity == "prohibited"), ("negated", act.polarity == "negated" and hit.kind != "state_query"),
+                            ("reported", act.reported), ("past", act.past), (act.agent, act.agent != "robot"),
+                            ("means_of:" + (act.means_of or ""), act.means_of is not None)):
+            if bad:
+                return reason
+        return act.mood
+    asking = act.asks_for_an_act or (hit.kind == "state_query" and act.mood == "state_question")
+    if hit.via == "fuzzy" and (not asking or not (_frame_element(c, hit, repaired=True) or _own_predicate(hit, c, registry))):
+        return "slip_without_frame"  # a repaired word needs the rest of its frame around it
+    if act.mood == "fragment" and hit.kind == "state_query" and not _frame_element(c, hit):
+        head = _head_noun_after(hit, c)
+        if head is not None:
+            return "modifies:" + head  # 미세먼지 예방법: the capability word only qualifies another noun
+    framed_lemma = hit.via == "lemma" and bool(c.rooms)  # 안방 가 (가 heard as a noun): the verb and its room
+    if act.mood == "fragment" and hit.kind != "state_query" and not framed_lemma and (
+            hit.via not in ("alias", "pattern") or not _frame_element(c, hit)):
+        return "fragment_without_frame"
+    return _frame_mismatch(hit, c, registry)
+
+
+def _own_predicate(hit, c: ClauseAnalysis, registry: Registry) -> bool:
+    """The word's governing predicate is one its capability's frame names, not a light verb (스테이숀으로
+    돌아가: 돌아가 completes the frame of return_to_station; 해, 시작 complete nobody's)."""
+    frame = registry.frames.capabilities.get(hit.capability_id)
+    governing = governing_predicate(hit, c, patterns(registry))
+    return (frame is not None and governing is not None and governing[1] not in registry.frames.light_set
+            and governing[1] in frame.predicate_set)
+
+
+def unsupported_frame(c: ClauseAnalysis, registry: Registry) -> str | None:
+    """The UNS category whose frame the clause's governing predicate (and its object) realizes, if any."""
+    p = patterns(registry)
+    found = final_predicate(c, p)
+    if found is None or c.in_registry_word[found[0]] or any(key(mo) in p.premise for mo in c.morphemes[found[0] + 1:]):
+        return None  # 들어 올렸더니 ...: a premise asks for nothing
+    frames, product = registry.frames.unsupported, registry.product.words
+    nouns = {mo.form for i, mo in enumerate(c.morphemes) if mo.tag in ("NNG", "NNP") and not c.in_registry_word[i]
+             and (mo.form, mo.tag) not in p.robot and mo.form.lower() not in product  # 모드 바꿔줘 asks which mode
+             and mo.form.lower() not in frames.own_noun_set
+             and not (i > 0 and c.morphemes[i - 1].tag == "MM")}  # 그 걸로 / 그 거: a reference back, no appliance
+    recipient = {(mo.form, mo.tag) for i, mo in enumerate(c.morphemes)
+                 if i and c.morphemes[i - 1].tag in ("NNG", "NNP", "NP") and mo.tag.startswith("J")}
+    light = found[1] in registry.frames.light_set  # 엄마한테 잘해: a light verb to somebody passes on no message
+    for category, predicates, objects, to_whom in frames.compiled:
+        to_somebody = not light and bool(recipient & to_whom)
+        if found[1] in predicates and (not objects or ("*" in objects and nouns) or nouns & objects or to_somebody):
+            return category
+    return None
+
+
+def license_clauses(clauses: list[ClauseAnalysis], acts: list[SpeechAct], registry: Registry) -> list[ClauseAnalysis]:
+    """The clauses with only the capability hits their speech act licenses; the rest kept as mentions."""
+    category = registry.speech_acts.other_targets.category
+    requested = any(a.licenses_action or a.licenses_state_query for c, a in zip(clauses, acts) if c.role == "action")
+    out = []
+    for c, act in zip(clauses, acts):
+        kept, mentions = [], []
+        for hit in c.capabilities:
+            reason = _licensed(hit, c, act, requested, registry)
+            if reason is None:
+                kept.append(hit)
+            else:
+                mentions.append(f"{hit.capability_id}:{reason}")
+        unsupported = list(c.unsupported)
+        if act.target_owner and category not in unsupported:
+            unsupported.append(category)
+        # 세탁기 돌려줘, 물 좀 갖다 줘, 시리야 음악 틀어 줘: a request the robot cannot do, by its frame
+        to_assistant = any(s.startswith("assistant_vocative:") for s in act.signals)
+        if not kept and not unsupported and not c.unknown_modes and c.role == "action" and act.asks_for_an_act:
+            framed = unsupported_frame(c, registry)
+            if framed is not None:
+                unsupported.append(framed)
+        asks = act.asks_for_an_act or act.mood == "fragment" or (act.mood == "question" and act.target_owner)
+        if unsupported and c.role == "action" and not (
+                asks and act.polarity == "affirmative" and (act.agent == "robot" or to_assistant)
+                and not act.reported and not act.past):
+            mentions += [f"{cat}:{act.polarity if act.polarity != 'affirmative' else act.mood}" for cat in unsupported]
+            unsupported = []
+        # 필터는 아직 안 갈아도 돼 / 요즘 다이어트 모드야: a manual topic or an unknown mode in talk asks nothing
+        talk = c.role == "action" and not act.displayed and (
+            act.mood in ("statement", "exclamation", "wish") or act.reported
+            or (act.past and act.mood not in ("question", "knowledge_question")))
+        topics, modes = (c.qna_topics, c.unknown_modes) if not talk else ([], [])
+        if talk:
+            mentions += [f"{t}:{act.mood}" for t in c.qna_topics] + [f"mode:{w}:{act.mood}" for w in c.unknown_modes]
+        dropped = {m.split(":")[0] for m in mentions}
+        anchors = [a for a in c.anchors if not (a.kind in ("execution", "settings", "state_query", "unsupported") and a.target in dropped)]
+        cues = c.cues
+        if c.role == "action" and (act.polarity != "affirmative" or act.reported or act.past or act.agent != "robot"):
+            cues = {k: v for k, v in cues.items() if not k.startswith("sch_") or k == "sch_list"}
+        out.append(dataclasses.replace(c, capabilities=kept, unsupported=unsupported, anchors=anchors, cues=cues,
+                                       act=act, mentions=mentions, qna_topics=topics, unknown_modes=modes))
+    return out

@@ -1,0 +1,137 @@
+"""The speech-act lexicon compiled into (form, tag) sets, and the few morpheme readings that every reader of a
+clause shares: its last predicate, the predicate a word belongs to, whether a syllable is closed.
+
+Every word list is data in `registry/speech_acts.json`; this module only turns it into sets once per lexicon.
+"""
+
+from __future__ import annotations
+
+from registry.contracts import Morpheme
+from registry.loader import Registry
+from registry.speech_contracts import SpeechActLexicon
+from stages._clauses import VERB_TAGS, ClauseAnalysis
+
+
+class Patterns:
+    """The lexicon as sets of (form, tag), built once per lexicon object."""
+
+    def __init__(self, lex: SpeechActLexicon):
+        def pairs(values: list[str]) -> frozenset[tuple[str, str]]:
+            return frozenset(tuple(v.split("/")) for v in values)  # type: ignore[misc]
+
+        self.prohibit_conn, self.prohibit_aux = pairs(lex.prohibitive.connectives), pairs(lex.prohibitive.auxiliaries)
+        self.exclude_verb, self.exclude_end = pairs(lex.exclusion.verbs), pairs(lex.exclusion.endings)
+        self.negators = pairs(lex.negators)
+        self.need_nouns, self.need_verbs = pairs(lex.need_denial.nouns), pairs(lex.need_denial.verbs)
+        self.prog_end, self.prog_aux = pairs(lex.progressive.endings), pairs(lex.progressive.auxiliaries)
+        self.premise = pairs(lex.premise_endings)
+        self.stop_words, self.stop_companions = pairs(lex.voice_stop.words), pairs(lex.voice_stop.companions)
+        self.permit_end, self.permit_verb = pairs(lex.permission.endings), pairs(lex.permission.verbs)
+        self.need_end, self.need_verb = pairs(lex.necessity.endings), pairs(lex.necessity.verbs)
+        self.nominalizers = pairs(lex.nominalizers)
+        self.quotatives, self.reporting = pairs(lex.quotatives), pairs(lex.reporting_verbs)
+        self.display = pairs(lex.display_verbs)
+        self.means = frozenset(k[0] for k in pairs(lex.means.connectives))
+        self.neutral_goals = pairs(lex.means.neutral_goals)
+        self.sequence_aux = pairs(lex.means.sequence_auxiliaries)
+        self.past = pairs(lex.past_markers)
+        self.promissive = pairs(lex.promissive_endings)
+        self.speaker, self.robot = pairs(lex.speaker_pronouns), pairs(lex.robot_pronouns)
+        self.subject_particles = pairs(lex.subject_particles)
+        self.persons = frozenset(lex.person_nouns)
+        self.voc_particles, self.voc_name_particles = pairs(lex.vocatives.particles), pairs(lex.vocatives.name_particles)
+        self.voc_words = pairs(lex.vocatives.words)
+        self.voc_bare_followers = tuple(lex.vocatives.bare_call_followers)
+        self.assistants = tuple(a.lower() for a in lex.vocatives.assistants)
+        self.voc_groups = tuple(tuple(tuple(v.split("/")) for v in seq) for seq in lex.vocatives.groups)
+        self.wish_aux, self.wish_verb = pairs(lex.wish.auxiliaries), pairs(lex.wish.verbs)
+        self.wish_good, self.wish_cond = pairs(lex.wish.after_conditional), pairs(lex.wish.conditional_endings)
+        self.curiosity = pairs(lex.wish.curiosity)
+        self.benefactive = pairs(lex.benefactives)
+        self.request_nouns = pairs(lex.request_nouns)
+        self.request_end, self.suggest_end = pairs(lex.request_endings), pairs(lex.suggestion_endings)
+        self.asking_request_end, self.manner_end = pairs(lex.asking_request_endings), pairs(lex.manner_endings)
+        self.intonation_end = pairs(lex.intonation_endings)
+        iq = lex.intoned_questions
+        self.feature_nouns = pairs(iq.feature_nouns) if iq else frozenset()
+        self.diagnosis_nouns = pairs(iq.diagnosis_nouns) if iq else frozenset()
+        self.verdict_preds = pairs(iq.verdict_predicates) if iq else frozenset()
+        self.social_ic = pairs(lex.social_interjections)
+        self.verb_imperative = pairs(lex.verb_imperative_endings)
+        self.bare_connectives = frozenset(k[0] for k in pairs(lex.bare_request_connectives))
+        self.declare_end, self.exclaim_end = pairs(lex.declarative_endings), pairs(lex.exclamative_endings)
+        self.question_end, self.question_words = pairs(lex.question_endings), pairs(lex.question_words)
+        self.how_words = pairs(lex.how_words)
+        self.how_phrases = tuple(tuple(tuple(v.split("/")) for v in seq) for seq in lex.how_phrases)
+        self.how_state = pairs(lex.how_state_verbs)
+        self.telling = pairs(lex.telling_verbs)
+        self.explain_words, self.exists = pairs(lex.explanation_words), pairs(lex.existence_verbs)
+        self.able_mod, self.able_noun, self.able_verb = (pairs(lex.ability.modifier_endings), pairs(lex.ability.nouns),
+                                                         pairs(lex.ability.verbs))
+        self.able_pred = pairs(lex.ability.predicates)
+        self.interjection_tags = frozenset(lex.exclamation_interjections)
+        self.quote_marks = tuple(lex.quote_marks)
+        self.spreads = frozenset(k[0] for k in pairs(lex.prohibition_spreads_over))
+
+
+_COMPILED: dict[str, Patterns] = {}
+
+
+def patterns(registry: Registry) -> Patterns:
+    """Compiled patterns, keyed by the lexicon's content (an edited lexicon compiles anew)."""
+    lex = registry.speech_acts
+    found = _COMPILED.get(lex.content_key)
+    if found is None:
+        found = _COMPILED[lex.content_key] = Patterns(lex)
+    return found
+
+
+def key(mo: Morpheme) -> tuple[str, str]:
+    return (mo.form, mo.tag)
+
+
+def follows(ms: list[tuple[str, str]], first: frozenset, then: frozenset, within: int = 3) -> int | None:
+    """Index of a morpheme of `then` that comes within `within` morphemes after one of `first`."""
+    for i, k in enumerate(ms):
+        if k in first:
+            for j in range(i + 1, min(len(ms), i + 1 + within)):
+                if ms[j] in then:
+                    return j
+    return None
+
+
+def final_predicate(c: ClauseAnalysis, p: Patterns) -> tuple[int, tuple[str, str]] | None:
+    """(index, lemma) of the clause's last main predicate: not an auxiliary or a benefactive; a 하 suffix stands
+    for the noun before it (청소/NNG of 청소해). None when the clause has no predicate."""
+    ms = [key(mo) for mo in c.morphemes]
+    at = next((i for i in range(len(ms) - 1, -1, -1)
+               if ms[i][1] in VERB_TAGS and ms[i][1] != "VX" and ms[i] not in p.benefactive), None)
+    if at is None:
+        return None
+    return at, (ms[at - 1] if ms[at][1] in ("XSV", "XSA") and at > 0 else ms[at])
+
+
+def closed_syllable(form: str) -> bool:
+    """Whether the last Hangul syllable of `form` has a final consonant (찍, 밝, 맞; not 가, 켜)."""
+    last = form[-1:] if form else ""
+    return "가" <= last <= "힣" and (ord(last) - ord("가")) % 28 != 0
+
+
+def governing_predicate(hit, c: ClauseAnalysis, p: Patterns) -> tuple[int, tuple[str, str]] | None:
+    """The predicate a capability word belongs to: Korean is head-final, so the first predicate after it
+    (a verbal noun + 하 counts as its noun). Predicates before it belong to other phrases (냄새 나는데 청정해 줘)."""
+    morphs, offsets = c.morphemes, c.compact_offsets
+    end = hit.position + len(hit.surface)
+    for i, mo in enumerate(morphs):
+        if offsets[i] < end or c.in_registry_word[i] or c.after_registry_word[i]:
+            continue  # before the word, or part of a registry word (청/NNG 정하/VV for 청정하, 크/VA ᆫ/ETM 방 for 큰방)
+        nxt = morphs[i + 1] if i + 1 < len(morphs) else None
+        if mo.tag.startswith("VA") and nxt is not None and key(nxt) in p.manner_end:
+            continue  # 세게, 빵빵하게: manner, not the predicate
+        if mo.tag.startswith("VX"):
+            continue  # auxiliaries (켜져 있어, 해 줘) carry no frame of their own
+        if mo.tag in VERB_TAGS or mo.tag == "XR":
+            return i, (mo.form, mo.tag.split("-")[0])
+        if mo.tag == "NNG" and nxt is not None and nxt.tag in ("XSV", "XSA"):
+            return i, (mo.form, mo.tag)  # a verbal noun: 확인하다, 측정하다
+    return None
