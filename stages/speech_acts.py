@@ -12,7 +12,8 @@ from __future__ import annotations
 from registry.contracts import ACTING_MOODS, NormalizedText, SpeechAct
 from registry.loader import Registry
 from registry.speech_contracts import SpeechActLexicon
-from stages._clauses import ClauseAnalysis, analyse, thing_before
+from stages._anchoring import analyse
+from stages._clauses import ClauseAnalysis, thing_before
 from stages._matchers import matchers_for
 from stages.clause_reading import Reading, cut_off_word, read_clause
 from stages.licensing import license_clauses

@@ -1,0 +1,340 @@
+"""Every registry anchor of a clause: capability aliases and lemmas, recognition slips of one alias, rooms,
+unknown modes, intensity words, argument words, times and cue sets, collected into `ClauseAnalysis`.
+
+Mechanisms only: every alias, lemma, cue and weight comes from the registry.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from registry.contracts import AnchorMatch, Morpheme, NormalizedText
+from registry.loader import Registry
+from stages._clauses import FINAL_TAGS, PREDICATE_TAGS, CapabilityHit, ClauseAnalysis
+from stages._matchers import Matchers, compact
+from stages._segments import (clause_morphemes, compact_positions, compound_tail, has_tags, merge_shapeless,
+                              noun_and_particle, noun_spans, registry_word_masks, segment, splits_a_noun)
+from stages._times import time_parser_for
+
+_DIGITS = re.compile(r"\d+")
+
+
+def _operation(cap, alias: str, after: str, m: Matchers) -> str:
+    ops = [op.operation_id for op in cap.operations]
+    hint = next((op for spoken, op in cap.op_hint_in_alias.items() if compact(spoken) == alias), None)
+    if hint:
+        return hint
+    if cap.kind == "state_query":
+        return "check"
+    if "level" in ops:
+        return "level"
+    if "off" in ops:
+        return "off" if m.off.first(after) else "on"
+    if "stop" in ops and m.off.first(after):
+        return "stop"
+    return ops[0]
+
+
+def _level(cap, after: str, m: Matchers) -> int | None:
+    """An explicit level: digits, else a level word used as a target ("터보로", not "강하게")."""
+    digits = _DIGITS.search(after)
+    if digits:
+        return int(digits.group(0))
+    for word in sorted(cap.level_words, key=len, reverse=True):
+        at = after.find(compact(word))
+        if at >= 0:
+            rest = after[at + len(compact(word)):]
+            if not rest or rest.startswith(m.level_word_followers) or not ("\uac00" <= rest[0] <= "\ud7a3"):
+                return cap.level_words[word]
+    return None
+
+
+def _argument_words(cap, cc: str, hit: "CapabilityHit") -> None:
+    for name, words in cap.argument_words.items():
+        for word in sorted(words, key=len, reverse=True):
+            if compact(word) in cc:
+                hit.arguments[name] = words[word]
+                break
+
+
+CUE_SETS = {
+    "on": "on", "off": "off", "check": "check", "increase": "increase", "decrease": "decrease",
+    "sch_scope": "sch_scope", "sch_alarm": "sch_alarm", "sch_timer": "sch_timer", "sch_reminder": "sch_reminder",
+    "sch_cancel": "sch_cancel", "sch_list": "sch_list", "sch_nouns": "sch_nouns",
+    "frg_scope": "frg_scope", "frg_recommend": "frg_recommend", "frg_targets": "frg_targets", "frg_lookup": "frg_lookup",
+    "question": "question_shape", "capability_question": "capability_question", "reply_shape": "reply_shape",
+    "generic_help": "generic_help", "cancel": "cancel", "guard_need": "guard_need", "guard_negative": "guard_negative",
+    "guard_positive": "guard_positive", "guard_consent": "guard_consent", "completion": "completion",
+    "outdoor": "outdoor", "outside": "outside", "indoor": "indoor", "vague": "vague",
+}
+"""A clause's cue names and the matcher cue sets they come from (`ClauseAnalysis.cues` keys, in this order)."""
+
+
+@dataclass
+class _Found:
+    """What one clause's words anchor, collected while the clause is read."""
+
+    index: int
+    anchors: list[AnchorMatch] = field(default_factory=list)
+    caps: list[CapabilityHit] = field(default_factory=list)
+    unsupported: list[str] = field(default_factory=list)
+    topics: list[str] = field(default_factory=list)
+    unknown_modes: list[str] = field(default_factory=list)
+    rooms: list[str] = field(default_factory=list)
+    taken: list[tuple[int, int]] = field(default_factory=list)
+    identity: bool = False
+    outdoor_dust: bool = False
+
+    def anchor(self, kind: str, target: str, surface: str, via: str, strength: float) -> None:
+        self.anchors.append(AnchorMatch(kind=kind, target=target, surface=surface, via=via, strength=strength,
+                                        clause=self.index))
+
+    def hit(self, cap, operation_id: str, surface: str, via: str, strength: float, position: int,
+            level_from: str | None, m: Matchers, arguments: dict | None = None) -> CapabilityHit:
+        """A capability hit with its anchor; a level operation reads its level from the words after it."""
+        hit = CapabilityHit(cap.capability_id, cap.kind, operation_id, surface, via, strength, position, arguments or {})
+        if level_from is not None and hit.operation_id == "level":
+            level = _level(cap, level_from, m)
+            if level is not None:
+                hit.arguments["level"] = level
+        self.caps.append(hit)
+        self.anchor(cap.kind, cap.capability_id, surface, via, strength)
+        return hit
+
+
+@dataclass
+class _Words:
+    """One clause's text, its compact form and its morphemes with their compact offsets and word masks."""
+
+    text: str
+    cc: str
+    start: int
+    end: int
+    morphs: list[Morpheme]
+    offsets: list[int]
+    nouns: list[tuple[int, int]]
+    in_word: list[bool]
+    after_word: list[bool]
+
+
+def _words(nt: NormalizedText, start: int, end: int, m: Matchers) -> _Words:
+    text = nt.text[start:end].strip(" ,.;")
+    cc = compact(" ".join(w for w in text.split() if w not in m.ignorable_words))
+    morphs = clause_morphemes(nt, start, end)
+    positions = compact_positions(nt, start, end, m)
+    offsets = [positions.get(mo.start, -1) for mo in morphs]
+    nouns = noun_spans(morphs, offsets)
+    registry_spans = [(x.start(), x.end()) for rx in (m.anchor_re, m.room_re) for x in rx.finditer(cc)]
+    in_word, after_word = registry_word_masks(nt, morphs, offsets, registry_spans, m)
+    return _Words(text, cc, start, end, morphs, offsets, nouns, in_word, after_word)
+
+
+def _alias_hits(w: _Words, f: _Found, nt: NormalizedText, registry: Registry, m: Matchers,
+                utterance_scope: tuple[bool, bool]) -> None:
+    """Every registry alias in the clause: capabilities, unsupported categories, manual topics, identity."""
+    weights, cc = registry.weights.strengths, w.cc
+    for mt in m.anchor_re.finditer(cc):
+        if splits_a_noun(mt.start(), mt.end(), w.nouns):
+            continue  # 청정 of 청정기, 공기 of 공기놀이: part of another word, not the registry word
+        f.taken.append((mt.start(), mt.end()))
+        surface = mt.group(0)
+        for entry in m.anchor_entries[surface]:
+            if entry.kind in ("execution", "settings", "state_query"):
+                if compound_tail(mt.end(), w.morphs, w.offsets, nt, w.in_word):
+                    continue  # 복귀작 (a comeback work): a one-syllable noun makes another word of it
+                strength, via, cap_id = weights["alias"], "alias", entry.target
+            elif entry.kind == "ambiguous":
+                amb = m.ambiguous[surface]
+                if _scope(cc, amb, m, utterance_scope) == "outdoor":
+                    f.outdoor_dust = True
+                    continue
+                strength = weights["ambiguous_weak" if amb.weak else "ambiguous_default"]
+                via, cap_id = "ambiguous", amb.capability_id
+            else:
+                if entry.kind == "unsupported":
+                    f.unsupported.append(entry.target)
+                elif entry.kind == "device_qna":
+                    f.topics.append(entry.target)
+                else:
+                    f.identity = True
+                f.anchor(entry.kind if entry.kind in ("unsupported", "device_qna") else "product_identity",
+                         entry.target, surface, "alias", 1.0)
+                continue
+            cap = registry.capability_by_id[cap_id]
+            if any(h.capability_id == cap_id for h in f.caps):
+                # 스테이션 복귀: a second word of the same capability is one more anchor of the one hit
+                f.anchor(cap.kind, cap_id, surface, via, strength)
+                continue
+            f.hit(cap, _operation(cap, surface, cc[mt.start():], m), surface, via, strength, mt.start(), cc[mt.end():], m)
+
+
+def _scope(cc: str, amb, m: Matchers, utterance_scope: tuple[bool, bool]) -> str:
+    """Indoor or outdoor for an ambiguous word (미세먼지): the clause's cue, else the utterance's, else the default."""
+    utterance_indoor, utterance_outdoor = utterance_scope
+    indoor = bool(m.indoor.first(cc)) or (utterance_indoor and not m.outdoor.first(cc))
+    outdoor = bool(m.outdoor.first(cc)) or (utterance_outdoor and not indoor)
+    return "indoor" if indoor else "outdoor" if outdoor else amb.default_scope
+
+
+def _fuzzy_hit(w: _Words, f: _Found, registry: Registry, m: Matchers) -> None:
+    """A recognition slip of one alias, only when the clause anchors nothing else."""
+    if f.caps or f.unsupported or f.topics or f.identity:
+        return
+    fuzzy = m.fuzzy_alias(w.cc, f.taken)
+    if fuzzy is None:
+        return
+    f_start, f_end, alias = fuzzy
+    for entry in m.anchor_entries[alias]:
+        if entry.kind not in ("execution", "settings", "state_query"):
+            continue
+        cap = registry.capability_by_id[entry.target]
+        f.hit(cap, _operation(cap, alias, w.cc[f_start:], m), w.cc[f_start:f_end], "fuzzy",
+              registry.weights.strengths["fuzzy"], f_start, w.cc[f_end:], m)
+        f.taken.append((f_start, f_end))
+        break
+
+
+def _rooms_and_modes(w: _Words, f: _Found, registry: Registry, m: Matchers) -> None:
+    """Rooms; an unknown "<word> 모드" (a level word of a setting is that setting; anything else is unsupported)."""
+    for rm in m.room_re.finditer(w.cc):
+        room_id = m.room_of[rm.group(0)]
+        if room_id not in f.rooms:
+            f.rooms.append(room_id)
+            f.anchor("room", room_id, rm.group(0), "alias", 1.0)
+    for mm in re.finditer(rf"(\S+?)\s?{re.escape(m.mode_suffix)}", w.text):
+        pos = w.cc.find(compact(mm.group(0)))
+        if any(s <= pos < e for s, e in f.taken):
+            continue
+        level_cap = next((c for c in registry.capabilities.capabilities if mm.group(1) in c.level_words), None)
+        if level_cap is not None:
+            f.hit(level_cap, "level", mm.group(0), "pattern", 1.0, pos, None, m,
+                  {"level": level_cap.level_words[mm.group(1)]})
+        else:
+            f.unknown_modes.append(mm.group(1))
+            f.anchor("unknown_mode", mm.group(1), mm.group(0), "pattern", 1.0)
+
+
+def _lemma_hits(w: _Words, f: _Found, nt: NormalizedText, registry: Registry, m: Matchers) -> None:
+    """Lemma cues (verbs of motion, 찍다) anchor with their companions; a move with no room tries a slip of one."""
+    weights = registry.weights.strengths
+    for mo in nt.morphemes:
+        if not (w.start <= mo.start < w.end):
+            continue
+        cap_id = m.lemma_index.get((mo.form, mo.tag))
+        if not cap_id or any(h.capability_id == cap_id for h in f.caps):
+            continue
+        cap = registry.capability_by_id[cap_id]
+        if cap.requires_room:
+            strength = weights["lemma_with_room"] if f.rooms else weights["lemma"]
+        else:
+            strength = weights["lemma"] + 0.3
+        pos = max(0, len(compact(nt.text[w.start:mo.start])))
+        if any(s <= pos < e for s, e in f.taken):
+            continue  # the verb is part of a longer alias ("모든 방 돌면서")
+        f.hit(cap, cap.operations[0].operation_id, mo.form, "lemma", strength, pos, None, m)
+    if not f.rooms and any(h.capability_id == "move_to_room" for h in f.caps):
+        fuzzy_room = m.fuzzy_room(w.cc)
+        if fuzzy_room is not None:
+            f.rooms.append(fuzzy_room)
+            f.anchor("room", fuzzy_room, w.cc, "fuzzy", weights["fuzzy"])
+
+
+def _refine_hits(w: _Words, f: _Found, registry: Registry, m: Matchers) -> None:
+    """Intensity (청정 좀 세게 is its fan setting, one step), subsumed capabilities, argument words, and the
+    subject of a state query (청정 기능이 켜져 있는지 확인: what precedes the query is not an action)."""
+    cc, by_id = w.cc, registry.capability_by_id
+    direction = 1 if m.increase.first(cc) else -1 if m.decrease.first(cc) else 0
+    if direction and f.caps and all(h.kind == "execution" for h in f.caps):
+        via = {by_id[h.capability_id].intensity_via for h in f.caps} - {None}
+        if len(via) == 1:
+            target, first = by_id[via.pop()], f.caps[0]
+            f.caps = [CapabilityHit(target.capability_id, target.kind, "level", first.surface, first.via, first.strength, first.position)]
+            f.anchors = [a for a in f.anchors if a.kind not in ("execution", "settings")]
+            f.anchor(target.kind, target.capability_id, first.surface, first.via, first.strength)
+    for hit in f.caps:
+        if hit.operation_id == "level" and "level" not in hit.arguments and direction:
+            hit.arguments["delta"] = direction
+    subsumed = {sub for h in f.caps for sub in by_id[h.capability_id].subsumes}
+    if subsumed:
+        f.caps = [h for h in f.caps if h.capability_id not in subsumed]
+        f.anchors = [a for a in f.anchors if a.kind not in ("execution", "settings") or a.target not in subsumed]
+    for hit in f.caps:
+        _argument_words(by_id[hit.capability_id], cc, hit)
+    query_at = min((h.position for h in f.caps if h.kind == "state_query"), default=None)
+    if query_at is not None and (m.check.first(cc) or "?" in w.text):
+        f.caps = [h for h in f.caps if h.kind == "state_query" or h.position > query_at]
+        f.anchors = [a for a in f.anchors if a.kind not in ("execution", "settings") or any(h.capability_id == a.target for h in f.caps)]
+    f.caps.sort(key=lambda h: h.position)
+
+
+def _clause_cues(w: _Words, m: Matchers) -> dict[str, list[str]]:
+    """Every cue set that occurs in the clause (not inside a noun + particle: 시작해줘/NNG is one spoken noun)."""
+    def fits(s: int, e: int) -> bool:
+        return not noun_and_particle(s, e, w.morphs, w.offsets)
+
+    cues = {name: found for name in CUE_SETS if (found := getattr(m, CUE_SETS[name]).find_fitting(w.cc, fits))}
+    if "?" in w.text:
+        cues.setdefault("question_mark", ["?"])
+    return cues
+
+
+def _role(cues: dict, connective: str, is_last: bool, times, caps: list[CapabilityHit], m: Matchers) -> str:
+    if cues.get("completion") and not is_last:
+        return "temporal"
+    if connective in m.conditional_endings and not is_last and times.relative and not caps:
+        return "temporal"  # "40분 지나면": a clock delay, not a guard on a state
+    if connective in m.conditional_endings and not is_last:
+        return "guard"
+    return "action"
+
+
+def _clause(nt: NormalizedText, span: tuple[int, int, str], index: int, is_last: bool, registry: Registry,
+            m: Matchers, utterance_scope: tuple[bool, bool]) -> ClauseAnalysis:
+    start, end, connective = span
+    w = _words(nt, start, end, m)
+    f = _Found(index)
+    _alias_hits(w, f, nt, registry, m, utterance_scope)
+    _fuzzy_hit(w, f, registry, m)
+    _rooms_and_modes(w, f, registry, m)
+    _lemma_hits(w, f, nt, registry, m)
+    _refine_hits(w, f, registry, m)
+    cues = _clause_cues(w, m)
+    times = time_parser_for(registry).parse(w.text)
+    inside = [mo for mo in nt.morphemes if start <= mo.start < end]
+    return ClauseAnalysis(
+        index=index, text=w.text, compact=w.cc, connective=connective,
+        role=_role(cues, connective, is_last, times, f.caps, m), anchors=f.anchors,
+        capabilities=f.caps, rooms=f.rooms, unsupported=f.unsupported, qna_topics=f.topics, identity=f.identity,
+        unknown_modes=f.unknown_modes, times=times,
+        has_predicate=has_tags(nt, start, end, PREDICATE_TAGS),
+        has_final_ending=has_tags(nt, start, end, FINAL_TAGS),
+        outdoor_dust=f.outdoor_dust, cues=cues,
+        morpheme_tags=[mo.tag for mo in inside],
+        noun_count=sum(1 for mo in inside if mo.tag in ("NNG", "NNP")),
+        has_proper_noun=any(mo.tag == "NNP" for mo in inside),
+        filler_words=sum(1 for word in w.text.split() if word.strip("?.!,") in m.filler_words),
+        start=start, end=end, morphemes=w.morphs, compact_offsets=w.offsets, in_registry_word=w.in_word,
+        after_registry_word=w.after_word,
+    )
+
+
+def analyse(nt: NormalizedText, registry: Registry, m: Matchers) -> list[ClauseAnalysis]:
+    """Segment the utterance and find every registry anchor, room, time and cue per clause."""
+    if not nt.text:
+        return []
+    spans = merge_shapeless(nt, segment(nt, m), m)
+    scope = (bool(m.indoor.first(nt.compact)), bool(m.outdoor.first(nt.compact)))
+    out = [_clause(nt, span, index, index == len(spans) - 1, registry, m, scope) for index, span in enumerate(spans)]
+    # "사진 찍기 전에 동의부터": a clause cut at a before-noun runs after the next one
+    i = 0
+    while i < len(out) - 1:
+        if out[i].connective in m.before_nouns:
+            out[i], out[i + 1] = out[i + 1], out[i]
+            i += 2
+        else:
+            i += 1
+    for new_index, c in enumerate(out):
+        c.index = new_index
+        c.anchors = [a.model_copy(update={"clause": new_index}) for a in c.anchors]
+    return out

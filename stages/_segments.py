@@ -1,0 +1,144 @@
+"""Where clauses and words begin and end: clause spans on Korean connectives, a clause's morphemes with their
+offsets in the compact text, and which of them belong to a registry word.
+
+Mechanisms only: the connectives and endings come from the registry data through the matchers.
+"""
+
+from __future__ import annotations
+
+from registry.contracts import Morpheme, NormalizedText
+from stages._clauses import PREDICATE_TAGS
+from stages._matchers import Matchers, compact
+
+
+def segment(nt: NormalizedText, m: Matchers) -> list[tuple[int, int, str]]:
+    """(start, end, connective) spans of the normalized text."""
+    morphs = nt.morphemes
+    cuts: list[tuple[int, str]] = []
+    for i, mo in enumerate(morphs[:-1]):
+        nxt = morphs[i + 1]
+        end = mo.start + mo.length
+        if mo.tag == "EC" and mo.form in m.connective_endings and mo.form not in m.quotatives:
+            if nxt.tag not in m.no_split_before:
+                cuts.append((end, mo.form))
+        elif mo.tag.startswith("NN") and (mo.form in m.sequence_nouns or mo.form in m.before_nouns) and i > 0 and morphs[i - 1].tag in ("ETM", "ETN"):
+            if nxt.tag.startswith("J"):
+                end = nxt.start + nxt.length
+            cuts.append((end, mo.form))
+        elif _ends_a_sentence(morphs, i, m):
+            cuts.append((end, "."))  # 티브이 꺼라 이제 자자: speech has no full stops; a sentence ending ends a sentence
+        elif mo.tag in ("SP", "SF") and mo.form in m.split_punct:
+            cuts.append((end, mo.form))
+        elif mo.tag == "MAJ" and compact(mo.form) in m.conjunctions:
+            cuts.append((mo.start, mo.form))
+    spans, start = [], 0
+    for end, form in cuts:
+        if end > start:
+            spans.append((start, end, form))
+            start = end
+    spans.append((start, len(nt.text), ""))
+    return [(s, e, c) for s, e, c in spans if nt.text[s:e].strip(" ,.;")]
+
+
+def _ends_a_sentence(morphs: list[Morpheme], i: int, m: Matchers) -> bool:
+    """Whether morpheme i ends a sentence inside the turn: a final ending that speech does not run on from, or an
+    imperative that Kiwi reads as a connective after a verb (돌려라 먼지 천지다), followed by a new word."""
+    mo, nxt = morphs[i], morphs[i + 1]
+    final = mo.tag in m.sentence_final_tags and mo.form not in m.continuing_finals
+    imperative = mo.tag == "EC" and mo.form in m.imperative_connectives and i > 0 and morphs[i - 1].tag in ("VV", "VX")
+    return (final or imperative) and nxt.start > mo.start + mo.length and not nxt.tag.startswith(m.no_sentence_split_before)
+
+
+def has_tags(nt: NormalizedText, start: int, end: int, tags: set[str]) -> bool:
+    return any(start <= mo.start < end and mo.tag in tags for mo in nt.morphemes)
+
+
+def merge_shapeless(nt: NormalizedText, spans: list[tuple[int, int, str]], m: Matchers) -> list[tuple[int, int, str]]:
+    """A punctuation-cut piece without a predicate (a time, an "응") belongs to its neighbour."""
+    merged: list[tuple[int, int, str]] = []
+    for span in spans:
+        # "청정하고 나서": an auxiliary connector piece belongs to the clause before it
+        if merged and compact(nt.text[span[0]:span[1]]).strip(",.;") in m.connector_fragments:
+            merged[-1] = (merged[-1][0], span[1], span[2])
+            continue
+        if merged:
+            p_start, p_end, p_conn = merged[-1]
+            shapeless = p_conn in m.split_punct and not has_tags(nt, p_start, p_end, PREDICATE_TAGS)
+            if shapeless or compact(nt.text[p_start:p_end]).strip(",.;") in m.acknowledgements | m.fillers:
+                merged[-1] = (p_start, span[1], span[2])
+                continue
+        merged.append(span)
+    return merged
+
+
+def clause_morphemes(nt: NormalizedText, start: int, end: int) -> list[Morpheme]:
+    """The clause's morphemes; Kiwi gives a restored morpheme (하 of 찍으래) no length at the clause's end."""
+    return [mo for mo in nt.morphemes if start <= mo.start < end or (mo.length == 0 and mo.start == end)]
+
+
+def compact_positions(nt: NormalizedText, start: int, end: int, m: Matchers) -> dict[int, int]:
+    """Text offset -> offset in the clause's compact text (spaces and ignorable words removed, as `analyse` builds it)."""
+    raw = nt.text[start:end]
+    at = start + len(raw) - len(raw.lstrip(" ,.;"))
+    positions: dict[int, int] = {}
+    cc = 0
+    for word in raw.strip(" ,.;").split(" "):
+        if word and word not in m.ignorable_words:
+            for k in range(len(word)):
+                positions[at + k] = cc + k
+            cc += len(word)
+        at += len(word) + 1
+    return positions
+
+
+def noun_spans(morphs: list[Morpheme], offsets: list[int]) -> list[tuple[int, int]]:
+    """Compact spans of the clause's nouns, each with the derivational suffixes that make one word of it (복귀+작)."""
+    spans: list[tuple[int, int]] = []
+    for mo, at in zip(morphs, offsets):
+        if at < 0:
+            continue
+        if mo.tag == "XSN" and spans and spans[-1][1] == at:
+            spans[-1] = (spans[-1][0], at + mo.length)
+        elif mo.tag.startswith("NN"):
+            spans.append((at, at + mo.length))
+    return spans
+
+
+def splits_a_noun(start: int, end: int, nouns: list[tuple[int, int]]) -> bool:
+    """Whether a match begins or ends strictly inside one noun morpheme (its compact span)."""
+    return any(s < start < e or s < end < e for s, e in nouns)
+
+
+def compound_tail(end: int, morphs: list[Morpheme], offsets: list[int], nt: NormalizedText, in_word: list[bool]) -> bool:
+    """Whether a one-syllable noun (not itself a registry word) follows a match inside the same written word."""
+    for mo, at, inside in zip(morphs, offsets, in_word):
+        if at == end:
+            return mo.tag == "NNG" and mo.length == 1 and mo.start > 0 and not nt.text[mo.start - 1].isspace() and not inside
+    return False
+
+
+def noun_and_particle(start: int, end: int, morphs: list[Morpheme], offsets: list[int]) -> bool:
+    """Whether a cue match is a noun plus the particle after it (위로 of 2단 위로: 위/NNG 로/JKB, not 위로/NNG)."""
+    for i in range(1, len(morphs)):
+        at = offsets[i]
+        if (at > start and at + morphs[i].length == end and morphs[i].tag.startswith("J")
+                and morphs[i - 1].tag.startswith("NN") and offsets[i - 1] >= start):
+            return True
+    return False
+
+
+def registry_word_masks(nt: NormalizedText, morphs: list[Morpheme], offsets: list[int], spans: list[tuple[int, int]],
+                         m: Matchers) -> tuple[list[bool], list[bool]]:
+    """(inside a registry word, after one in the same written word) for each morpheme of the clause."""
+    inside = [at >= 0 and any(s <= at < e for s, e in spans) for at in offsets]  # starts inside (청/NNG 정하/VV of 청정해)
+    heads: dict[int, int] = {}  # written word start -> end of the registry word it begins with (0: none)
+    after = []
+    for mo in morphs:
+        begin = nt.text.rfind(" ", 0, mo.start) + 1
+        if begin not in heads:
+            stop = nt.text.find(" ", begin)
+            head = m.room_re.match(nt.text, begin, stop if stop >= 0 else len(nt.text)) or m.anchor_re.match(
+                nt.text, begin, stop if stop >= 0 else len(nt.text))
+            heads[begin] = head.end() - begin if head else 0
+        after.append(heads[begin] > 0 and mo.start >= begin + heads[begin])
+    return inside, after
