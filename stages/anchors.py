@@ -101,15 +101,31 @@ def _elliptical_question(clause_analyses: list[ClauseAnalysis], nt: NormalizedTe
     return asking or last.role in ("guard", "temporal")
 
 
-def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, registry: Registry) -> dict[str, EvidenceAxis]:
-    axes: dict[str, tuple[float, list[str]]] = {}
+class _Axes:
+    """Evidence axes being lit for one clause: the strongest strength per axis and every signal that lit it."""
 
-    def lit(name: str, strength: float, *signals: str) -> None:
+    def __init__(self) -> None:
+        self.lit_axes: dict[str, tuple[float, list[str]]] = {}
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.lit_axes
+
+    def __call__(self, name: str, strength: float, *signals: str) -> None:
         if strength <= 0:
             return
-        old = axes.get(name, (0.0, []))
-        axes[name] = (max(old[0], min(1.0, strength)), old[1] + [s for s in signals if s])
+        old = self.lit_axes.get(name, (0.0, []))
+        self.lit_axes[name] = (max(old[0], min(1.0, strength)), old[1] + [s for s in signals if s])
 
+    def axes(self) -> dict[str, EvidenceAxis]:
+        return {name: EvidenceAxis(strength=round(s, 3), signals=sig) for name, (s, sig) in self.lit_axes.items()}
+
+
+def _anchored(c: ClauseAnalysis) -> bool:
+    return bool(c.capabilities or c.unsupported or c.qna_topics or c.unknown_modes)
+
+
+def _anchor_axes(c: ClauseAnalysis, lit: _Axes, history: HistoryEvidence) -> None:
+    """Capability, unsupported, mode, manual-topic, identity, cue and schedule axes."""
     cues = c.cues
     for hit in c.capabilities:
         lit(_CAPABILITY_AXES[hit.kind], hit.strength, f"{hit.capability_id}:{hit.surface}")
@@ -125,10 +141,9 @@ def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, regis
     for topic in c.qna_topics:
         lit("has_stable_device_qna_target", 1.0, topic)
     lit("has_knowledge_question_shape", 1.0 if cues.get("question") else 0.0, *cues.get("question", [])[:2])
-    anchored = c.capabilities or c.unsupported or c.qna_topics or c.unknown_modes
     # a surface "돼/수 있" is no capability question when the clause asks for an act or a state (배터리 어떻게 돼?)
     asks_robot = c.act is not None and (c.act.asks_for_an_act or c.act.mood == "state_question")
-    if cues.get("capability_question") and anchored and not asks_robot:
+    if cues.get("capability_question") and _anchored(c) and not asks_robot:
         lit("has_capability_question", 1.0, *cues["capability_question"][:2])
     if c.identity:
         lit("has_product_identity_anchor", 1.0, "identity")
@@ -141,7 +156,11 @@ def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, regis
         lit("has_timed_device_action", c.times.strength, *c.times.signals[:1])
     if cues.get("sch_reminder") and c.times.strength > 0:
         lit("has_reminder_cue", 1.0, *cues["sch_reminder"][:1])
-    words = c.text.split()
+
+
+def _public_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers) -> tuple[float, bool]:
+    """Public-information and vagueness axes; returns the FRG scope strength and whether the clause trails off."""
+    cues, words = c.cues, c.text.split()
     # 날씨 그 저기 / 필터 아 뭐지: a topic word that trails off into fillers is a broken turn, not a question about it
     trailing = 0 < len(words) <= 4 and words[-1].strip("?.!,~") in m.filler_words and c.filler_words > 0
     frg_strength = 1.0 if cues.get("frg_scope") else (0.8 if c.outdoor_dust else 0.0)
@@ -167,98 +186,124 @@ def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, regis
     lit("has_outdoor_scope", 0.6 if cues.get("outdoor") else 0.0, *cues.get("outdoor", [])[:2])
     lit("has_clear_conversation_reply_shape", 1.0 if cues.get("reply_shape") else 0.0, *cues.get("reply_shape", []))
     lit("has_generic_help", 1.0 if cues.get("generic_help") else 0.0, *cues.get("generic_help", []))
-
-    act = c.act
     if c.mentions:
         lit("has_unlicensed_capability_mention", 1.0, *c.mentions[:3])
-    if any(m.endswith(":target:outdoors") for m in c.mentions):
+    if any(x.endswith(":target:outdoors") for x in c.mentions):
         lit("has_frg_scope", 0.8, "outdoor_query")  # 바깥 공기 괜찮나?: outdoor air is public information
-    if act is not None and c.role == "action":
-        # a question whose device words license nothing asks about the device (바이탈사인 돼? 볼륨 최대 몇까지 올라가?)
-        # (not when the words are about something else or somebody else's act: 약국 어디야, 티비 소리 몇이야, 엄마 언제 와?)
-        about_robot = [m for m in c.mentions if _about_the_robot(m)]
-        about_device = bool(about_robot or anchored or c.identity)
-        asks_about = act.mood in ("question", "state_question") and bool(about_robot)
-        if (act.mood == "knowledge_question" and about_device) or asks_about:
-            lit("has_device_knowledge_question", 1.0, act.mood, *act.signals[:2])
-        elif act.mood == "knowledge_question" and not trailing:
-            # 계단도 올라갈 수 있어? 처음 쓰기 전에 뭘 해야 돼?: how / can-it asked of the robot, no device word
-            lit("has_unanchored_knowledge_question", 1.0, *act.signals[:2])
-        # 카메라 화소가 몇이야? 화면 터치가 갑자기 안 먹어: a question or a problem report about the product itself
-        # (a noun of the product's vocabulary, nothing licensed, nobody else's thing) asks the manual
-        topic = _product_topic(c, registry) if not trailing else None
-        if topic and not c.capabilities and act.target_owner is None and act.agent != "third_person" and (
-                act.displayed or not act.reported):
-            if act.mood in ("question", "knowledge_question"):
-                lit("has_product_topic_question", 1.0, topic, act.mood)
-            elif act.mood in ("statement", "exclamation") and (
-                    (act.polarity == "negated" and "not_needed" not in act.signals) or act.displayed):
-                lit("has_device_problem_report", 1.0, topic, *act.signals[:1])
-        world = _world_question(c, registry) if topic is None else None
-        if world:
-            lit("has_world_question", 1.0, world, act.mood)  # 마트 몇 시에 열어? 일교차 심해?: public information
-        if act.mood == "stop":
-            lit("is_voice_stop", 1.0, *act.signals[:1])
-        if act.mood in _TALK_MOODS and (c.has_predicate or "interjections" in act.signals) \
-                and "has_device_problem_report" not in axes:
-            lit("has_talk_shape", 1.0, act.mood, *act.signals[:2])
-        told = act.reported and "message_of_request" not in act.signals  # ... 간다고: what to send, not talk
-        if act.polarity != "affirmative" or told or act.past or act.agent != "robot":
-            lit("has_unlicensed_speech_act", 1.0, act.polarity, act.agent, "reported" if act.reported else "",
-                "past" if act.past else "")
-    any_scope = bool(anchored or c.identity or cues.get("sch_scope") or frg_strength or c.mentions
+    return frg_strength, trailing
+
+
+def _question_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: bool) -> None:
+    """What a question or a problem report asks about: the device, the manual, or the world."""
+    act = c.act
+    # a question whose device words license nothing asks about the device (바이탈사인 돼? 볼륨 최대 몇까지 올라가?)
+    # (not when the words are about something else or somebody else's act: 약국 어디야, 티비 소리 몇이야, 엄마 언제 와?)
+    about_robot = [x for x in c.mentions if _about_the_robot(x)]
+    about_device = bool(about_robot or _anchored(c) or c.identity)
+    asks_about = act.mood in ("question", "state_question") and bool(about_robot)
+    if (act.mood == "knowledge_question" and about_device) or asks_about:
+        lit("has_device_knowledge_question", 1.0, act.mood, *act.signals[:2])
+    elif act.mood == "knowledge_question" and not trailing:
+        # 계단도 올라갈 수 있어? 처음 쓰기 전에 뭘 해야 돼?: how / can-it asked of the robot, no device word
+        lit("has_unanchored_knowledge_question", 1.0, *act.signals[:2])
+    # 카메라 화소가 몇이야? 화면 터치가 갑자기 안 먹어: a question or a problem report about the product itself
+    # (a noun of the product's vocabulary, nothing licensed, nobody else's thing) asks the manual
+    topic = _product_topic(c, registry) if not trailing else None
+    if topic and not c.capabilities and act.target_owner is None and act.agent != "third_person" and (
+            act.displayed or not act.reported):
+        if act.mood in ("question", "knowledge_question"):
+            lit("has_product_topic_question", 1.0, topic, act.mood)
+        elif act.mood in ("statement", "exclamation") and (
+                (act.polarity == "negated" and "not_needed" not in act.signals) or act.displayed):
+            lit("has_device_problem_report", 1.0, topic, *act.signals[:1])
+    world = _world_question(c, registry) if topic is None else None
+    if world:
+        lit("has_world_question", 1.0, world, act.mood)  # 마트 몇 시에 열어? 일교차 심해?: public information
+
+
+def _act_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: bool) -> None:
+    """Axes of the clause's speech act: questions, a voice stop, talk, and an act that licenses nothing."""
+    act = c.act
+    if act is None or c.role != "action":
+        return
+    _question_axes(c, lit, registry, trailing)
+    if act.mood == "stop":
+        lit("is_voice_stop", 1.0, *act.signals[:1])
+    if act.mood in _TALK_MOODS and (c.has_predicate or "interjections" in act.signals) \
+            and "has_device_problem_report" not in lit:
+        lit("has_talk_shape", 1.0, act.mood, *act.signals[:2])
+    told = act.reported and "message_of_request" not in act.signals  # ... 간다고: what to send, not talk
+    if act.polarity != "affirmative" or told or act.past or act.agent != "robot":
+        lit("has_unlicensed_speech_act", 1.0, act.polarity, act.agent, "reported" if act.reported else "",
+            "past" if act.past else "")
+
+
+def _complete(c: ClauseAnalysis) -> bool:
+    """나 이제 잘게 / 밥은 묵었나: Kiwi tags some sentence endings EC; the speech act knows the sentence is whole."""
+    return c.has_final_ending or (c.act is not None and c.has_predicate and c.act.mood in _WHOLE_MOODS
+                                  and "joined_predicate" not in c.act.signals and c.connective in ENDS_SENTENCE)
+
+
+def _fragment_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers) -> None:
+    """How fragmentary a clause with no scope at all looks, and whether it reads as a title or a whole sentence."""
+    words, complete = c.text.split(), _complete(c)
+    fragment, signals = 0.45, ["no_anchor"]
+    if not c.has_predicate:
+        fragment += 0.3
+        signals.append("no_predicate")
+    elif not complete and c.index == 0:
+        fragment += 0.25
+        signals.append("no_final_ending")
+    foreign = sum(1 for t in c.morpheme_tags if t in ("SL", "SH", "UN", "SW", "SO"))
+    if foreign and foreign >= len(c.morpheme_tags) / 2:
+        fragment += 0.25
+        signals.append("foreign_or_unknown")
+    if len(c.compact) <= 2:
+        fragment += 0.2
+        signals.append("very_short")
+    if len(words) >= 3 and sum(1 for w in words if len(w.strip("?.!,")) == 1) >= 0.6 * len(words):
+        fragment += 0.4
+        signals.append("syllable_shards")
+    if c.compact.strip("?.!,") in (m.fillers | m.acknowledgements):
+        fragment = 1.0
+        signals.append("filler_only")
+    proper = not c.has_predicate and any(t == "NNP" for t in c.morpheme_tags)
+    # "드래곤 길들이기": a noun phrase closed by a nominalizer, with no sentence ending, reads as a name
+    nominalized = (not c.has_final_ending and c.morpheme_tags[-1:] == ["ETN"]
+                   and sum(1 for t in c.morpheme_tags if t.startswith("NN")) >= 1)
+    if (proper or nominalized) and len(c.compact) >= 3:
+        lit("looks_title_like", 0.8, "proper_noun_phrase" if proper else "nominalized_phrase")
+        fragment -= 0.2
+    if c.has_predicate and complete and not foreign and "syllable_shards" not in signals:
+        lit("has_coherent_conversation_purpose", 0.8, "complete_sentence")
+        fragment = min(fragment, 0.3)
+    if c.act is not None and "interjections" in c.act.signals:
+        lit("has_coherent_conversation_purpose", 0.8, "interjections")  # 헐 대박: a whole exclamation
+        fragment = min(fragment, 0.3)
+    if c.times.strength and not c.has_predicate:
+        signals.append("time_fragment")
+    lit("looks_fragmentary", fragment, *signals)
+
+
+def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, registry: Registry) -> dict[str, EvidenceAxis]:
+    lit = _Axes()
+    _anchor_axes(c, lit, history)
+    frg_strength, trailing = _public_axes(c, lit, m)
+    _act_axes(c, lit, registry, trailing)
+    act, cues = c.act, c.cues
+    any_scope = bool(_anchored(c) or c.identity or cues.get("sch_scope") or frg_strength or c.mentions
                      or (act is not None and (act.polarity == "prohibited" or act.mood == "stop")))
-    if c.has_proper_noun and (cues.get("question") or cues.get("check")) and not anchored:
+    if c.has_proper_noun and (cues.get("question") or cues.get("check")) and not _anchored(c):
         lit("has_public_entity_question", 1.0, "proper_noun_question")
-    only_filler = c.compact.strip("?.!,") in (m.fillers | m.acknowledgements)
-    # 나 이제 잘게 / 밥은 묵었나: Kiwi tags some sentence endings EC; the speech act knows the sentence is whole
-    complete = c.has_final_ending or (c.act is not None and c.has_predicate and c.act.mood in _WHOLE_MOODS
-                                      and "joined_predicate" not in c.act.signals and c.connective in ENDS_SENTENCE)
     if not any_scope and not cues.get("reply_shape") and c.role not in ("guard", "temporal"):
-        fragment = 0.45
-        signals = ["no_anchor"]
-        if not c.has_predicate:
-            fragment += 0.3
-            signals.append("no_predicate")
-        elif not complete and c.index == 0:
-            fragment += 0.25
-            signals.append("no_final_ending")
-        foreign = sum(1 for t in c.morpheme_tags if t in ("SL", "SH", "UN", "SW", "SO"))
-        if foreign and foreign >= len(c.morpheme_tags) / 2:
-            fragment += 0.25
-            signals.append("foreign_or_unknown")
-        if len(c.compact) <= 2:
-            fragment += 0.2
-            signals.append("very_short")
-        if len(words) >= 3 and sum(1 for w in words if len(w.strip("?.!,")) == 1) >= 0.6 * len(words):
-            fragment += 0.4
-            signals.append("syllable_shards")
-        if only_filler:
-            fragment = 1.0
-            signals.append("filler_only")
-        proper = not c.has_predicate and any(t == "NNP" for t in c.morpheme_tags)
-        # "드래곤 길들이기": a noun phrase closed by a nominalizer, with no sentence ending, reads as a name
-        nominalized = (not c.has_final_ending and c.morpheme_tags[-1:] == ["ETN"]
-                       and sum(1 for t in c.morpheme_tags if t.startswith("NN")) >= 1)
-        if (proper or nominalized) and len(c.compact) >= 3:
-            lit("looks_title_like", 0.8, "proper_noun_phrase" if proper else "nominalized_phrase")
-            fragment -= 0.2
-        if c.has_predicate and complete and not foreign and "syllable_shards" not in signals:
-            lit("has_coherent_conversation_purpose", 0.8, "complete_sentence")
-            fragment = min(fragment, 0.3)
-        if c.act is not None and "interjections" in c.act.signals:
-            lit("has_coherent_conversation_purpose", 0.8, "interjections")  # 헐 대박: a whole exclamation
-            fragment = min(fragment, 0.3)
-        if c.times.strength and not c.has_predicate:
-            signals.append("time_fragment")
-        lit("looks_fragmentary", fragment, *signals)
+        _fragment_axes(c, lit, m)
     if history.active_schedule_workflow:
         lit("has_active_schedule_workflow", 1.0, "voice_context.slot_state")
         filled = _fills_missing_slot(c, history, m, registry)
         strong_other = any(h.strength >= 0.9 and h.kind != "execution" for h in c.capabilities) or c.unsupported or frg_strength
         if filled or (not c.has_predicate and not strong_other):
             lit("has_contextual_schedule_slot_fragment", 1.0, f"slot_answer:{filled or 'fragment'}")
-    return {name: EvidenceAxis(strength=round(s, 3), signals=sig) for name, (s, sig) in axes.items()}
+    return lit.axes()
 
 
 def _merge_axes(per_clause: list[dict[str, EvidenceAxis]]) -> dict[str, EvidenceAxis]:
@@ -273,20 +318,13 @@ def _merge_axes(per_clause: list[dict[str, EvidenceAxis]]) -> dict[str, Evidence
     return merged
 
 
-def preclassifier_hints(
-    clause_analyses: list[ClauseAnalysis], normalized_text: NormalizedText, history_evidence: HistoryEvidence,
-    learned_family_evidence: LearnedEvidence, registry: Registry,
-) -> PreclassifierHints:
-    """The registry anchors and evidence axes of the turn, whole and per clause."""
-    m = matchers_for(registry)
-    per_clause = [_clause_axes(c, history_evidence, m, registry) for c in clause_analyses]
-    if not per_clause:
-        per_clause = [{"looks_fragmentary": EvidenceAxis(strength=1.0, signals=[normalized_text.rejected_reason or "empty"])}]
-    axes = _merge_axes(per_clause)
+def _cross_clause_axes(clause_analyses: list[ClauseAnalysis], normalized_text: NormalizedText,
+                       history_evidence: HistoryEvidence, axes: dict[str, EvidenceAxis]) -> None:
+    """Axes whose question, condition or delay and the device word they concern sit in different clauses."""
     # "나이트 모드 켜면 뭐가 달라져?": the ability question and its anchor may sit in different clauses
     asked = [cue for c in clause_analyses for cue in c.cues.get("capability_question", [])
              if not (c.act is not None and (c.act.asks_for_an_act or c.act.mood == "state_question"))]
-    anchored = any(c.capabilities or c.unsupported or c.qna_topics or c.unknown_modes for c in clause_analyses)
+    anchored = any(_anchored(c) for c in clause_analyses)
     if asked and anchored and "has_capability_question" not in axes:
         axes["has_capability_question"] = EvidenceAxis(strength=1.0, signals=asked[:2])
     # "나이트 모드 켜면 뭐가 달라져?": the question and the device word it asks about may sit in different clauses
@@ -309,23 +347,38 @@ def preclassifier_hints(
     acting = any(h.kind in ("execution", "settings") and h.strength >= 0.8 for c in clause_analyses for h in c.capabilities)
     if delays and acting and "has_timed_device_action" not in axes:
         axes["has_timed_device_action"] = EvidenceAxis(strength=1.0, signals=delays)
-    # the learned model is one more axis per family; score_families counts it on gray-zone turns only, and it
-    # never licenses anything
-    for family, p in learned_family_evidence.probabilities.items():
-        if p >= LEARNED_FLOOR:
-            axes[f"{LEARNED_PREFIX}{family}"] = EvidenceAxis(strength=round(p, 3), signals=[f"p={p:.2f}", learned_family_evidence.model or ""])
+
+
+def _stt_null_strategy(axes: dict[str, EvidenceAxis], clause_analyses: list[ClauseAnalysis]) -> str:
+    """How a fragmentary turn is repaired: a scoped probe when a weak scope survives, a retry when nothing does."""
     fragment = axes.get("looks_fragmentary")
     weak_scope = any(a.via in ("lemma", "ambiguous") for c in clause_analyses for a in c.anchors) or any(
         c.rooms or c.times.strength for c in clause_analyses
     )
     if fragment is None or fragment.strength < 0.5:
-        strategy = "none"
-    elif weak_scope:
-        strategy = "scoped_probe"
-    elif fragment.strength >= 0.9:
-        strategy = "retry"
-    else:
-        strategy = "clarify"
+        return "none"
+    if weak_scope:
+        return "scoped_probe"
+    return "retry" if fragment.strength >= 0.9 else "clarify"
+
+
+def preclassifier_hints(
+    clause_analyses: list[ClauseAnalysis], normalized_text: NormalizedText, history_evidence: HistoryEvidence,
+    learned_family_evidence: LearnedEvidence, registry: Registry,
+) -> PreclassifierHints:
+    """The registry anchors and evidence axes of the turn, whole and per clause."""
+    m = matchers_for(registry)
+    per_clause = [_clause_axes(c, history_evidence, m, registry) for c in clause_analyses]
+    if not per_clause:
+        per_clause = [{"looks_fragmentary": EvidenceAxis(strength=1.0, signals=[normalized_text.rejected_reason or "empty"])}]
+    axes = _merge_axes(per_clause)
+    _cross_clause_axes(clause_analyses, normalized_text, history_evidence, axes)
+    # the learned model is one more axis per family; score_families counts it on gray-zone turns only, and it
+    # never licenses anything
+    for family, p in learned_family_evidence.probabilities.items():
+        if p >= LEARNED_FLOOR:
+            axes[f"{LEARNED_PREFIX}{family}"] = EvidenceAxis(strength=round(p, 3), signals=[f"p={p:.2f}", learned_family_evidence.model or ""])
+    strategy = _stt_null_strategy(axes, clause_analyses)
     return PreclassifierHints(
         clauses=[
             Clause(index=c.index, text=c.text, compact=c.compact, connective=c.connective, role=c.role, speech_act=c.act)
