@@ -47,7 +47,7 @@ def main() -> None:
         for turn in turns:
             rec = runner.route(turn)
             calls_per_turn.append(rec.usage.model_calls)
-            decided[rec.evidence["planner"]["decided_by"]] += 1
+            decided[rec.evidence.planner.decided_by] += 1
         by_stage: dict[str, list[int]] = {}
         for body, packet in zip((r["body"] for r in fake.requests), fake.packets()):
             from tests.fake_gemini import _tokens, request_size

@@ -28,7 +28,7 @@ from dataflow.runtime import Runtime  # noqa: E402
 from dataflow.store import WorkflowStore  # noqa: E402
 from device.session import DeviceSession  # noqa: E402
 from registry import load_registry  # noqa: E402
-from registry.contracts import Action, Step  # noqa: E402
+from registry.plan_contracts import Action, Step
 from registry.device_bridge import load_device_bridge  # noqa: E402
 from stages.compilation import compile_steps  # noqa: E402
 

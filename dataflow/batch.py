@@ -13,7 +13,8 @@ from dataflow.experience_metrics import experience_block, experience_checks, exp
 from dataflow.engines import route_rows
 from dataflow.model_metrics import model_usage, percentile
 from dataflow.rows import read_set
-from registry.contracts import FAMILIES, DecisionRecord
+from registry.contracts import FAMILIES
+from registry.record_contracts import DecisionRecord
 from registry.loader import EvidenceWeights, load_registry
 
 

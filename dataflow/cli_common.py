@@ -97,17 +97,17 @@ def show_record(record) -> None:
     if record.runner_up_family:
         head += f"  runner-up [yellow]{record.runner_up_family}[/yellow]"
     if record.second_pass_ran:
-        head += f"  second pass: {record.evidence['second_pass']['pair']} -> {record.evidence['second_pass']['winner']}"
+        head += f"  second pass: {record.evidence.second_pass.pair} -> {record.evidence.second_pass.winner}"
     console.print(head)
-    console.print(f"[dim]normalized:[/dim] {record.evidence.get('normalized_text', '')}   [dim]turn_mode:[/dim] {record.turn_mode}")
+    console.print(f"[dim]normalized:[/dim] {record.evidence.normalized_text}   [dim]turn_mode:[/dim] {record.turn_mode}")
     axes = Table(title="evidence axes that lit", show_lines=False)
     axes.add_column("axis")
     axes.add_column("strength", justify="right")
     axes.add_column("signals")
-    for name, axis in sorted(record.evidence.get("axes", {}).items(), key=lambda kv: -kv[1]["strength"]):
-        axes.add_row(name, f"{axis['strength']:.2f}", ", ".join(axis["signals"][:4]))
+    for name, axis in sorted(record.evidence.axes.items(), key=lambda kv: -kv[1].strength):
+        axes.add_row(name, f"{axis.strength:.2f}", ", ".join(axis.signals[:4]))
     console.print(axes)
-    contrib = record.evidence.get("family_contributions", {}).get(record.family or "", {})
+    contrib = record.evidence.family_contributions.get(record.family or "", {})
     if contrib:
         console.print("[dim]why " + str(record.family) + ":[/dim] " + ", ".join(f"{k} {v:+.2f}" for k, v in contrib.items()))
     tree = Tree(f"plan ({len(record.steps)} steps)")

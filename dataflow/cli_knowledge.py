@@ -197,7 +197,7 @@ def attach_knowledge(runner: Any, engine: str, db: Optional[Path]) -> Any:
 def report_question_set(runner: Any, set_path: Path, out: Path, metrics: dict[str, Any]) -> None:
     """After `a2a batch SET --answer`: retrieval metrics when SET is a question set (rows with expected_source_ids)."""
     from dataflow.knowledge_eval import is_question_row, knowledge_metrics
-    from registry.contracts import DecisionRecord
+    from registry.record_contracts import DecisionRecord
 
     rows = [json.loads(line) for line in set_path.read_text(encoding="utf-8").splitlines() if line.strip().startswith("{")]
     questions = [r for r in rows if isinstance(r, dict) and is_question_row(r)]

@@ -73,11 +73,11 @@ def model_runner(backend: str = "heuristic", record: Path | None = None, cassett
 
 def model_line(record) -> str | None:
     """One line for `a2a route`'s view: which path decided, and the model's cost."""
-    planner = record.evidence.get("planner") or {}
-    if planner.get("decided_by") in (None, "heuristic"):
+    planner = record.evidence.planner
+    if planner is None or planner.decided_by == "heuristic":
         return None
     usage = record.usage
-    line = f"[dim]planner:[/dim] {planner['decided_by']} ({planner.get('reason', '')})"
+    line = f"[dim]planner:[/dim] {planner.decided_by} ({planner.reason})"
     if usage.model_calls:
         line += f"  model calls {usage.model_calls}, tokens {usage.prompt_tokens}+{usage.output_tokens}, " + ", ".join(
             f"{stage} {ms:.0f} ms" for stage, ms in usage.model_ms.items())

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import json
 import sys
-from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, Optional
+from typing import Optional
 
 import typer
 from rich.console import Console
@@ -16,7 +15,6 @@ from dataflow.cli_common import context_arg, json_arg, open_store, user_errors
 from dataflow.cli_experience import print_supervision
 from dataflow.cli_model import BackendOption, CassetteOption, ModelOption, RecordOption, model_runner
 from dataflow.store import SEED_MAX
-from registry.errors import A2AError
 
 console = Console()
 err = Console(stderr=True, soft_wrap=True)  # errors are never wrapped mid-phrase (narrow terminals, CI)

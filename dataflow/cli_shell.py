@@ -15,7 +15,8 @@ from rich.markup import escape
 from dataflow.cli_model import BackendOption, CassetteOption, ModelOption, RecordOption
 from dataflow.cli_runtime import DB_HELP, _DB
 from dataflow.store import SEED_MAX
-from registry.contracts import DecisionRecord, TurnInput, VoiceContext
+from registry.contracts import TurnInput, VoiceContext
+from registry.record_contracts import DecisionRecord
 from registry.errors import A2AError
 
 console = Console()

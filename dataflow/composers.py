@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from registry.contracts import DecisionRecord
+from registry.record_contracts import DecisionRecord
 from registry.device_contracts import CompiledStep
 from registry.loader import Registry
 from registry.runtime_contracts import CloudStepResult, ScheduleRecord, StepReport

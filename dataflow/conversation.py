@@ -6,7 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from dataflow.batch import decision_actions
-from registry.contracts import DecisionRecord, VoiceContext
+from registry.contracts import VoiceContext
+from registry.record_contracts import DecisionRecord
 
 
 def follow_up_voice_context(record: DecisionRecord) -> VoiceContext:

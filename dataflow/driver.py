@@ -11,7 +11,9 @@ from hamilton import driver
 from hamilton.lifecycle import NodeExecutionHook
 from pydantic import ValidationError
 
-from registry.contracts import Contract, DecisionRecord, KnowledgeAnswer, TurnInput, Usage
+from registry.contracts import Contract, TurnInput
+from registry.knowledge_contracts import KnowledgeAnswer
+from registry.record_contracts import DecisionRecord, Usage
 from registry.errors import ConfigError
 from registry.loader import Registry, load_registry
 from registry.model_contracts import ModelClient

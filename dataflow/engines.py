@@ -16,7 +16,7 @@ from typing import Any, Literal
 
 from dataflow.rows import decide_rows
 from dataflow.driver import DriverConfig, TurnRunner
-from registry.contracts import DecisionRecord
+from registry.record_contracts import DecisionRecord
 from registry.errors import EngineError
 from registry.loader import EvidenceWeights, load_registry
 

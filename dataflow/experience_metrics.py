@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from registry.contracts import DecisionRecord
+from registry.record_contracts import DecisionRecord
 
 EXPERIENCE_KEYS = ("admitted", "desired_effects", "temporal_relation", "unsupported_terminal_outcomes")
 FULL_PASS_DEFINITION = ("every key of the row's expect is correct (routing keys and Experience keys alike; "
@@ -27,12 +27,12 @@ FULL_PASS_DEFINITION = ("every key of the row's expect is correct (routing keys 
 
 def experience_got(record: DecisionRecord) -> dict[str, Any]:
     """The record's Experience values, as the labels name them."""
-    admission = record.evidence.get("experience_admission") or {}
+    admission = record.evidence.experience_admission
     return {
         "admitted": record.experience_status == "admitted",
-        "desired_effects": list(admission.get("desired_effects") or []),
-        "temporal_relation": admission.get("temporal_relation"),
-        "unsupported_terminal_outcomes": list(admission.get("unsupported_terminal_outcomes") or []),
+        "desired_effects": list(admission.desired_effects) if admission else [],
+        "temporal_relation": admission.temporal_relation if admission else None,
+        "unsupported_terminal_outcomes": list(admission.unsupported_terminal_outcomes) if admission else [],
     }
 
 

@@ -22,7 +22,8 @@ from typing import Any
 from pydantic import BaseModel
 
 from dataflow.driver import FINAL_NODE, STAGE_MODULES, DriverConfig, StageTimer, build_driver, shared_kiwi
-from registry.contracts import DecisionRecord, TurnInput
+from registry.contracts import TurnInput
+from registry.record_contracts import DecisionRecord
 from registry.errors import GraphError
 from registry.loader import Registry, load_registry
 

@@ -19,7 +19,9 @@ import numpy as np
 
 from dataflow.driver import TurnRunner
 from rag.store import CALIBRATION_FILE, RAG_DATA_DIR, Calibration
-from registry.contracts import DecisionRecord, KnowledgeAnswer, TurnInput
+from registry.contracts import TurnInput
+from registry.knowledge_contracts import KnowledgeAnswer
+from registry.record_contracts import DecisionRecord
 from registry.errors import InputError
 from registry.knowledge_contracts import RetrievalResult
 

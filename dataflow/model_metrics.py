@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from registry.contracts import DecisionRecord
+from registry.record_contracts import DecisionRecord
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -33,7 +33,7 @@ def model_usage(records: list[DecisionRecord]) -> dict[str, Any]:
     stages: Counter = Counter()
     for r in ok:
         stages.update({stage: 1 for stage in r.usage.model_ms})
-    decided = Counter((r.evidence.get("planner") or {}).get("decided_by", "unknown") for r in ok)
+    decided = Counter(r.evidence.planner.decided_by if r.evidence.planner else "unknown" for r in ok)
     return {
         "turns": len(ok),
         "model_calls": calls,

@@ -21,7 +21,7 @@ from dataflow.composers import compose_cloud_step, describe_step
 from dataflow.store import WorkflowStore
 from device.session import DeviceSession
 from registry.conditions import evaluate
-from registry.contracts import DecisionRecord
+from registry.record_contracts import DecisionRecord
 from registry.device_bridge import DeviceBridge
 from registry.device_contracts import (
     SATISFIED_STEP_STATUSES,

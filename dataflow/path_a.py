@@ -7,7 +7,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from registry.contracts import Action, Step
+from registry.plan_contracts import Action, Step
 from registry.device_bridge import DeviceBridge, operations_for_method, required_device_params
 from registry.device_contracts import StructuredTaskRequest
 from registry.errors import InputError

@@ -18,7 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from dataflow.batch import actions_match, decision_actions
-from registry.contracts import FAMILIES, DecisionRecord
+from registry.contracts import FAMILIES
+from registry.record_contracts import DecisionRecord
 from registry.errors import ReportError
 
 REPORT_FILE = "report.html"
@@ -227,11 +228,10 @@ def _family_errors(records: list[DecisionRecord], expect: dict[str, dict[str, An
         if not exp or exp == rec.family:
             continue
         ev = rec.evidence
-        scores = ev.get("family_scores", {})
-        contrib = ev.get("family_contributions", {})
-        sp = ev.get("second_pass") or {}
-        judge = f"{'/'.join(sp.get('pair') or [])} → {sp.get('winner')}<br><span class='muted'>{_e(', '.join(sp.get('reason', [])[:3]))}</span>" if sp.get("ran") else "<span class='muted'>closed</span>"
-        axes = sorted(((k, v["strength"]) for k, v in ev.get("axes", {}).items() if v["strength"] >= 0.005), key=lambda kv: -kv[1])
+        scores, contrib, sp = ev.family_scores, ev.family_contributions, ev.second_pass
+        judge = (f"{'/'.join(sp.pair or [])} → {sp.winner}<br><span class='muted'>{_e(', '.join(sp.reason[:3]))}</span>"
+                 if sp is not None and sp.ran else "<span class='muted'>closed</span>")
+        axes = sorted(((k, v.strength) for k, v in ev.axes.items() if v.strength >= 0.005), key=lambda kv: -kv[1])
         axes_html = ", ".join(f"{_e(k)} {s:.2f}" for k, s in axes[:6]) or "<span class='muted'>none lit</span>"
         why = (f"<b>{_e(rec.family)}</b> {scores.get(rec.family or '', 0):.2f}<br>{_terms(contrib.get(rec.family or '', {}))}"
                if rec.family in scores else _e(rec.error or rec.family))

@@ -14,7 +14,9 @@ from typing import Any, Callable
 from pydantic import ValidationError
 
 from dataflow.driver import TurnRunner, error_record
-from registry.contracts import DecisionRecord, Expect, TurnInput
+from registry.contracts import TurnInput
+from registry.plan_contracts import Expect
+from registry.record_contracts import DecisionRecord
 from registry.errors import InputError
 from registry.inputs import device_context_of, voice_context_of
 from registry.loader import Registry, load_registry

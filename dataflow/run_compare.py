@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from dataflow.report import _expectations, load_run  # raises ReportError (an A2AError) naming the problem
-from registry.contracts import DecisionRecord
+from registry.record_contracts import DecisionRecord
 from registry.errors import InputError
 
 
@@ -22,7 +22,7 @@ def failure(record: DecisionRecord, expected_family: str | None) -> str | None:
     """Why a turn counts as failed: an error, a fail-closed plan, or a wrong labelled family."""
     if record.error:
         return f"error: {record.error}"
-    if (record.evidence.get("planner") or {}).get("decided_by") == "fail_closed":
+    if record.evidence.planner is not None and record.evidence.planner.decided_by == "fail_closed":
         return "fail_closed"
     if expected_family and record.family != expected_family:
         return f"family {record.family} != expected {expected_family}"

@@ -30,12 +30,14 @@ from dataflow.supervisor import Supervisor, goal_report
 from dataflow.temporal import bind_temporal
 from device.scenario import ProcessCrash, Scenario, start_clock_s
 from device.session import DeviceSession
-from registry.contracts import Action, DecisionRecord, DeviceContext, Step, TurnInput, VoiceContext, WorkflowContext
+from registry.contracts import DeviceContext, TurnInput, VoiceContext, WorkflowContext
+from registry.plan_contracts import Action, Step
+from registry.record_contracts import DecisionRecord
 from registry.device_bridge import load_device_bridge
 from registry.device_contracts import ClockDelay, CompiledWorkflow
 from registry.inputs import device_context_of, voice_context_of
 from registry.errors import InputError
-from registry.experience import ExperienceAdmission, GoalContract
+from registry.experience import GoalContract
 from registry.loader import Registry, load_registry
 from registry.runtime_contracts import Clocks, RunReport, ScheduleRecord, StepReport
 from registry.templates import fill, load_response_templates
@@ -106,10 +108,10 @@ class Runtime:
 
     def goal_of(self, record: DecisionRecord | None) -> GoalContract | None:
         """The Goal contract of an admitted turn; None when not admitted or Experience is off."""
-        admission = (record.evidence.get("experience_admission") if record is not None else None) or None
+        admission = record.evidence.experience_admission if record is not None else None
         if not self.experience or admission is None:
             return None
-        return ExperienceAdmission.model_validate(admission).goal
+        return admission.goal
 
     def _execute(self, compiled: CompiledWorkflow, record: DecisionRecord | None, kind: str, text: str, context: DeviceContext,
                  scenario: Scenario, seed: int, started: float, ack: str | None, pace: float | None,

@@ -5,19 +5,20 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from registry import contracts
+from registry import contracts, plan_contracts, record_contracts
 
-EXPORTED = (
-    "TurnInput", "NormalizedText", "PreclassifierHints", "HistoryEvidence", "AllowedRouteFamilies", "FlowCatalog",
-    "RankedFlows", "ReplyObjectMeta", "ReplyabilityMeta", "CandidatePool", "FamilyScores", "ScheduleShortCircuit",
-    "PlannerOutput", "SecondPassVerdict", "PlanCheckReport", "DecisionRecord",
-)
+EXPORTED = {
+    contracts: ("TurnInput", "NormalizedText", "PreclassifierHints", "HistoryEvidence", "AllowedRouteFamilies", "FlowCatalog",
+                "RankedFlows", "ReplyObjectMeta", "ReplyabilityMeta", "CandidatePool", "FamilyScores"),
+    plan_contracts: ("ScheduleShortCircuit", "PlannerOutput", "SecondPassVerdict", "PlanCheckReport"),
+    record_contracts: ("DecisionEvidence", "DecisionRecord"),
+}
 
 
 def schema_texts() -> dict[str, str]:
     return {
-        f"{name}.schema.json": json.dumps(getattr(contracts, name).model_json_schema(), ensure_ascii=False, indent=2, sort_keys=True) + "\n"
-        for name in EXPORTED
+        f"{name}.schema.json": json.dumps(getattr(module, name).model_json_schema(), ensure_ascii=False, indent=2, sort_keys=True) + "\n"
+        for module, names in EXPORTED.items() for name in names
     }
 
 

@@ -30,7 +30,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from dataflow.rows import turn_from_row
 from dataflow.runtime import Runtime
 from dataflow.store import UnknownWorkflowError
-from registry.contracts import DecisionRecord, TurnInput
+from registry.contracts import TurnInput
+from registry.record_contracts import DecisionRecord
 from registry.errors import A2AError, InputError
 
 MAX_BODY_BYTES = 256 * 1024

@@ -28,7 +28,7 @@ from typing import Any
 
 from dataflow.orchestrator import USER_GOAL_CHANGE, StepState, WorkflowRun
 from dataflow.temporal import ANCHOR_NOT_RUNNING
-from registry.contracts import Action, StateCondition, Step
+from registry.plan_contracts import Action, StateCondition, Step
 from registry.device_contracts import CompiledStep
 from registry.experience import Effect, GoalContract
 from registry.goal_contracts import DecisionBudget, GoalReport, GoalStatus

@@ -13,7 +13,7 @@
 from __future__ import annotations
 
 from device.session import DeviceSession
-from registry.contracts import DecisionRecord
+from registry.record_contracts import DecisionRecord
 from registry.device_bridge import DeviceBridge, finishing_evidence, running_task_method
 from registry.device_contracts import AfterEvent, ClockDelay, CompiledWorkflow, StartAfter
 from registry.experience import GoalContract

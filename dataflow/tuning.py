@@ -21,7 +21,8 @@ from typing import Any, Iterable, Mapping
 
 import numpy as np
 
-from registry.contracts import FAMILIES, DecisionRecord
+from registry.contracts import FAMILIES
+from registry.record_contracts import DecisionRecord
 from registry.errors import TuningError
 from registry.loader import EvidenceWeights, Registry
 from stages.ngram_model import LEARNED_PREFIX, learned_scale
@@ -72,19 +73,19 @@ def features_from_records(records: Iterable[DecisionRecord], rows: Iterable[Mapp
     """Features of decision records (rows give the expected families)."""
     records = list(records)
     expect = {str(r.get("id")): (r.get("expect") or {}).get("family") for r in rows}
-    axis_names = sorted({a for r in records for a in r.evidence.get("axes", {})}
-                        | {a for r in records for c in r.evidence.get("clause_axes", []) for a in c})
+    axis_names = sorted({a for r in records for a in r.evidence.axes}
+                        | {a for r in records for c in r.evidence.clause_axes for a in c})
     col = {a: i for i, a in enumerate(axis_names)}
     strengths = np.zeros((len(records), len(axis_names)))
     clause_row, clause_index, clause_vecs = [], [], []
     allowed, n_clauses, public, objects, replies, short, fail, error = [], [], [], [], [], [], [], []
     for i, rec in enumerate(records):
         ev = rec.evidence
-        axes = {k: v["strength"] for k, v in ev.get("axes", {}).items()}
+        axes = {k: v.strength for k, v in ev.axes.items()}
         for name, value in axes.items():
             strengths[i, col[name]] = value
-        clause_axes = ev.get("clause_axes", [])
-        roles = [c.get("role", "action") for c in ev.get("clauses", [])]
+        clause_axes = ev.clause_axes
+        roles = [c.role for c in ev.clauses]
         for ci in deciding_clauses(roles, clause_axes):
             vec = np.zeros(len(axis_names))
             for name, value in clause_axes[ci].items():
@@ -93,13 +94,13 @@ def features_from_records(records: Iterable[DecisionRecord], rows: Iterable[Mapp
             clause_index.append(ci)
             clause_vecs.append(vec)
         n_clauses.append(len(roles))
-        allowed.append(frozenset(ev.get("candidate_families", FAMILIES)))
+        allowed.append(frozenset(ev.candidate_families or FAMILIES))
         public.append(public_target(lambda a, axes=axes: axes.get(a, 0.0))[0])
-        objects.append((ev.get("reply_object_meta") or {}).get("object_type", "unknown"))
-        replies.append((ev.get("replyability_meta") or {}).get("replyability_type", "uncertain"))
-        short.append(bool((ev.get("schedule_short_circuit") or {}).get("active", False)))
-        fail.append(bool((ev.get("plan_checks") or {}).get("fail_closed", False)))
-        error.append(rec.error is not None or "axes" not in ev)
+        objects.append(ev.reply_object_meta.object_type if ev.reply_object_meta else "unknown")
+        replies.append(ev.replyability_meta.replyability_type if ev.replyability_meta else "uncertain")
+        short.append(ev.schedule_short_circuit is not None and ev.schedule_short_circuit.active)
+        fail.append(ev.plan_checks is not None and ev.plan_checks.fail_closed)
+        error.append(rec.error is not None or ev.plan_checks is None)
     return EvidenceFeatures(
         ids=[str(r.id) for r in records], texts=[r.text for r in records], expected=[expect.get(str(r.id)) for r in records],
         run_family=[r.family for r in records], axes=axis_names, strengths=strengths, n_clauses=np.array(n_clauses, dtype=int),

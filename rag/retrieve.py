@@ -20,8 +20,8 @@ import duckdb
 from rag.embed import DIM, embed
 from rag.index import BM25_K1, current_doc_keys
 from rag.store import DEFAULT_FUSION, Calibration
-from registry.contracts import Evidence
 from registry.knowledge_contracts import (
+    Evidence,
     AnswerabilitySignals,
     KgProjection,
     KnowledgeQuery,

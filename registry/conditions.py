@@ -9,7 +9,8 @@ from __future__ import annotations
 import operator
 from typing import Any, Callable, Mapping
 
-from registry.contracts import Condition, DeviceContext, StateCondition
+from registry.contracts import DeviceContext
+from registry.plan_contracts import Condition, StateCondition
 
 _COMPARE: dict[str, Callable[[Any, Any], bool]] = {
     "eq": operator.eq, "ne": operator.ne, "lt": operator.lt, "le": operator.le, "gt": operator.gt, "ge": operator.ge,

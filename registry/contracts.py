@@ -1,7 +1,8 @@
-"""Typed contracts shared by every layer: stage inputs and outputs, plans, decision records.
+"""Typed contracts shared by every layer: the literals, the turn input and the evidence of the stages.
 
-They live on the ground floor so the stages, the runtime and the device side all speak
-the same shapes without importing each other.
+They live on the ground floor so the stages, the runtime and the device side all speak the same
+shapes without importing each other. Plans and their checks are in `registry/plan_contracts.py`,
+DQR answers in `registry/knowledge_contracts.py`, the decision record in `registry/record_contracts.py`.
 """
 
 from __future__ import annotations
@@ -30,6 +31,33 @@ class Contract(BaseModel):
 
 
 # --- turn input ---------------------------------------------------------------------------
+
+
+class Slots(Contract):
+    """Schedule slots (UTTERANCE_SETS.md)."""
+
+    function: str | None = None
+    start_time: str | None = None
+    end_time: str | None = None
+    repeat_days: list[str] | None = None
+    duration_s: int | None = None
+    message: str | None = None
+
+
+class SlotState(Slots):
+    """An open slot filling carried in voice_context.slot_state: the keys the stages read are typed; other keys a
+    session remembers (capability_id, room, ...) are kept as they are."""
+
+    model_config = ConfigDict(frozen=True, extra="allow")
+    owner_route: Family | None = None
+    skill: str = ""
+    missing_slots: list[str] = Field(default_factory=list)
+    slots: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("owner_route", mode="before")
+    @classmethod
+    def _no_owner(cls, value: Any) -> Any:
+        return None if value == "" else value
 
 
 class VoiceContext(Contract):
@@ -366,313 +394,3 @@ class FamilyScores(Contract):
     contributions: dict[str, dict[str, float]]
     """family -> axis -> weight * strength (only non-zero terms)."""
     probabilities: dict[str, float]
-
-
-# --- plans ---------------------------------------------------------------------------------
-
-
-class Action(Contract):
-    """A registered capability operation with its arguments."""
-
-    capability_id: str
-    operation_id: str
-    arguments: dict[str, Scalar] = Field(default_factory=dict)
-
-
-class StateCondition(Contract):
-    """Guard on the robot's state at release time."""
-
-    kind: Literal["state"] = "state"
-    path: str
-    """An allowed state path such as device.battery_percent."""
-    operator: Operator
-    value: ConditionValue
-
-
-class StepOutputCondition(Contract):
-    """Guard on the stored output of an earlier step."""
-
-    kind: Literal["step_output"] = "step_output"
-    step_id: str
-    field: str
-    operator: Operator
-    value: ConditionValue
-
-
-Condition = Annotated[StateCondition | StepOutputCondition, Field(discriminator="kind")]
-
-
-class Step(Contract):
-    """One typed step of a plan."""
-
-    id: str
-    route: Family
-    purpose: str
-    skill_id: str | None = None
-    depends_on: list[str] = Field(default_factory=list)
-    input_from: list[str] = Field(default_factory=list)
-    output_key: str
-    execution_target: ExecutionTarget
-    wait_policy: WaitPolicy
-    action: Action | None = None
-    condition: Condition | None = None
-    token_text: str | None = None
-    device_task: dict[str, Any] | None = None
-
-
-class Slots(Contract):
-    """Schedule slots (UTTERANCE_SETS.md)."""
-
-    function: str | None = None
-    start_time: str | None = None
-    end_time: str | None = None
-    repeat_days: list[str] | None = None
-    duration_s: int | None = None
-    message: str | None = None
-
-
-class SlotState(Slots):
-    """An open slot filling carried in voice_context.slot_state: the keys the stages read are typed; other keys a
-    session remembers (capability_id, room, ...) are kept as they are."""
-
-    model_config = ConfigDict(frozen=True, extra="allow")
-    owner_route: Family | None = None
-    skill: str = ""
-    missing_slots: list[str] = Field(default_factory=list)
-    slots: dict[str, Any] = Field(default_factory=dict)
-
-    @field_validator("owner_route", mode="before")
-    @classmethod
-    def _no_owner(cls, value: Any) -> Any:
-        return None if value == "" else value
-
-
-class ExpectedAction(BaseModel):
-    """One labelled action of a set row (UTTERANCE_SETS.md)."""
-
-    model_config = ConfigDict(frozen=True, extra="allow")
-    capability_id: str
-    operation_id: str
-    arguments: dict[str, Any] = Field(default_factory=dict)
-    conditional: bool = False
-
-
-class Expect(BaseModel):
-    """A set row's labels: every key optional, the known ones typed; unknown keys are kept and ignored."""
-
-    model_config = ConfigDict(frozen=True, extra="allow")
-    family: Family | None = None
-    routes: list[Family] | None = None
-    turn_mode: TurnMode | None = None
-    skill: str | None = None
-    actions: list[ExpectedAction] | None = None
-    missing_slots: list[str] | None = None
-    slots: dict[str, Any] | None = None
-    unsupported_category: str | None = None
-    stt_null_subtype: SttNullSubtype | None = None
-    experience_admission: Literal["candidate", "not_admitted"] | None = None
-    no_device_action: bool | None = None
-    admitted: bool | None = None
-    desired_effects: list[str] | None = None
-    temporal_relation: str | None = None
-    unsupported_terminal_outcomes: list[str] | None = None
-
-
-class ExperienceRequest(Contract):
-    """Sidecar metadata binding several steps to one delegated goal (DESIGN section 6)."""
-
-    admission_status: Literal["not_admitted", "candidate"]
-    request_kind: str = ""
-    delegated_outcome: str = ""
-    coordination_requirements: list[str] = Field(default_factory=list)
-    goal_summary: str = ""
-    desired_effects: list[str] = Field(default_factory=list)
-    unsupported_terminal_outcomes: list[str] = Field(default_factory=list)
-    temporal_relation: Literal["after_planned_step", "after_existing_event", "clock_delay"] | None = None
-    temporal_anchor_id: str | None = None
-    prerequisite_capability_id: str | None = None
-    dispatch_allowed: Literal[False] = False
-
-
-class PlannerOutput(Contract):
-    """The main planner's contract (DESIGN step 12)."""
-
-    turn_mode: TurnMode
-    selected_routes: list[Family]
-    selected_flow_id: str
-    selected_agent: str
-    selected_skill: str
-    owner_selection: str
-    steps: list[Step]
-    missing_slots: list[str] = Field(default_factory=list)
-    slots: Slots = Field(default_factory=Slots)
-    family_confidence: Confidence
-    runner_up_family: Family | None = None
-    needs_second_pass: bool = False
-    ambiguity_reason: str | None = None
-    unsupported_categories: list[str] = Field(default_factory=list)
-    stt_null_subtype: SttNullSubtype | None = None
-    stt_null_target_scope: str | None = None
-    stt_null_recoverability: Literal["none", "low", "medium"] | None = None
-    ask_follow_up: str | None = None
-    tts_response: str
-    experience_request: ExperienceRequest | None = None
-
-
-class SecondPassVerdict(Contract):
-    """The pairwise family judge's answer."""
-
-    ran: bool
-    pair: tuple[Family, Family] | None = None
-    question: str | None = None
-    winner: Family | None = None
-    reason: list[str] = Field(default_factory=list)
-
-
-ViolationCode = Literal[
-    # the owner: a plan that breaks one of these keeps no owner when it fails closed
-    "unknown_agent", "unknown_skill", "unknown_flow", "owner_disagrees", "flow_not_in_turn",
-    # the registry
-    "unknown_capability", "unknown_operation", "unknown_argument", "unknown_room", "argument_out_of_range",
-    "missing_argument", "action_off_device", "token_text_written", "device_step_without_action",
-    # the plan's own structure
-    "duplicate_step", "route_not_selected", "dependency_order", "condition_order", "unobservable_condition",
-    # what the turn asked for
-    "route_owns_no_device", "ungrounded_step", "weakens_protection",
-    # a model answer that never became a plan
-    "invalid_answer",
-]
-OWNER_VIOLATIONS: frozenset[str] = frozenset({"unknown_agent", "unknown_skill", "unknown_flow", "owner_disagrees", "flow_not_in_turn",
-                                              "invalid_answer"})
-
-
-class PlanViolation(Contract):
-    """One boundary a plan breaks (stages/boundaries.py): the plan checks, the model's repair prompt and the
-    compiler all speak these."""
-
-    code: ViolationCode
-    step_id: str | None = None
-    detail: str
-
-    def __str__(self) -> str:
-        return f"{self.step_id}: {self.detail}" if self.step_id else self.detail
-
-
-class PlanCheckReport(Contract):
-    """Hard boundaries checked after the planner."""
-
-    ok: bool
-    violations: list[PlanViolation]
-    fail_closed: bool
-
-    @property
-    def owner_valid(self) -> bool:
-        """No violation touches the owner: a fail-closed reply may keep it."""
-        return not any(v.code in OWNER_VIOLATIONS for v in self.violations)
-
-    def summary(self) -> str:
-        return "; ".join(map(str, self.violations))
-
-
-class Usage(Contract):
-    model_calls: int = 0
-    prompt_tokens: int = 0
-    output_tokens: int = 0
-    model_ms: dict[str, float] = Field(default_factory=dict)
-    """Model-call latency per model stage (main_planner, second_pass_judge, ...), retries included."""
-    stage_ms: dict[str, float] = Field(default_factory=dict)
-    total_ms: float = 0.0
-
-
-# --- product knowledge answers (DQR, path B; the retrieval contracts are in knowledge_contracts) ---
-
-Answerability = Literal["sufficient", "insufficient", "conflicting"]
-
-
-class Evidence(Contract):
-    """A manual passage that supports an answer (DESIGN section 8)."""
-
-    source_id: str
-    """The section id, e.g. R6-V5-S024."""
-    location: str
-    """Where it is in the document: `chapter.section title`."""
-    claim: str
-    """The sentence of the passage that supports the answer."""
-
-
-class Relation(Contract):
-    """One typed relation of the product knowledge graph (serialized with `from`, as in DESIGN A.2)."""
-
-    model_config = ConfigDict(frozen=True, extra="forbid", validate_by_name=True, validate_by_alias=True, serialize_by_alias=True)
-
-    from_: str = Field(alias="from")
-    type: str
-    to: str
-    source_refs: list[str] = Field(default_factory=list)
-    """Manual sections that state it (only versions valid at the question time)."""
-    valid_at: str | None = None
-
-
-class AnswerProjection(Contract):
-    """The scoped graph projection an answer used."""
-
-    entities: list[str] = Field(default_factory=list)
-    relations: list[Relation] = Field(default_factory=list)
-
-
-class KnowledgeAnswer(Contract):
-    """A grounded DQR answer, as a decision record carries it."""
-
-    text: str
-    """The Korean answer, citing section ids and locations."""
-    answerability: Answerability
-    evidence: list[Evidence] = Field(default_factory=list)
-    projection: AnswerProjection = Field(default_factory=AnswerProjection)
-    notices: list[str] = Field(default_factory=list)
-    """Codes such as question_truncated, version_superseded, sources_conflict, index_missing."""
-    index_version: str | None = None
-
-
-class DecisionRecord(Contract):
-    """One line of decisions.jsonl, and what `a2a route --json` prints."""
-
-    id: str | None = None
-    text: str
-    trace_id: str
-    selected_routes: list[str] = Field(default_factory=list)
-    family: str | None = None
-    turn_mode: str | None = None
-    selected_flow_id: str | None = None
-    selected_agent: str | None = None
-    selected_skill: str | None = None
-    steps: list[Step] = Field(default_factory=list)
-    missing_slots: list[str] = Field(default_factory=list)
-    slots: dict[str, Any] = Field(default_factory=dict)
-    family_confidence: str | None = None
-    runner_up_family: str | None = None
-    needs_second_pass: bool = False
-    second_pass_ran: bool = False
-    unsupported_categories: list[str] = Field(default_factory=list)
-    stt_null_subtype: str | None = None
-    experience_admission: str | None = None
-    """What the planner proposed: candidate | not_admitted."""
-    experience_status: str | None = None
-    """What the deterministic admission decided: admitted | not_admitted."""
-    ask_follow_up: str | None = None
-    tts_response: str | None = None
-    stops_active_workflow: bool = False
-    """A voice stop (멈춰, 그만, 정지): the runtime cancels the running workflow through the TaskManager."""
-    answer: KnowledgeAnswer | None = None
-    """The grounded answer of a DQR turn, when the run asked for answers (`a2a ask`, `a2a batch --answer`)."""
-    evidence: dict[str, Any] = Field(default_factory=dict)
-    usage: Usage = Field(default_factory=Usage)
-    error: str | None = None
-    warnings: list[str] = Field(default_factory=list)
-    """What was ignored to route the turn (a set row's unknown context field or unregistered room)."""
-
-
-class ScheduleShortCircuit(Contract):
-    """Whether an open SCH slot-filling workflow owns this turn (DESIGN step 10)."""
-
-    active: bool
-    reason: str

@@ -11,7 +11,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field
 
-from registry.contracts import Condition, Contract, ExecutionTarget, Family, Scalar, WaitPolicy
+from registry.contracts import Contract, ExecutionTarget, Family, Scalar, WaitPolicy
+from registry.plan_contracts import Condition
 
 CONTRACT_VERSION = "a2a-task-orchestration-v1"
 

@@ -1,7 +1,6 @@
 """Contracts of the product knowledge path (DESIGN sections 7-8): question, projection, retrieval.
 
-The answer itself (KnowledgeAnswer, Evidence, Relation) lives in registry.contracts because the
-decision record carries it. Every stage of the path returns either its contract or
+The answer itself (KnowledgeAnswer, Evidence, Relation) comes first: the decision record carries it. Every stage of the path returns either its contract or
 KnowledgeNotRun, so a turn DQR does not own costs three cheap node calls and nothing else.
 """
 
@@ -12,7 +11,54 @@ from typing import Literal
 
 from pydantic import ConfigDict, Field
 
-from registry.contracts import Answerability, Contract, Evidence, Relation
+from registry.contracts import Contract
+
+
+Answerability = Literal["sufficient", "insufficient", "conflicting"]
+
+
+class Evidence(Contract):
+    """A manual passage that supports an answer (DESIGN section 8)."""
+
+    source_id: str
+    """The section id, e.g. R6-V5-S024."""
+    location: str
+    """Where it is in the document: `chapter.section title`."""
+    claim: str
+    """The sentence of the passage that supports the answer."""
+
+
+class Relation(Contract):
+    """One typed relation of the product knowledge graph (serialized with `from`, as in DESIGN A.2)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid", validate_by_name=True, validate_by_alias=True, serialize_by_alias=True)
+
+    from_: str = Field(alias="from")
+    type: str
+    to: str
+    source_refs: list[str] = Field(default_factory=list)
+    """Manual sections that state it (only versions valid at the question time)."""
+    valid_at: str | None = None
+
+
+class AnswerProjection(Contract):
+    """The scoped graph projection an answer used."""
+
+    entities: list[str] = Field(default_factory=list)
+    relations: list[Relation] = Field(default_factory=list)
+
+
+class KnowledgeAnswer(Contract):
+    """A grounded DQR answer, as a decision record carries it."""
+
+    text: str
+    """The Korean answer, citing section ids and locations."""
+    answerability: Answerability
+    evidence: list[Evidence] = Field(default_factory=list)
+    projection: AnswerProjection = Field(default_factory=AnswerProjection)
+    notices: list[str] = Field(default_factory=list)
+    """Codes such as question_truncated, version_superseded, sources_conflict, index_missing."""
+    index_version: str | None = None
 
 
 class KnowledgeNotRun(Contract):

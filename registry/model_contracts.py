@@ -19,7 +19,8 @@ from typing import Any, Literal
 
 from pydantic import Field, create_model
 
-from registry.contracts import Confidence, Contract, Family, ObjectType, Operator, PlannerOutput, PlanViolation, Step
+from registry.contracts import Confidence, Contract, Family, ObjectType, Operator
+from registry.plan_contracts import PlannerOutput, PlanViolation, Step
 
 ModelStage = Literal["main_planner", "second_pass_judge", "object_typer", "replyability_judge", "ranked_flow_selector"]
 MODEL_STAGES: tuple[str, ...] = ("main_planner", "second_pass_judge", "object_typer", "replyability_judge", "ranked_flow_selector")

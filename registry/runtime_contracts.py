@@ -7,7 +7,8 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from registry.contracts import Contract, Step
+from registry.contracts import Contract
+from registry.plan_contracts import Step
 from registry.goal_contracts import GoalReport
 
 WorkflowStatus = Literal[

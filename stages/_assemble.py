@@ -5,14 +5,8 @@ Not a stage module: nothing here becomes a Hamilton node.
 
 from __future__ import annotations
 
-from registry.contracts import (
-    HistoryEvidence,
-    PlannerOutput,
-    PreclassifierHints,
-    Slots,
-    StepOutputCondition,
-    TurnInput,
-)
+from registry.contracts import HistoryEvidence, PreclassifierHints, Slots, TurnInput
+from registry.plan_contracts import PlannerOutput, StepOutputCondition
 from registry.loader import Registry
 from stages._clauses import ClauseAnalysis
 from stages._plan import _Builder, admission, build_device_steps, schedule_plan, tts

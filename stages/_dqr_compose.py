@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from registry.contracts import Evidence
+from registry.knowledge_contracts import Evidence
 from registry.knowledge_contracts import GraphRelation, KgProjection, RetrievalResult, VersionNote
 
 Verdict = Literal["blocked", "limited", "allowed"]

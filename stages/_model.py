@@ -13,23 +13,18 @@ from typing import Any, Callable, Generic, TypeVar
 from pydantic import ValidationError
 
 from registry.contracts import (
-    Action,
     CandidatePool,
     FamilyScores,
     FlowCatalog,
     HistoryEvidence,
     NormalizedText,
-    PlannerOutput,
-    PlanViolation,
     PreclassifierHints,
     RankedFlows,
     ReplyabilityMeta,
     ReplyObjectMeta,
-    StateCondition,
-    Step,
-    StepOutputCondition,
     TurnInput,
 )
+from registry.plan_contracts import Action, PlannerOutput, PlanViolation, StateCondition, Step, StepOutputCondition
 from registry.errors import ModelUnavailable
 from registry.loader import Registry
 from registry.model_contracts import ModelClient, ModelCondition, ModelFacing, ModelPlannerOutput, ModelRequest, ModelStep, ModelTurn, compact_json

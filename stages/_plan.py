@@ -6,18 +6,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from registry.contracts import (
-    Action,
-    DeviceContext,
-    EvidenceAxis,
-    ExperienceRequest,
-    FamilyScores,
-    HistoryEvidence,
-    Slots,
-    StateCondition,
-    Step,
-    StepOutputCondition,
-)
+from registry.contracts import DeviceContext, EvidenceAxis, FamilyScores, HistoryEvidence, Slots
+from registry.plan_contracts import Action, ExperienceRequest, StateCondition, Step, StepOutputCondition
 from registry.loader import CONSENT_CAPABILITY, GuardTemplate, Registry
 from stages._clauses import ClauseAnalysis
 from stages._matchers import matchers_for

@@ -19,7 +19,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from registry.conditions import ALLOWED_STATE_PATHS
-from registry.contracts import PlannerOutput, PlanViolation, StateCondition, Step, StepOutputCondition, TurnInput
+from registry.contracts import TurnInput
+from registry.plan_contracts import PlannerOutput, PlanViolation, StateCondition, Step, StepOutputCondition
 from registry.loader import Capability, Operation, Registry
 from stages._clauses import ClauseAnalysis
 from stages._plan import tts

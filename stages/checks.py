@@ -2,14 +2,8 @@
 
 from __future__ import annotations
 
-from registry.contracts import (
-    HistoryEvidence,
-    PlanCheckReport,
-    PlannerOutput,
-    PreclassifierHints,
-    SecondPassVerdict,
-    TurnInput,
-)
+from registry.contracts import HistoryEvidence, PreclassifierHints, TurnInput
+from registry.plan_contracts import PlanCheckReport, PlannerOutput, SecondPassVerdict
 from registry.loader import Registry
 from stages._clauses import ClauseAnalysis
 from stages._assemble import plan_for_family

@@ -8,7 +8,8 @@ with errors runs nothing (fail closed).
 
 from __future__ import annotations
 
-from registry.contracts import Scalar, Step, StepOutputCondition
+from registry.contracts import Scalar
+from registry.plan_contracts import Step, StepOutputCondition
 from registry.device_bridge import DeviceBridge
 from registry.device_contracts import CompiledStep, CompiledWorkflow, DeviceTaskRequest, StartAfter, WorkflowSubmission
 from registry.loader import Capability, Operation, Registry

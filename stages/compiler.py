@@ -6,7 +6,7 @@ routing a turn does not pay for it.
 
 from __future__ import annotations
 
-from registry.contracts import PlannerOutput
+from registry.plan_contracts import PlannerOutput
 from registry.device_bridge import load_device_bridge
 from registry.device_contracts import CompiledWorkflow
 from registry.loader import Registry

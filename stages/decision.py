@@ -3,18 +3,15 @@
 from __future__ import annotations
 
 from registry.contracts import (
-    DecisionRecord,
     FamilyScores,
-    PlanCheckReport,
-    PlannerOutput,
     PreclassifierHints,
     ReplyabilityMeta,
     ReplyObjectMeta,
-    SecondPassVerdict,
     CandidatePool,
     NormalizedText,
-    ScheduleShortCircuit,
 )
+from registry.plan_contracts import PlanCheckReport, PlannerOutput, SecondPassVerdict, ScheduleShortCircuit
+from registry.record_contracts import DecisionEvidence, DecisionRecord
 from registry.experience import ExperienceAdmission
 from registry.model_contracts import PlannerProvenance
 from registry.loader import Registry
@@ -63,28 +60,28 @@ def decision_record(
         tts_response=plan.tts_response,
         stops_active_workflow=plan.selected_routes[:1] == ["ODL"] and any(
             c.speech_act is not None and c.speech_act.mood == "stop" for c in preclassifier_hints.clauses),
-        evidence={
-            "normalized_text": normalized_text.text,
-            "truncated": normalized_text.truncated,
-            "rejected_reason": normalized_text.rejected_reason,
-            "clauses": [c.model_dump() for c in preclassifier_hints.clauses],
-            "axes": {k: v.model_dump() for k, v in preclassifier_hints.axes.items()},
-            "clause_axes": [{k: v.strength for k, v in axes.items()} for axes in preclassifier_hints.clause_axes],
-            "candidate_families": list(dict.fromkeys(registry.flow_by_id[f].route_family for f in candidate_pool.flow_ids)),
-            "unsupported_request_categories": preclassifier_hints.unsupported_request_categories,
-            "device_qna_topics": preclassifier_hints.device_qna_topics,
-            "stt_null_response_strategy": preclassifier_hints.stt_null_response_strategy,
-            "family_scores": family_scores.scores,
-            "family_contributions": family_scores.contributions,
-            "reply_object_meta": reply_object_meta.model_dump(),
-            "replyability_meta": replyability_meta.model_dump(),
-            "candidate_pool_source": candidate_pool.source,
-            "schedule_short_circuit": schedule_short_circuit.model_dump(),
-            "second_pass": second_pass_verdict.model_dump(),
-            "plan_checks": plan_check_report.model_dump(),
-            "planner": planner_provenance.model_dump() if planner_provenance else None,
-            "stt_null_target_scope": plan.stt_null_target_scope,
-            "experience_request": plan.experience_request.model_dump() if plan.experience_request else None,
-            "experience_admission": experience_admission.model_dump(),
-        },
+        evidence=DecisionEvidence(
+            normalized_text=normalized_text.text,
+            truncated=normalized_text.truncated,
+            rejected_reason=normalized_text.rejected_reason,
+            clauses=preclassifier_hints.clauses,
+            axes=preclassifier_hints.axes,
+            clause_axes=[{k: v.strength for k, v in axes.items()} for axes in preclassifier_hints.clause_axes],
+            candidate_families=list(dict.fromkeys(registry.flow_by_id[f].route_family for f in candidate_pool.flow_ids)),
+            unsupported_request_categories=preclassifier_hints.unsupported_request_categories,
+            device_qna_topics=preclassifier_hints.device_qna_topics,
+            stt_null_response_strategy=preclassifier_hints.stt_null_response_strategy,
+            family_scores=family_scores.scores,
+            family_contributions=family_scores.contributions,
+            reply_object_meta=reply_object_meta,
+            replyability_meta=replyability_meta,
+            candidate_pool_source=candidate_pool.source,
+            schedule_short_circuit=schedule_short_circuit,
+            second_pass=second_pass_verdict,
+            plan_checks=plan_check_report,
+            planner=planner_provenance,
+            stt_null_target_scope=plan.stt_null_target_scope,
+            experience_request=plan.experience_request,
+            experience_admission=experience_admission,
+        ),
     )

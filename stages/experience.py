@@ -7,7 +7,7 @@ leaves the plan exactly as it was; the execution path simply carries no goal.
 
 from __future__ import annotations
 
-from registry.contracts import ExperienceRequest, PlanCheckReport, PlannerOutput
+from registry.plan_contracts import ExperienceRequest, PlanCheckReport, PlannerOutput
 from registry.experience import AdmissionCheck, EffectCatalog, ExperienceAdmission, GoalContract
 from registry.loader import Registry
 from stages._clauses import ClauseAnalysis

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from hamilton.function_modifiers import config
 
-from registry.contracts import PlannerOutput, PreclassifierHints, ReplyabilityMeta, ReplyObjectMeta, SecondPassVerdict
+from registry.contracts import PreclassifierHints, ReplyabilityMeta, ReplyObjectMeta
+from registry.plan_contracts import PlannerOutput, SecondPassVerdict
 from registry.loader import Registry
 from stages.owner_choice import public_target, second_pass_pair, second_pass_winner
 

@@ -16,7 +16,9 @@ from rag.index import current_source_ids
 from rag.retrieve import index_view, retrieve
 from rag.store import KnowledgeStore, build_hint
 from rag.text import analyse, analyse_tokens
-from registry.contracts import AnswerProjection, KnowledgeAnswer, NormalizedText, PlannerOutput, Relation
+from registry.contracts import NormalizedText
+from registry.knowledge_contracts import AnswerProjection, KnowledgeAnswer, Relation
+from registry.plan_contracts import PlannerOutput
 from registry.knowledge_contracts import KgProjection, KnowledgeNotRun, KnowledgeQuery, RetrievalResult
 from registry.loader import Registry
 from stages._dqr_compose import Composer, relation_verdict

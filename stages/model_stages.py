@@ -21,17 +21,19 @@ from registry.contracts import (
     FlowCatalog,
     HistoryEvidence,
     NormalizedText,
-    PlanCheckReport,
-    PlannerOutput,
-    PlanViolation,
     PreclassifierHints,
     RankedFlow,
     RankedFlows,
     ReplyabilityMeta,
     ReplyObjectMeta,
+    TurnInput,
+)
+from registry.plan_contracts import (
+    PlanCheckReport,
+    PlannerOutput,
+    PlanViolation,
     ScheduleShortCircuit,
     SecondPassVerdict,
-    TurnInput,
 )
 from registry.loader import Registry
 from registry.model_contracts import (

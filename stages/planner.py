@@ -8,12 +8,11 @@ from registry.contracts import (
     CandidatePool,
     FamilyScores,
     HistoryEvidence,
-    PlannerOutput,
     PreclassifierHints,
     ReplyabilityMeta,
-    ScheduleShortCircuit,
     TurnInput,
 )
+from registry.plan_contracts import PlannerOutput, ScheduleShortCircuit
 from registry.loader import Registry
 from stages._clauses import ClauseAnalysis
 from stages.owner_choice import choose_owner, deciding_clauses

@@ -19,7 +19,9 @@ from typer.testing import CliRunner
 from dataflow.rows import decide_rows, read_set
 from dataflow.cli import app
 from dataflow.driver import TurnRunner
-from registry.contracts import FAMILIES, DecisionRecord, DeviceContext, StepOutputCondition, VoiceContext
+from registry.contracts import FAMILIES, DeviceContext, VoiceContext
+from registry.plan_contracts import StepOutputCondition
+from registry.record_contracts import DecisionRecord
 
 
 # --- fixtures and shared checks ------------------------------------------------------------
@@ -164,8 +166,8 @@ def test_huge_fan_level_is_never_out_of_range(runner, reg):
         assert level is None or spec.minimum <= level <= spec.maximum, f"fan_speed level {level} outside {spec.minimum}..{spec.maximum}"
     if not fan_levels:
         # nothing dispatched: a plan-check fail-closed (or a non-device route) is fine
-        checks = rec.evidence.get("plan_checks") or {}
-        assert checks.get("fail_closed") or rec.family != "ODL" or not rec.steps
+        checks = rec.evidence.plan_checks
+        assert (checks is not None and checks.fail_closed) or rec.family != "ODL" or not rec.steps
 
 
 def test_huge_level_for_other_settings_is_never_out_of_range(runner, reg):

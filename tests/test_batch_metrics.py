@@ -7,7 +7,7 @@ import pyarrow.parquet as pq
 import pytest
 
 from dataflow.batch import actions_match, run_batch, score
-from registry.contracts import DecisionRecord
+from registry.record_contracts import DecisionRecord
 
 ROOT = Path(__file__).resolve().parents[1]
 

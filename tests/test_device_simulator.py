@@ -9,7 +9,8 @@ import pytest
 
 from device.scenario import Scenario, SimulatedUser
 from device.session import DeviceSession
-from registry.contracts import Action, DeviceContext, Step
+from registry.contracts import DeviceContext
+from registry.plan_contracts import Action, Step
 from registry.device_bridge import load_device_bridge
 from stages.compilation import compile_steps
 
@@ -160,7 +161,7 @@ def test_vital_sign_session_ends_when_the_user_finishes_or_cancels(registry, beh
 @pytest.mark.parametrize(("answer", "evidence"), [("granted", "consent.granted"), ("denied", "consent.denied")])
 def test_consent_granted_or_denied(registry, answer, evidence):
     scenario = Scenario(user=SimulatedUser(consent=answer))
-    from registry.contracts import StepOutputCondition
+    from registry.plan_contracts import StepOutputCondition
 
     guard = StepOutputCondition(step_id="step_1", field="granted", operator="eq", value=True)
     _, events = run_steps(registry, [_step("request_consent", "start", {"purpose": "take_photo"}),

@@ -12,7 +12,8 @@ from dataflow.store import WorkflowStore
 from device.scenario import Scenario, TaskFails, TaskStalls
 from device.session import DeviceSession
 from registry import load_registry
-from registry.contracts import Action, DeviceContext, StateCondition, Step, StepOutputCondition
+from registry.contracts import DeviceContext
+from registry.plan_contracts import Action, StateCondition, Step, StepOutputCondition
 from registry.device_bridge import load_device_bridge
 from registry.device_contracts import SATISFIED_STEP_STATUSES, AfterEvent, ClockDelay, CompiledWorkflow
 from registry.errors import InputError

@@ -24,7 +24,8 @@ from dataflow.runtime import Runtime
 from dataflow.store import WorkflowStore
 from dataflow.supervisor import EFFECT_MISSING, Supervisor
 from device.scenario import Scenario, load_scenario
-from registry.contracts import Action, DecisionRecord, PlanCheckReport, PlannerOutput, Step
+from registry.plan_contracts import Action, PlanCheckReport, PlannerOutput, Step
+from registry.record_contracts import DecisionRecord
 from registry.errors import InputError, RegistryError
 from registry.experience import GoalContract
 from registry.goal_contracts import DecisionBudget
@@ -209,7 +210,7 @@ def test_an_invented_capability_in_a_plan_is_not_admitted(runner, registry):
     plan = PlannerOutput(turn_mode="multi_step", selected_routes=["ODL"], selected_flow_id="ODL.ODL.multi_step_device_workflow",
                          selected_agent="ODL", selected_skill="multi_step_device_workflow", owner_selection="ODL", steps=invented,
                          family_confidence="high", tts_response="")
-    from registry.contracts import ExperienceRequest
+    from registry.plan_contracts import ExperienceRequest
 
     request = ExperienceRequest(admission_status="candidate", delegated_outcome="delegated", coordination_requirements=["sequencing"],
                                 desired_effects=["target_location_reached", "air_cleaning_active"], temporal_relation="after_planned_step",

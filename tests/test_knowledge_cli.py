@@ -95,7 +95,8 @@ def test_calibrate_fits_on_half_and_reports_the_held_out_half(knowledge_db, tmp_
 def test_end_to_end_metrics_count_what_the_real_route_answered():
     """A question that never reaches DQR is unanswered, whatever retrieval could have found."""
     from dataflow.knowledge_eval import end_to_end_metrics
-    from registry.contracts import DecisionRecord, KnowledgeAnswer
+    from registry.knowledge_contracts import KnowledgeAnswer
+    from registry.record_contracts import DecisionRecord
 
     rows = [
         {"id": "a", "question": "소음 몇 데시벨이야", "expected_source_ids": ["S1"], "answerability": "sufficient",

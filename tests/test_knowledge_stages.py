@@ -15,7 +15,9 @@ from dataflow.knowledge import DEFAULT_GRAPH, build_knowledge_index
 from dataflow.knowledge_eval import knowledge_metrics, read_questions
 from rag.store import KnowledgeStore, load_templates
 from registry import load_registry
-from registry.contracts import DecisionRecord, KnowledgeAnswer, NormalizedText, TurnInput
+from registry.contracts import NormalizedText, TurnInput
+from registry.knowledge_contracts import KnowledgeAnswer
+from registry.record_contracts import DecisionRecord
 from registry.knowledge_contracts import KgProjection, KnowledgeNotRun
 from stages._dqr_compose import fill, relation_verdict
 from stages.knowledge import QUERY_MAX_CHARS, dqr_answer, kg_projection, knowledge_query, retrieval

@@ -40,12 +40,12 @@ def test_a_model_sure_of_odl_still_licenses_nothing(odl_sure_runner, text):
 
 def test_the_learned_axis_shows_its_probability_and_counts_only_in_a_gray_zone(odl_sure_runner):
     clear = odl_sure_runner.route(TurnInput(recognized_text="거실로 가서 청정해줘"))
-    axis = clear.evidence["axes"]["learned_ODL"]
-    assert axis["strength"] == 1.0 and axis["signals"][0] == "p=1.00"
+    axis = clear.evidence.axes["learned_ODL"]
+    assert axis.strength == 1.0 and axis.signals[0] == "p=1.00"
     talk = odl_sure_runner.route(TurnInput(recognized_text="고마워"))
-    assert "learned_ODL" in talk.evidence["axes"]
+    assert "learned_ODL" in talk.evidence.axes
     # 고마워 is lexically clear (DEF): the learned axis is recorded but does not count
-    assert "learned_ODL" not in talk.evidence["family_contributions"]["ODL"] and talk.family == "DEF"
+    assert "learned_ODL" not in talk.evidence.family_contributions["ODL"] and talk.family == "DEF"
 
 
 def test_the_learned_tier_opens_between_reply_families_but_never_toward_an_action():

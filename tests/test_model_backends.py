@@ -24,7 +24,7 @@ from dataflow.cli import app
 from dataflow.driver import DriverConfig, TurnRunner
 from dataflow.model_client import RecordingClient, ReplayClient, client_from_env
 from dataflow.run_compare import compare_runs
-from registry.contracts import PlannerOutput
+from registry.plan_contracts import PlannerOutput
 from registry.errors import CassetteMiss, ConfigError
 from registry.model_contracts import ModelPlannerOutput
 from registry.model_policy import load_model_policy
@@ -83,7 +83,7 @@ def test_request_carries_schema_system_prompt_and_evidence(fake, registry):
     assert [f["id"] for f in packet["catalog"]] == nodes["candidate_pool"].flow_ids  # the filtered menu, nothing else
     assert [f for f, _ in packet["ranked_flows"]] == [f.flow_id for f in nodes["ranked_flows"].top_flows][:5]
     assert set(packet["capabilities"]) >= {"move_to_room", "selected_room_clean"}
-    assert rec.evidence["planner"]["decided_by"] == "model"
+    assert rec.evidence.planner.decided_by == "model"
 
 
 def test_parsed_answer_flows_into_the_decision(fake, registry):
@@ -106,7 +106,7 @@ def test_parsed_answer_flows_into_the_decision(fake, registry):
     assert actions(rec) == [("move_to_room", "start", {"room_name": "안방"}, False), ("selected_room_clean", "start", {}, True)]
     assert rec.steps[1].condition.path == "device.battery_percent" and rec.steps[1].condition.value == 30
     assert rec.selected_skill == "multi_step_device_workflow" and rec.tts_response == "안방으로 가서 청정할게요."
-    assert rec.evidence["planner"]["decided_by"] == "model" and rec.evidence["planner"]["local_family"] == "ODL"
+    assert rec.evidence.planner.decided_by == "model" and rec.evidence.planner.local_family == "ODL"
     assert rec.usage.model_calls == 1 and set(rec.usage.model_ms) == {"main_planner"}
     assert rec.usage.prompt_tokens > 500 and rec.usage.output_tokens > 0
 
@@ -118,15 +118,15 @@ def test_429_then_success_is_retried(fake, registry):
     fake.push(Action(status=429), Action(status=503))
     rec = gemini(fake, registry).route_text("고마워")
     assert len(fake.requests) == 3  # two retried failures, then the answer
-    assert rec.evidence["planner"]["decided_by"] == "model" and rec.usage.model_calls == 1
+    assert rec.evidence.planner.decided_by == "model" and rec.usage.model_calls == 1
 
 
 def test_timeouts_are_retried_then_the_turn_fails_closed(fake, registry):
     fake.push(Action(delay_s=1.0), Action(delay_s=1.0))
     rec = gemini(fake, registry, timeout_ms=250, attempts=2).route_text("거실로 가서 청정해줘")
     assert len(fake.requests) == 2
-    planner = rec.evidence["planner"]
-    assert planner["decided_by"] == "fail_closed" and "timed out" in planner["reason"]
+    planner = rec.evidence.planner
+    assert planner.decided_by == "fail_closed" and "timed out" in planner.reason
     assert rec.steps == [] and rec.family == "STT_NULL"
     assert rec.usage.model_calls == 1 and rec.usage.model_ms["main_planner"] >= 400
 
@@ -136,7 +136,7 @@ def test_hybrid_falls_back_to_the_local_plan_when_the_model_is_unavailable(fake,
     runner = gemini(fake, registry, DriverConfig(planner_backend="hybrid"), attempts=2)
     low = next(turn for turn in _core_turns() if _local_confidence(turn, registry) == "low")
     rec = runner.route(low)
-    assert rec.evidence["planner"]["decided_by"] == "local_fallback" and "HTTP 500" in rec.evidence["planner"]["reason"]
+    assert rec.evidence.planner.decided_by == "local_fallback" and "HTTP 500" in rec.evidence.planner.reason
 
 
 def test_wrong_key_is_a_clear_error_not_a_fail_closed_turn(fake, registry):
@@ -152,9 +152,9 @@ def test_malformed_json_gets_one_repair_with_only_the_errors(fake, registry):
     fake.push(Action(text='{"turn_mode": "singleton", '))
     rec = gemini(fake, registry).route_text("고마워")
     assert len(fake.requests) == 2
-    planner = rec.evidence["planner"]
-    assert planner["decided_by"] == "model" and planner["model_attempts"] == 2
-    assert planner["validation_errors"][0].startswith("not valid JSON")
+    planner = rec.evidence.planner
+    assert planner.decided_by == "model" and planner.model_attempts == 2
+    assert planner.validation_errors[0].startswith("not valid JSON")
     repair = fake.requests[1]["body"]["contents"]
     assert [c["role"] for c in repair] == ["user", "model", "user"]
     assert repair[1]["parts"][0]["text"] == '{"turn_mode": "singleton", '
@@ -169,8 +169,8 @@ def test_invented_agent_is_repaired_once_then_fails_closed(fake, registry):
     assert len(planner_calls(fake)) == len(fake.requests) == 2  # the answer and one repair
     assert len(fake.requests[1]["body"]["contents"]) == 3
     assert "unknown agent 'WEATHER_BOT'" in fake.requests[1]["body"]["contents"][2]["parts"][0]["text"]
-    planner = rec.evidence["planner"]
-    assert planner["decided_by"] == "fail_closed" and "unknown agent 'WEATHER_BOT'" in planner["reason"]
+    planner = rec.evidence.planner
+    assert planner.decided_by == "fail_closed" and "unknown agent 'WEATHER_BOT'" in planner.reason
     assert rec.family == "STT_NULL" and rec.steps == [] and rec.tts_response == registry.lexicon["responses"]["fail_closed"]
     assert not rec.second_pass_ran  # a failed-closed plan is not judged back open
 
@@ -184,8 +184,8 @@ def test_invented_capability_fails_closed_with_no_action(fake, registry):
     fake.responder = respond
     rec = gemini(fake, registry).route_text("거실로 가줘")
     assert len(fake.requests) == 2
-    assert rec.evidence["planner"]["decided_by"] == "fail_closed"
-    assert "unknown capability 'teleport'" in rec.evidence["planner"]["reason"]
+    assert rec.evidence.planner.decided_by == "fail_closed"
+    assert "unknown capability 'teleport'" in rec.evidence.planner.reason
     assert not any(s.action for s in rec.steps)
 
 
@@ -198,8 +198,8 @@ def test_a_repair_that_fixes_the_answer_is_used(fake, registry):
 
     fake.responder = respond
     rec = gemini(fake, registry).route_text("고마워")
-    assert rec.evidence["planner"]["decided_by"] == "model"
-    assert any("unknown skill 'made_up'" in e for e in rec.evidence["planner"]["validation_errors"])
+    assert rec.evidence.planner.decided_by == "model"
+    assert any("unknown skill 'made_up'" in e for e in rec.evidence.planner.validation_errors)
     assert rec.family == "DEF"
 
 
@@ -207,8 +207,8 @@ def test_an_off_menu_flow_is_rejected(fake, registry):
     fake.responder = planner_override_responder(selected_flow_id="SCH.SCH.schedule_alarm_create", selected_routes=["SCH"],
                                                 selected_agent="SCH", selected_skill="schedule_alarm_create", steps=[])
     rec = gemini(fake, registry).route_text("고마워")
-    assert rec.evidence["planner"]["decided_by"] == "fail_closed"
-    assert "not in its catalog" in rec.evidence["planner"]["reason"] and rec.family == "STT_NULL"
+    assert rec.evidence.planner.decided_by == "fail_closed"
+    assert "not in its catalog" in rec.evidence.planner.reason and rec.family == "STT_NULL"
 
 
 # --- hybrid ----------------------------------------------------------------------------------
@@ -236,7 +236,7 @@ def test_hybrid_calls_the_planner_model_only_for_low_confidence_turns(fake, regi
         called.append("main_planner" in rec.usage.model_ms)
         low.append(_local_confidence(turn, registry) == "low")
         expected_paths = {"model"} if called[-1] else {"local", "schedule_short_circuit", "local_shortcut"}
-        assert rec.evidence["planner"]["decided_by"] in expected_paths
+        assert rec.evidence.planner.decided_by in expected_paths
     assert called == low
     assert 0 < sum(called) < len(turns) * 0.25
     assert len(planner_calls(fake)) == sum(called)
@@ -256,16 +256,16 @@ def test_pairwise_judge_answers_inside_the_pair(fake, registry):
     rec = gemini(fake, registry, DriverConfig(planner_backend="hybrid")).route_text("겨울왕국")
     judge = [p for p in fake.packets() if p["task"] == "second_pass_judge"]
     assert len(judge) == 1 and rec.second_pass_ran
-    verdict = rec.evidence["second_pass"]
-    assert verdict["winner"] == judge[0]["pair"][1] and verdict["reason"] == ["model: fake prefers the other side"]
-    assert rec.family == verdict["winner"]
+    verdict = rec.evidence.second_pass
+    assert verdict.winner == judge[0]["pair"][1] and verdict.reason == ["model: fake prefers the other side"]
+    assert rec.family == verdict.winner
 
 
 def test_judge_answer_outside_the_pair_keeps_the_deterministic_verdict(fake, registry):
     fake.responder = lambda p: {"winner": "ODL", "reason": "x"} if p["task"] == "second_pass_judge" else valid_responder(p)
     rec = gemini(fake, registry, DriverConfig(planner_backend="hybrid")).route_text("겨울왕국")
     assert sum(1 for p in fake.packets() if p["task"] == "second_pass_judge") == 2  # answer + repair
-    assert rec.evidence["second_pass"]["reason"][-1].startswith("model judge fallback: model output invalid after one repair: winner")
+    assert rec.evidence.second_pass.reason[-1].startswith("model judge fallback: model output invalid after one repair: winner")
     assert rec.family != "ODL"
 
 
@@ -285,12 +285,12 @@ def test_optional_model_stages_open_on_their_gates(fake, registry):
     rec = runner.route_text("음")
     tasks = [p["task"] for p in fake.packets()]
     assert "ranked_flow_selector" in tasks and "object_typer" in tasks
-    assert rec.evidence["reply_object_meta"]["object_type"] == "conversation"
-    assert rec.evidence["reply_object_meta"]["reason_signals"] == ["model: small talk"]
+    assert rec.evidence.reply_object_meta.object_type == "conversation"
+    assert rec.evidence.reply_object_meta.reason_signals == ["model: small talk"]
     fake.requests.clear()
     confident = runner.route_text("거실로 가줘")  # a strong device object: the typer's gate stays shut
     assert "object_typer" not in [p["task"] for p in fake.packets()]
-    assert confident.evidence["reply_object_meta"]["object_type"] == "supported_device"
+    assert confident.evidence.reply_object_meta.object_type == "supported_device"
 
 
 def test_ranked_flow_answer_outside_the_catalog_falls_back(fake, registry):

@@ -11,7 +11,8 @@ import pytest
 
 from dataflow.driver import DriverConfig, TurnRunner, shared_kiwi
 from dataflow.model_client import client_from_env
-from registry.contracts import Action, PlannerOutput, Step, StepOutputCondition, TurnInput
+from registry.contracts import TurnInput
+from registry.plan_contracts import Action, PlannerOutput, Step, StepOutputCondition
 from tests.conftest import actions
 from tests.fake_gemini import FakeGemini, planner_answer, valid_responder
 from tests.test_model_backends import fast_policy
@@ -45,7 +46,7 @@ def answering(**plan):
 
 
 def codes(rec) -> set[str]:
-    return {v["code"] for v in rec.evidence["planner"]["violations"]}
+    return {v.code for v in rec.evidence.planner.violations}
 
 
 # --- model plans -----------------------------------------------------------------------------
@@ -58,9 +59,9 @@ def test_a_weather_answer_that_moves_the_robot_keeps_no_device_step(fake, regist
         device_step("step_2", "move_to_room", room_name="안방"), device_step("step_3", "vital_signs")])
     rec = gemini(fake, registry).route_text("오늘 날씨 알려줘")
     assert rec.steps == [] or not any(s.action for s in rec.steps)
-    assert rec.evidence["planner"]["decided_by"] == "fail_closed" and len(fake.requests) == 2  # one repair, then closed
+    assert rec.evidence.planner.decided_by == "fail_closed" and len(fake.requests) == 2  # one repair, then closed
     assert "ungrounded_step" in codes(rec)
-    steps = {v["step_id"] for v in rec.evidence["planner"]["violations"] if v["code"] == "ungrounded_step"}
+    steps = {v.step_id for v in rec.evidence.planner.violations if v.code == "ungrounded_step"}
     assert steps == {"step_2", "step_3"}
     assert rec.family == "FRG", "the owner was valid: the fail-closed reply keeps it"
     repair = fake.requests[1]["body"]["contents"][2]["parts"][0]["text"]
@@ -83,8 +84,8 @@ def test_privacy_switched_off_before_a_photo_is_refused(fake, registry):
                                                                    "operator": "eq", "values": ["true"]}}
     fake.responder = answering(**PHOTO_FLOW, steps=[device_step("step_1", "privacy_mode", "off"), consent, photo])
     rec = gemini(fake, registry).route_text("사진 찍어줘", device_context={"privacy_mode": True})
-    assert rec.evidence["planner"]["decided_by"] == "fail_closed"
-    assert [v["step_id"] for v in rec.evidence["planner"]["violations"]] == ["step_1"], "consent before the photo is grounded"
+    assert rec.evidence.planner.decided_by == "fail_closed"
+    assert [v.step_id for v in rec.evidence.planner.violations] == ["step_1"], "consent before the photo is grounded"
     assert not any(s.action for s in rec.steps)
 
 
@@ -101,14 +102,14 @@ def test_privacy_off_when_the_user_asked_for_exactly_that_is_accepted(fake, regi
                                   "selected_flow_id": "ODL.ODL.device_execution_bridge"},
                                steps=[device_step("step_1", "privacy_mode", "off")], tts_response="프라이버시 모드를 끌게요.")
     rec = gemini(fake, registry).route_text("프라이버시 모드 꺼 줘", device_context={"privacy_mode": True})
-    assert rec.evidence["planner"]["decided_by"] == "model"
+    assert rec.evidence.planner.decided_by == "model"
     assert actions(rec) == [("privacy_mode", "off", {}, False)] and rec.tts_response == "프라이버시 모드를 끌게요."
 
 
 def test_a_benign_model_plan_is_accepted_and_decided_by_the_model(fake, registry):
     fake.responder = answering(steps=[device_step("step_1", "move_to_room", room_name="안방")], tts_response="안방으로 갈게요.")
     rec = gemini(fake, registry).route_text("안방으로 가")
-    assert rec.evidence["planner"]["decided_by"] == "model" and rec.evidence["planner"]["violations"] == []
+    assert rec.evidence.planner.decided_by == "model" and rec.evidence.planner.violations == []
     assert actions(rec) == [("move_to_room", "start", {"room_name": "안방"}, False)] and rec.tts_response == "안방으로 갈게요."
 
 
@@ -122,17 +123,17 @@ def test_a_false_claim_in_the_model_reply_is_not_spoken(fake, registry):
     claim = "현관문을 열었어요. 사진도 찍어 두었어요."
     fake.responder = answering(steps=[], tts_response=claim)
     rec = gemini(fake, registry).route_text("고마워")
-    planner = rec.evidence["planner"]
-    assert planner["decided_by"] == "model" and rec.family == "DEF"
+    planner = rec.evidence.planner
+    assert planner.decided_by == "model" and rec.family == "DEF"
     assert rec.tts_response != claim and "현관문" not in rec.tts_response and "사진" not in rec.tts_response
-    assert planner["withheld_reply"] == claim and "take_photo:done" in planner["withheld_because"]
+    assert planner.withheld_reply == claim and "take_photo:done" in planner.withheld_because
     assert rec.tts_response == registry.lexicon["responses"]["DEF"], "composed from the plan instead"
 
 
 def test_a_reply_that_claims_nothing_is_spoken_as_written(fake, registry):
     fake.responder = answering(steps=[], tts_response="천만에요. 언제든 불러 주세요.")
     rec = gemini(fake, registry).route_text("고마워")
-    assert rec.tts_response == "천만에요. 언제든 불러 주세요." and rec.evidence["planner"]["withheld_reply"] is None
+    assert rec.tts_response == "천만에요. 언제든 불러 주세요." and rec.evidence.planner.withheld_reply is None
 
 
 # --- the rules on hand-made plans ------------------------------------------------------------

@@ -12,7 +12,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from registry.contracts import FAMILIES, DecisionRecord, DeviceContext, StepOutputCondition, VoiceContext
+from registry.contracts import FAMILIES, DeviceContext, VoiceContext
+from registry.plan_contracts import StepOutputCondition
+from registry.record_contracts import DecisionRecord
 
 PROPERTY_SETTINGS = settings(max_examples=60, deadline=None, database=None)
 

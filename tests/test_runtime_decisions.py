@@ -8,7 +8,7 @@ from dataflow.orchestrator import EndWithReport
 from dataflow.runtime import Runtime
 from dataflow.store import WorkflowStore
 from device.scenario import Scenario, TaskFails, load_scenario
-from registry.contracts import Action, Step, StepOutputCondition
+from registry.plan_contracts import Action, Step, StepOutputCondition
 from registry.runtime_contracts import Decision
 
 ROOT = Path(__file__).resolve().parents[1]

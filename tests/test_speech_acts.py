@@ -19,7 +19,7 @@ def _replied(runner, text, family, position="안방"):
 
 
 def _act(record, index=0):
-    return record.evidence["clauses"][index]["speech_act"]
+    return record.evidence.clauses[index].speech_act
 
 
 @pytest.mark.parametrize("text", [
@@ -52,7 +52,7 @@ def test_a_remark_about_another_appliance_is_no_request(runner):
 def test_a_question_about_what_the_robot_does_goes_to_dqr(runner):
     record = _route(runner, "프라이버시 모드 켜도 공기청정은 계속 돼?")
     assert actions(record) == [] and record.family == "DQR"
-    assert _act(record)["mood"] == "knowledge_question"
+    assert _act(record).mood == "knowledge_question"
 
 
 @pytest.mark.parametrize("text,expected", [
@@ -75,15 +75,15 @@ def test_licensed_requests_still_act(runner, text, first):
 def test_speech_act_axes_show_their_signals(runner):
     record = _route(runner, "거실로 가지 마")
     act = _act(record)
-    assert act["polarity"] == "prohibited" and not act["licenses_action"]
-    assert any(s.startswith("prohibitive") for s in act["signals"])
-    mention = record.evidence["axes"]["has_unlicensed_capability_mention"]
-    assert "move_to_room:prohibited" in mention["signals"]
+    assert act.polarity == "prohibited" and not act.licenses_action
+    assert any(s.startswith("prohibitive") for s in act.signals)
+    mention = record.evidence.axes["has_unlicensed_capability_mention"]
+    assert "move_to_room:prohibited" in mention.signals
 
 
 def test_reported_speech_is_marked_and_the_quote_does_not_act(runner):
     act = _act(_route(runner, "엄마가 사진 찍으래"))
-    assert act["reported"] and act["agent"] == "third_person"
+    assert act.reported and act.agent == "third_person"
 
 
 def test_a_slip_never_repairs_a_two_syllable_word(registry):
@@ -125,7 +125,7 @@ def test_false_actions_count_device_steps_nobody_asked_for(runner):
 def test_quotation_marks_make_the_words_somebody_elses(runner):
     record = _route(runner, "\u201c사진 찍어\u201d 하고 말해봐")
     assert actions(record) == []
-    assert any(c["speech_act"]["reported"] for c in record.evidence["clauses"])
+    assert any(c.speech_act.reported for c in record.evidence.clauses)
 
 
 @pytest.mark.parametrize("text", ["멈춰", "그만", "정지", "스톱", "다 꺼", "이제 그만해"])
@@ -153,10 +153,10 @@ def test_an_odl_turn_with_nothing_planned_claims_no_action(runner):
 def test_how_ability_and_necessity_questions_are_knowledge_questions(runner, text, signal):
     record = _route(runner, text)
     assert actions(record) == [] and record.family == "DQR"
-    moods = [c["speech_act"]["mood"] for c in record.evidence["clauses"]]
+    moods = [c.speech_act.mood for c in record.evidence.clauses]
     assert "knowledge_question" in moods
     if signal:
-        assert any(signal in c["speech_act"]["signals"] for c in record.evidence["clauses"])
+        assert any(signal in c.speech_act.signals for c in record.evidence.clauses)
 
 
 def test_a_how_word_before_doe_asks_for_the_state(runner):
@@ -174,19 +174,19 @@ def test_a_how_word_before_doe_asks_for_the_state(runner):
 def test_questions_and_reports_about_the_product_go_to_dqr(runner, text, axis):
     record = _route(runner, text)
     assert actions(record) == [] and record.family == "DQR"
-    assert axis in record.evidence["axes"]
+    assert axis in record.evidence.axes
 
 
 def test_a_problem_of_somebody_elses_thing_is_not_a_product_report(runner):
     record = _route(runner, "엄마 폰 화면이 안 켜져")
     assert actions(record) == [] and record.family != "DQR"
-    assert "has_device_problem_report" not in record.evidence["axes"]
+    assert "has_device_problem_report" not in record.evidence.axes
 
 
 def test_a_cue_never_reads_a_noun_and_its_particle_as_one_word(runner):
     """위로 (comfort) is not 위 + 로 of 2단 위로."""
     record = _route(runner, "풍량이 2단 위로 안 올라가는데 왜 그래?")
-    assert "has_clear_conversation_reply_shape" not in record.evidence["axes"]
+    assert "has_clear_conversation_reply_shape" not in record.evidence.axes
     assert record.family == "DQR"
 
 
@@ -213,7 +213,7 @@ def test_the_product_vocabulary_is_in_step_with_the_knowledge_graph():
 def test_a_turn_addressed_to_somebody_else_plans_nothing(runner, text):
     record = _route(runner, text)
     assert actions(record) == []
-    assert any(s.startswith("vocative") for c in record.evidence["clauses"] for s in c["speech_act"]["signals"])
+    assert any(s.startswith("vocative") for c in record.evidence.clauses for s in c.speech_act.signals)
 
 
 @pytest.mark.parametrize("text,first", [
@@ -223,7 +223,7 @@ def test_a_turn_addressed_to_somebody_else_plans_nothing(runner, text):
 ])
 def test_a_person_noun_that_calls_nobody_keeps_the_request(runner, text, first):
     record = _route(runner, text)
-    assert not any(s.startswith("vocative") for c in record.evidence["clauses"] for s in c["speech_act"]["signals"])
+    assert not any(s.startswith("vocative") for c in record.evidence.clauses for s in c.speech_act.signals)
     if first:
         assert actions(record)[0][0] == first
 
@@ -302,13 +302,13 @@ def test_fillers_and_noun_phrase_shards_stay_repairs(runner, text):
 @pytest.mark.parametrize("text", ["야 근처 마트 몇 시에 열어?", "세무서 몇 시까지 해?", "일교차 심해?", "가까운 약국 어디야"])
 def test_a_question_about_a_thing_of_the_world_is_public_information(runner, text):
     record = _route(runner, text)
-    assert record.family == "FRG" and "has_world_question" in record.evidence["axes"]
+    assert record.family == "FRG" and "has_world_question" in record.evidence.axes
 
 
 @pytest.mark.parametrize("text", ["엄마 언제 와?", "밥 먹었어?"])
 def test_a_question_about_somebody_at_home_is_conversation(runner, text):
     record = _route(runner, text)
-    assert record.family == "DEF" and "has_world_question" not in record.evidence["axes"]
+    assert record.family == "DEF" and "has_world_question" not in record.evidence.axes
 
 
 def test_an_elliptical_question_continues_the_route_that_answered(runner):
@@ -316,7 +316,7 @@ def test_an_elliptical_question_continues_the_route_that_answered(runner):
     from registry.contracts import VoiceContext
     follow = runner.route(TurnInput(recognized_text="그럼 3단은?", voice_context=VoiceContext(**ctx)))
     alone = runner.route(TurnInput(recognized_text="그럼 3단은?"))
-    assert follow.family == "DQR" and "follows_up_DQR" in follow.evidence["axes"]
+    assert follow.family == "DQR" and "follows_up_DQR" in follow.evidence.axes
     assert alone.family != "DQR" and actions(follow) == []
 
 
@@ -341,7 +341,7 @@ def test_a_turn_that_trails_off_or_points_at_nothing_is_repaired(runner, text):
 def test_a_sentence_ending_inside_a_turn_ends_a_sentence(runner, text):
     # speech recognition writes no full stops: 켜라/꺼라 end a sentence, and the next one is a clause of its own
     record = _route(runner, text)
-    assert len(record.evidence["clauses"]) == 2 and record.family == "UNS" and actions(record) == []
+    assert len(record.evidence.clauses) == 2 and record.family == "UNS" and actions(record) == []
 
 
 def test_a_run_on_ending_does_not_cut_a_sequence(runner):
@@ -389,10 +389,10 @@ def test_the_same_shapes_about_something_else_or_the_past_are_not_product_questi
 
 def test_a_negator_inside_a_premise_does_not_negate_what_is_said(runner):
     asked = _act(_route(runner, "필터가 잘 안 맞는데 정상이야"))
-    assert asked["polarity"] == "affirmative" and asked["mood"] == "knowledge_question"
+    assert asked.polarity == "affirmative" and asked.mood == "knowledge_question"
     request = _route(runner, "공기가 안 좋으니까 청정해 줘")
     assert [a[0] for a in actions(request)] == ["selected_room_clean"]
-    assert _act(_route(runner, "화면 안 꺼도 돼"))["polarity"] == "negated"
+    assert _act(_route(runner, "화면 안 꺼도 돼")).polarity == "negated"
 
 
 @pytest.mark.parametrize("text", ["안방으로 가서 습", "주방 가서 공", "충전대로 가서 필"])
@@ -432,13 +432,13 @@ def test_a_regional_imperative_ending_is_a_request(runner):
 def test_a_quote_after_a_request_is_what_to_pass_on_not_reported_talk(runner):
     record = _route(runner, "동생한테 문자 보내 줘 늦는다고")
     assert record.family == "UNS" and actions(record) == []
-    assert "message_of_request" in _act(record, 1)["signals"]
+    assert "message_of_request" in _act(record, 1).signals
 
 
 def test_an_imperative_on_an_action_verb_commands_and_on_an_adjective_exclaims(runner):
     # 보일러 돌려라 (read 어라/EC mid-turn) ends a sentence and asks; 아 더워라 only exclaims
     command = _route(runner, "세탁기 돌려라 빨래 많다")
-    assert command.family == "UNS" and "verb_imperative" in _act(command)["signals"]
+    assert command.family == "UNS" and "verb_imperative" in _act(command).signals
     assert _route(runner, "아 더워라").family == "DEF"
 
 

@@ -41,7 +41,7 @@ def test_dask_cluster_matches_the_local_engine_and_builds_once_per_worker(small_
 
 def test_process_engine_matches_and_builds_once_per_worker(small_set, local_records):
     from dataflow.driver import DriverConfig
-    from registry.contracts import DecisionRecord
+    from registry.record_contracts import DecisionRecord
 
     with ProcessEngine(2, DriverConfig().model_dump()) as engine:
         warm = engine.warm()

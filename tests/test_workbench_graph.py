@@ -1,6 +1,5 @@
 """Stage-graph views: the whole DAG with variants, and one turn's trace."""
 
-from pathlib import Path
 
 from typer.testing import CliRunner
 

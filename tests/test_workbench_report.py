@@ -10,10 +10,10 @@ from typer.testing import CliRunner
 
 from dataflow.batch import run_batch, score, write_run
 
-from dataflow.rows import read_set, decide_rows
+from dataflow.rows import decide_rows
 from dataflow.cli import app
-from dataflow.report import ReportError, render_report, write_report
-from registry.contracts import Usage
+from dataflow.report import ReportError, render_report
+from registry.record_contracts import Usage
 
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
