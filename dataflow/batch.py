@@ -84,11 +84,44 @@ def _failing_row(rec: DecisionRecord, exp: dict[str, Any], ok: dict[str, bool], 
             "expected": {k: expected.get(k) for k in failed} if failed else exp, "got": {k: got.get(k) for k in failed} if failed else got}
 
 
+_CHECKS: dict[str, Any] = {
+    "family": lambda want, rec: want == (rec.family or "ERROR"),
+    "routes": lambda want, rec: list(want) == rec.selected_routes,
+    "turn_mode": lambda want, rec: want == rec.turn_mode,
+    "skill": lambda want, rec: want == rec.selected_skill,
+    "actions": lambda want, rec: actions_match(want or [], decision_actions(rec)),
+    "missing_slots": lambda want, rec: set(want or []) == set(rec.missing_slots),
+    "slots": lambda want, rec: all(rec.slots.get(k) == v for k, v in (want or {}).items()),
+    "unsupported_category": lambda want, rec: want == (rec.unsupported_categories[0] if rec.unsupported_categories else None),
+    "stt_null_subtype": lambda want, rec: want == rec.stt_null_subtype,
+    "experience_admission": lambda want, rec: want == rec.experience_admission,
+}
+"""How each key of a row's `expect` is scored against the record (data/utterances/LABELING.md)."""
+
+
+def _row_checks(exp: dict[str, Any], rec: DecisionRecord) -> dict[str, bool]:
+    """Pass or fail per labelled key of the row (keys the row does not label are not scored)."""
+    return {key: check(exp[key], rec) for key, check in _CHECKS.items() if key in exp}
+
+
+def _per_family(confusion: dict[str, Counter]) -> dict[str, dict[str, float]]:
+    """Precision, recall, F1 and support per family from the confusion matrix (expected -> decided)."""
+    out = {}
+    for fam in FAMILIES:
+        tp = confusion.get(fam, Counter())[fam]
+        fn = sum(confusion.get(fam, Counter()).values()) - tp
+        fp = sum(c[fam] for f, c in confusion.items() if f != fam)
+        p = tp / (tp + fp) if tp + fp else 0.0
+        r = tp / (tp + fn) if tp + fn else 0.0
+        out[fam] = {"precision": round(p, 4), "recall": round(r, 4), "f1": round(2 * p * r / (p + r), 4) if p + r else 0.0, "support": tp + fn}
+    return out
+
+
 def score(rows: list[dict[str, Any]], records: list[DecisionRecord]) -> dict[str, Any]:
     """Metrics of a run: family accuracy, per-family P/R/F1, confusion, actions, slots, latency, and on sets with
     Experience labels the `experience` block (dataflow/experience_metrics.py; None otherwise)."""
     confusion: dict[str, Counter] = {f: Counter() for f in FAMILIES}
-    checks: dict[str, list[bool]] = {k: [] for k in ("family", "routes", "turn_mode", "skill", "actions", "missing_slots", "slots", "unsupported_category", "stt_null_subtype", "experience_admission")}
+    checks: dict[str, list[bool]] = {k: [] for k in _CHECKS}
     errors = []
     false_rows: list[dict[str, Any]] = []
     failing: list[dict[str, Any]] = []
@@ -102,29 +135,9 @@ def score(rows: list[dict[str, Any]], records: list[DecisionRecord]) -> dict[str
         exp = row.get("expect") or {}
         if rec.error:
             errors.append({"id": rec.id, "error": rec.error})
-        ok: dict[str, bool] = {}
+        ok = _row_checks(exp, rec)
         if "family" in exp:
-            got = rec.family or "ERROR"
-            confusion.setdefault(exp["family"], Counter())[got] += 1
-            ok["family"] = got == exp["family"]
-        if "routes" in exp:
-            ok["routes"] = list(exp["routes"]) == rec.selected_routes
-        if "turn_mode" in exp:
-            ok["turn_mode"] = exp["turn_mode"] == rec.turn_mode
-        if "skill" in exp:
-            ok["skill"] = exp["skill"] == rec.selected_skill
-        if "actions" in exp:
-            ok["actions"] = actions_match(exp["actions"] or [], decision_actions(rec))
-        if "missing_slots" in exp:
-            ok["missing_slots"] = set(exp["missing_slots"] or []) == set(rec.missing_slots)
-        if "slots" in exp:
-            ok["slots"] = all(rec.slots.get(k) == v for k, v in (exp["slots"] or {}).items())
-        if "unsupported_category" in exp:
-            ok["unsupported_category"] = exp["unsupported_category"] == (rec.unsupported_categories[0] if rec.unsupported_categories else None)
-        if "stt_null_subtype" in exp:
-            ok["stt_null_subtype"] = exp["stt_null_subtype"] == rec.stt_null_subtype
-        if "experience_admission" in exp:
-            ok["experience_admission"] = exp["experience_admission"] == rec.experience_admission
+            confusion.setdefault(exp["family"], Counter())[rec.family or "ERROR"] += 1
         for key, value in ok.items():
             checks[key].append(value)
         extra = false_actions_of(exp, rec) if isinstance(exp, dict) else []
@@ -135,14 +148,7 @@ def score(rows: list[dict[str, Any]], records: list[DecisionRecord]) -> dict[str
         scored_rows += bool(every)
         if not all(every.values()) or extra or rec.error:
             failing.append(_failing_row(rec, exp, every, extra))
-    per_family = {}
-    for fam in FAMILIES:
-        tp = confusion.get(fam, Counter())[fam]
-        fn = sum(confusion.get(fam, Counter()).values()) - tp
-        fp = sum(c[fam] for f, c in confusion.items() if f != fam)
-        p = tp / (tp + fp) if tp + fp else 0.0
-        r = tp / (tp + fn) if tp + fn else 0.0
-        per_family[fam] = {"precision": round(p, 4), "recall": round(r, 4), "f1": round(2 * p * r / (p + r), 4) if p + r else 0.0, "support": tp + fn}
+    per_family = _per_family(confusion)
     latencies = [r.usage.total_ms for r in records if not r.error]
     rate = lambda xs: round(sum(xs) / len(xs), 4) if xs else None  # noqa: E731
     return {

@@ -101,10 +101,19 @@ def _runs(runs_dir: Path) -> list[dict[str, Any]]:
 def create_app(state: ServiceState) -> FastAPI:
     app = FastAPI(title="a2a-planner", version="0.1.0",
                   description="Routes Korean voice turns for the air-purifier robot and runs their plans (issue 12).")
+    _install_envelope(app, state)
+    _install_error_handlers(app)
+    _add_turn_routes(app, state)
+    _add_other_routes(app, state)
+    return app
 
-    def error(status: int, message: str, trace_id: str, **extra: Any) -> JSONResponse:
-        return JSONResponse({"error": message, "trace_id": trace_id, **extra}, status_code=status, headers={"x-trace-id": trace_id})
 
+def _error(status: int, message: str, trace_id: str, **extra: Any) -> JSONResponse:
+    return JSONResponse({"error": message, "trace_id": trace_id, **extra}, status_code=status, headers={"x-trace-id": trace_id})
+
+
+def _install_envelope(app: FastAPI, state: ServiceState) -> None:
+    """Trace id, body size limit, bearer token, and one structured log line per request."""
     @app.middleware("http")
     async def envelope(request: Request, call_next):
         trace_id = request.headers.get("x-trace-id") or uuid.uuid4().hex
@@ -114,13 +123,13 @@ def create_app(state: ServiceState) -> FastAPI:
         try:
             size = request.headers.get("content-length")
             if size is not None and (not size.isdigit() or int(size) > MAX_BODY_BYTES):
-                response = error(413, f"the body is over {MAX_BODY_BYTES // 1024} KB", trace_id)
+                response = _error(413, f"the body is over {MAX_BODY_BYTES // 1024} KB", trace_id)
             elif state.token and request.url.path.startswith("/v1/") and request.headers.get("authorization") != f"Bearer {state.token}":
-                response = error(401, "a bearer token is required (Authorization: Bearer TOKEN)", trace_id)
+                response = _error(401, "a bearer token is required (Authorization: Bearer TOKEN)", trace_id)
             else:
                 body = await request.body()
                 if len(body) > MAX_BODY_BYTES:
-                    response = error(413, f"the body is over {MAX_BODY_BYTES // 1024} KB", trace_id)
+                    response = _error(413, f"the body is over {MAX_BODY_BYTES // 1024} KB", trace_id)
                 else:
                     response = await call_next(request)
                     response.headers["x-trace-id"] = trace_id
@@ -130,24 +139,25 @@ def create_app(state: ServiceState) -> FastAPI:
             LOG.info(json.dumps({"trace_id": trace_id, "method": request.method, "path": request.url.path, "status": status,
                                  "ms": round((time.perf_counter() - started) * 1000, 2)}))
 
+
+def _install_error_handlers(app: FastAPI) -> None:
+    """Malformed bodies are 400/422 with the field named; refused domain input is 422, an unknown workflow 404."""
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError):
         first = exc.errors()[0] if exc.errors() else {"loc": (), "msg": "invalid request"}
         if first.get("type") == "json_invalid":
-            return error(400, f"the body is not valid JSON: {first.get('ctx', {}).get('error', first['msg'])}", request.state.trace_id)
+            return _error(400, f"the body is not valid JSON: {first.get('ctx', {}).get('error', first['msg'])}", request.state.trace_id)
         where = ".".join(str(p) for p in first["loc"] if p != "body")
-        return error(422, f"{where or 'body'}: {first['msg']}", request.state.trace_id, field=where or None)
+        return _error(422, f"{where or 'body'}: {first['msg']}", request.state.trace_id, field=where or None)
 
     @app.exception_handler(A2AError)
     async def refused(request: Request, exc: A2AError):
         status = 404 if isinstance(exc, UnknownWorkflowError) else 422
-        return error(status, str(exc), request.state.trace_id)
+        return _error(status, str(exc), request.state.trace_id)
 
-    @app.get("/healthz")
-    def healthz() -> dict[str, Any]:
-        return {"status": "ok", "registry_version": state.runner.registry.capabilities.registry_version,
-                "planner_backend": state.runner.config.planner_backend}
 
+def _add_turn_routes(app: FastAPI, state: ServiceState) -> None:
+    """POST /v1/turns (route, or route and execute on the in-process robot) and GET /v1/workflows/{id}."""
     @app.post("/v1/turns", response_model=TurnReply, response_model_exclude_none=False)
     def turns(body: TurnRequest, request: Request) -> TurnReply:
         trace_id = request.state.trace_id
@@ -173,6 +183,14 @@ def create_app(state: ServiceState) -> FastAPI:
             decisions = state.store.decisions(workflow_id)
         return {**report.cli_json(), "events": events, "decisions": decisions}
 
+
+def _add_other_routes(app: FastAPI, state: ServiceState) -> None:
+    """Health, path A tasks, DQR answers and the batch runs on disk."""
+    @app.get("/healthz")
+    def healthz() -> dict[str, Any]:
+        return {"status": "ok", "registry_version": state.runner.registry.capabilities.registry_version,
+                "planner_backend": state.runner.config.planner_backend}
+
     @app.post("/v1/tasks")
     def tasks(body: TaskRequest) -> dict[str, Any]:
         with state.lock:
@@ -191,8 +209,6 @@ def create_app(state: ServiceState) -> FastAPI:
     @app.get("/v1/runs")
     def runs() -> list[dict[str, Any]]:
         return _runs(state.runs_dir)
-
-    return app
 
 
 def serve(host: str, port: int, state: ServiceState) -> None:

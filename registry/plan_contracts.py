@@ -204,3 +204,37 @@ class ScheduleShortCircuit(Contract):
 
     active: bool
     reason: str
+
+
+class OwnerChoice(Contract):
+    """The first pass's owner family (the `owner_choice` node) and what the later stages read from it."""
+
+    family: Family
+    order: list[Family]
+    """Families by score, restricted to the candidate pool's families."""
+    runner_up: Family | None = None
+    confidence: Confidence
+    margin: float
+    """Score gap between the two best families (before the candidate-pool filter)."""
+    continuation: bool = False
+    """An open schedule workflow owns the turn."""
+    clause_families: list[Family | None] = Field(default_factory=list)
+    """The top family of each deciding clause (None for the others)."""
+    needs_second_pass: bool = False
+    ambiguity: str | None = None
+    plan_runner_up: Family | None = None
+    """The runner-up the plan carries: only while the margin is not already high."""
+
+
+class PlanRequest(Contract):
+    """What the one plan builder is asked to plan: from the owner choice, or from the second pass's correction."""
+
+    family: Family
+    clause_families: list[Family | None]
+    """The family each clause's steps go to (None: a guard or time clause, planned with its neighbours)."""
+    continuation: bool = False
+    """The turn continues an open schedule slot filling."""
+    confidence: Confidence
+    runner_up: Family | None = None
+    needs_second_pass: bool = False
+    ambiguity: str | None = None

@@ -1,129 +1,143 @@
-"""Plan assembly for a chosen owner family: the heuristic planner and center correction share it.
+"""The one plan builder: a `PlanRequest` (owner family and clause families) becomes the planner contract.
 
-Not a stage module: nothing here becomes a Hamilton node.
+The heuristic planner node, the model backends' local plan and the second pass's correction all call
+`build_plan`. Not a stage module: nothing here becomes a Hamilton node.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 from registry.contracts import HistoryEvidence, PreclassifierHints, Slots, TurnInput
-from registry.plan_contracts import PlannerOutput, StepOutputCondition
 from registry.loader import Registry
+from registry.plan_contracts import PlannerOutput, PlanRequest, StepOutputCondition
 from stages._clauses import ClauseAnalysis
 from stages._plan import _Builder, admission, build_device_steps, schedule_plan, tts
 
 
-def plan_for_family(
-    family: str,
-    clauses: list[ClauseAnalysis],
-    clause_families: list[str | None],
-    preclassifier_hints: PreclassifierHints,
-    history_evidence: HistoryEvidence,
-    turn_input: TurnInput,
-    registry: Registry,
-    continuation: bool,
-    confidence: str,
-    runner_up: str | None,
-    needs_second_pass: bool,
-    ambiguity: str | None,
-) -> PlannerOutput:
-    """Assemble the planner contract for an owner family (also used by center correction)."""
-    b = _Builder(registry=registry, device=turn_input.device_context, utterance_compact="".join(c.compact for c in clauses))
-    routes: list[str] = []
-    skill = registry.default_skill(family)
-    slots_out, missing = None, []
-    temporal = _temporal_relation(clauses)
-    sequence_temporal = any(c.connective in registry.lexicon["clauses"]["sequence_nouns"] for c in clauses[:-1])
+@dataclass(frozen=True)
+class PlanInputs:
+    """What every plan is built from, besides the request: the licensed clauses and the turn's evidence."""
+
+    clauses: list[ClauseAnalysis]
+    hints: PreclassifierHints
+    history: HistoryEvidence
+    turn_input: TurnInput
+    registry: Registry
+
+
+@dataclass
+class _Draft:
+    """A plan while its steps are added: the routes it takes, its skill, slots and temporal relation."""
+
+    routes: list[str] = field(default_factory=list)
+    skill: str = ""
+    slots: Slots | None = None
+    missing: list[str] = field(default_factory=list)
+    temporal: str | None = None
+
+
+def build_plan(request: PlanRequest, inputs: PlanInputs) -> PlannerOutput:
+    """Assemble the planner contract for the requested owner family."""
+    clauses, registry = inputs.clauses, inputs.registry
+    b = _Builder(registry=registry, device=inputs.turn_input.device_context,
+                 utterance_compact="".join(c.compact for c in clauses))
+    draft = _Draft(skill=registry.default_skill(request.family), temporal=_temporal_relation(clauses))
+    if not _timed_device_steps(request, inputs, b, draft):
+        if request.family == "SCH":
+            draft.skill, draft.slots, draft.missing = schedule_plan(clauses, inputs.history, request.continuation, registry)
+            b.add("SCH", draft.skill, skill_id=draft.skill)
+            draft.routes = ["SCH"]
+        elif request.family == "ODL" or (request.family in ("FRG", "SCH", "DEF", "DQR") and "ODL" in request.clause_families):
+            _clause_groups(request, inputs, b, draft)
+        else:
+            _owner_and_lookups(request, inputs, b, draft)
+    return _finish(request, inputs, b, draft)
+
+
+def _timed_device_steps(request: PlanRequest, inputs: PlanInputs, b: _Builder, draft: _Draft) -> bool:
+    """"30분 뒤에 청정 끄고 충전대로 가": the scheduler holds the device steps for the delay (the planner never
+    counts the time itself). False when the turn is not such a delay."""
+    clauses = inputs.clauses
     delay = next((c.times for c in clauses if c.times.relative), None)
     acting = [h for c in clauses if c.role == "action" for h in c.capabilities if h.kind in ("execution", "settings")]
     scheduling_words = any(c.cues.get("sch_scope") for c in clauses)
-    if family == "SCH" and delay is not None and len(acting) >= 2 and not scheduling_words and not continuation:
-        # "30분 뒤에 청정 끄고 충전대로 가": the scheduler holds the device steps for the delay;
-        # the planner never counts the time itself
-        seconds = _offset_seconds(delay.start_time)
-        skill = "schedule_timer_create"
-        b.add("SCH", skill, skill_id=skill)
-        build_device_steps(b, clauses, registry)
-        routes = ["SCH", "ODL"]
-        slots_out = Slots(duration_s=seconds)
-        temporal = "clock_delay"
-    elif family == "SCH":
-        skill, slots_out, missing = schedule_plan(clauses, history_evidence, continuation, registry)
-        b.add("SCH", skill, skill_id=skill)
-        routes = ["SCH"]
-    elif family == "ODL" or (family in ("FRG", "SCH", "DEF", "DQR") and "ODL" in clause_families):
-        # walk clauses in order; consecutive clauses of one family share a step group
-        group: list[ClauseAnalysis] = []
-        group_family = None
-        for c, cf in zip(clauses, clause_families):
-            fam = cf or group_family or family
-            if group and fam != group_family:
-                _emit(b, group_family, group, history_evidence, registry, routes)
-                group = []
-            group.append(c)
-            group_family = fam
-        if group:
-            _emit(b, group_family, group, history_evidence, registry, routes)
-        if not b.steps:
-            routes = [family]
-            b.add(family, registry.default_skill(family), skill_id=registry.default_skill(family))
-            # a move with no registered room ("화장실로 가줘") asks which room instead of pretending
-            if any(h.capability_id == "move_to_room" for c in clauses for h in c.capabilities):
-                missing = ["room_name"]
-    else:
-        routes = [family]
-        extra = [f for f in dict.fromkeys(clause_families) if f and f != family and f in ("FRG", "SCH", "DQR")]
-        b.add(family, skill, skill_id=skill)
-        for other in extra:
-            if other == "SCH":
-                sk, slots_out, missing = schedule_plan([c for c, f in zip(clauses, clause_families) if f == "SCH"], history_evidence, False, registry)
-            else:
-                sk = registry.default_skill(other)
-            b.add(other, sk, skill_id=sk)
-            routes.append(other)
-    routes = [family] + [r for r in routes if r != family]  # the owner's route always comes first
-    device_steps = [s for s in b.steps if s.action]
+    if request.family != "SCH" or delay is None or len(acting) < 2 or scheduling_words or request.continuation:
+        return False
+    draft.skill = "schedule_timer_create"
+    b.add("SCH", draft.skill, skill_id=draft.skill)
+    build_device_steps(b, clauses, inputs.registry)
+    draft.routes, draft.slots, draft.temporal = ["SCH", "ODL"], Slots(duration_s=_offset_seconds(delay.start_time)), "clock_delay"
+    return True
+
+
+def _clause_groups(request: PlanRequest, inputs: PlanInputs, b: _Builder, draft: _Draft) -> None:
+    """Walk the clauses in order; consecutive clauses of one family share a step group."""
+    group: list[ClauseAnalysis] = []
+    group_family = None
+    for c, cf in zip(inputs.clauses, request.clause_families):
+        fam = cf or group_family or request.family
+        if group and fam != group_family:
+            _emit(b, group_family, group, inputs.history, inputs.registry, draft.routes)
+            group = []
+        group.append(c)
+        group_family = fam
+    if group:
+        _emit(b, group_family, group, inputs.history, inputs.registry, draft.routes)
+    if not b.steps:
+        family, registry = request.family, inputs.registry
+        draft.routes = [family]
+        b.add(family, registry.default_skill(family), skill_id=registry.default_skill(family))
+        # a move with no registered room ("화장실로 가줘") asks which room instead of pretending
+        if any(h.capability_id == "move_to_room" for c in inputs.clauses for h in c.capabilities):
+            draft.missing = ["room_name"]
+
+
+def _owner_and_lookups(request: PlanRequest, inputs: PlanInputs, b: _Builder, draft: _Draft) -> None:
+    """The owner's step, then one cloud step per other lookup family a clause holds (FRG, SCH, DQR)."""
+    family, registry = request.family, inputs.registry
+    draft.routes = [family]
+    extra = [f for f in dict.fromkeys(request.clause_families) if f and f != family and f in ("FRG", "SCH", "DQR")]
+    b.add(family, draft.skill, skill_id=draft.skill)
+    for other in extra:
+        if other == "SCH":
+            scheduled = [c for c, f in zip(inputs.clauses, request.clause_families) if f == "SCH"]
+            sk, draft.slots, draft.missing = schedule_plan(scheduled, inputs.history, False, registry)
+        else:
+            sk = registry.default_skill(other)
+        b.add(other, sk, skill_id=sk)
+        draft.routes.append(other)
+
+
+def _finish(request: PlanRequest, inputs: PlanInputs, b: _Builder, draft: _Draft) -> PlannerOutput:
+    """Route order, skill, turn mode, the STT_NULL repair, what the user hears and the experience request."""
+    family, clauses, registry, hints = request.family, inputs.clauses, inputs.registry, inputs.hints
+    routes = [family] + [r for r in draft.routes if r != family]  # the owner's route always comes first
+    skill, temporal, missing = draft.skill, draft.temporal, draft.missing
     if family == "ODL":
-        skill = "multi_step_device_workflow" if len(device_steps) >= 2 else "device_execution_bridge"
-    if temporal is None and sequence_temporal and len(b.steps) >= 2:
+        skill = "multi_step_device_workflow" if len([s for s in b.steps if s.action]) >= 2 else "device_execution_bridge"
+    sequence_nouns = registry.lexicon["clauses"]["sequence_nouns"]
+    if temporal is None and len(b.steps) >= 2 and any(c.connective in sequence_nouns for c in clauses[:-1]):
         temporal = "after_planned_step"
-    if len(b.steps) >= 2:
-        turn_mode = "multi_step"
-    elif missing or continuation:
-        turn_mode = "multi_turn"
-    else:
-        turn_mode = "singleton"
-    categories = list(preclassifier_hints.unsupported_request_categories) if family == "UNS" else []
+    turn_mode = "multi_step" if len(b.steps) >= 2 else "multi_turn" if missing or request.continuation else "singleton"
+    categories = list(hints.unsupported_request_categories) if family == "UNS" else []
     subtype = scope = recoverability = None
     if family == "STT_NULL":
-        strategy = preclassifier_hints.stt_null_response_strategy
-        subtype = {"retry": "HARD", "scoped_probe": "SOFT"}.get(strategy, "GENERIC")
-        scope = _weak_scope(preclassifier_hints)
+        subtype = {"retry": "HARD", "scoped_probe": "SOFT"}.get(hints.stt_null_response_strategy, "GENERIC")
+        scope = _weak_scope(hints)
         recoverability = {"HARD": "none", "GENERIC": "low", "SOFT": "medium"}[subtype]
-    slots_final = slots_out or Slots()
+    slots = draft.slots or Slots()
     voice_stop = any(c.act is not None and c.act.mood == "stop" for c in clauses)
-    text, ask = tts(registry, family, b.steps, skill, slots_final, missing, categories, subtype, scope, voice_stop)
+    text, ask = tts(registry, family, b.steps, skill, slots, missing, categories, subtype, scope, voice_stop)
     experience = admission(b.steps, b.user_actions, b.guarded, temporal, routes) if (
         family in ("ODL", "FRG") or len(routes) > 1 or temporal) else None
     return PlannerOutput(
-        turn_mode=turn_mode,
-        selected_routes=routes,
-        selected_flow_id=registry.flow_id(family, skill),
-        selected_agent=registry.agent_for_family(family),
-        selected_skill=skill,
-        owner_selection=family,
-        steps=b.steps,
-        missing_slots=missing,
-        slots=slots_final,
-        family_confidence=confidence,
-        runner_up_family=runner_up,
-        needs_second_pass=needs_second_pass,
-        ambiguity_reason=ambiguity,
-        unsupported_categories=categories,
-        stt_null_subtype=subtype,
-        stt_null_target_scope=scope,
-        stt_null_recoverability=recoverability,
-        ask_follow_up=ask,
-        tts_response=text,
+        turn_mode=turn_mode, selected_routes=routes, selected_flow_id=registry.flow_id(family, skill),
+        selected_agent=registry.agent_for_family(family), selected_skill=skill, owner_selection=family,
+        steps=b.steps, missing_slots=missing, slots=slots, family_confidence=request.confidence,
+        runner_up_family=request.runner_up, needs_second_pass=request.needs_second_pass,
+        ambiguity_reason=request.ambiguity, unsupported_categories=categories, stt_null_subtype=subtype,
+        stt_null_target_scope=scope, stt_null_recoverability=recoverability, ask_follow_up=ask, tts_response=text,
         experience_request=experience,
     )
 

@@ -70,6 +70,14 @@ class Matchers:
     """Anchor, room and cue matchers derived from one Registry."""
 
     def __init__(self, registry: Registry):
+        self._index_anchors(registry)
+        self._index_slips(registry)
+        self._index_rooms_and_lemmas(registry)
+        self._cue_sets(registry.lexicon)
+        self._word_sets(registry.lexicon)
+
+    def _index_anchors(self, registry: Registry) -> None:
+        """Every alias of a capability, unsupported category, manual topic, identity word or ambiguous word."""
         caps = registry.capabilities
         entries: dict[str, list[AnchorEntry]] = {}
 
@@ -97,6 +105,10 @@ class Matchers:
         keys = sorted(entries, key=len, reverse=True)
         self.anchor_re = re.compile("|".join(map(re.escape, keys)))
         self.ambiguous = {compact(a.term): a for a in caps.classification_hints.ambiguous_anchors}
+
+    def _index_slips(self, registry: Registry) -> None:
+        """Recognition slips of aliases and room names, and the syllables a cut-off word may begin."""
+        entries = self.anchor_entries
         # recognition slips ("바이탈싸인" for "바이탈사인"): one jamo edit away from a capability alias.
         # Never on a word of two syllables or fewer: 바랄/사람 -> 바람 and 아진 -> 사진 are talk, not slips.
         self.fuzzy_index: dict[str, str] = {}
@@ -117,6 +129,9 @@ class Matchers:
                 for variant in _deletions(jamo(name)):
                     self.fuzzy_rooms.setdefault(variant, room_id)
 
+    def _index_rooms_and_lemmas(self, registry: Registry) -> None:
+        """Room names, capability lemmas, setting aliases and the indoor/outdoor scope cues."""
+        caps = registry.capabilities
         self.room_re = re.compile("|".join(re.escape(name) for name, _ in registry.room_names))
         self.room_of = dict(registry.room_names)
 
@@ -135,7 +150,8 @@ class Matchers:
         self.scoped_capabilities = {a.capability_id for a in caps.classification_hints.ambiguous_anchors}
         """Capabilities whose words may be about indoors or outdoors (공기, 온도)."""
 
-        lex = registry.lexicon
+    def _cue_sets(self, lex: dict) -> None:
+        """The lexicon's cue sets: operations, guards, time, schedule, public information, questions, replies."""
         ops = lex["operations"]
         self.on, self.off, self.check = CueSet(ops["on"]), CueSet(ops["off"]), CueSet(ops["check"])
         self.increase, self.decrease = CueSet(ops["increase"]), CueSet(ops["decrease"])
@@ -156,7 +172,10 @@ class Matchers:
         self.question_shape, self.capability_question = CueSet(dqr["question_shapes"]), CueSet(dqr["capability_question_shapes"])
         conv = lex["conversation"]
         self.reply_shape, self.generic_help = CueSet(conv["reply_shapes"]), CueSet(conv["generic_help"])
-        self.acknowledgements = {compact(a) for a in conv["acknowledgements"]}
+
+    def _word_sets(self, lex: dict) -> None:
+        """Acknowledgements, fillers and the clause segmentation's endings, tags and punctuation."""
+        self.acknowledgements = {compact(a) for a in lex["conversation"]["acknowledgements"]}
         self.fillers = {compact(f) for f in lex["fragments"]["fillers"]}
         self.cancel = CueSet(lex["cancel"]["cues"])
         self.vague = CueSet(lex["fragments"]["vague_references"])
@@ -179,8 +198,7 @@ class Matchers:
         self.split_punct = set(clauses["split_punctuation"])
         self.before_nouns = set(clauses["before_nouns"])
         self.connector_fragments = {compact(c) for c in clauses["connector_fragments"]}
-        self.level_word_followers = tuple(ops["level_word_followers"])
-
+        self.level_word_followers = tuple(lex["operations"]["level_word_followers"])
 
     def fuzzy_alias(self, text: str, taken: list[tuple[int, int]]) -> tuple[int, int, str] | None:
         """The first window of text one jamo edit from a capability alias, outside taken spans."""

@@ -69,7 +69,21 @@ class TimeParser:
             out.relative = True
             out.signals.append(f"relative:{rel.group(0)}")
         clock_text = text[: rel.start()] + text[rel.end():] if rel else text
-        last_word = None  # "오후 6시부터 7시까지": the second hour inherits 오후
+        clock_spans = self._clock_times(clock_text, text, out)
+        out.repeat_days = self._repeat_days(text, out) or None
+        if not out.relative:
+            rest = clock_text
+            for start, end in reversed(clock_spans):
+                rest = rest[:start] + " " + rest[end:]
+            dur = self.duration_re.search(rest)
+            if dur:
+                out.duration_s = self._seconds(dur)
+                out.signals.append(f"duration:{dur.group(0)}")
+        return out
+
+    def _clock_times(self, clock_text: str, text: str, out: TimeSlots) -> list[tuple[int, int]]:
+        """Start and end clock times (오후 6시부터 7시까지: the second hour inherits 오후); returns the spans read."""
+        last_word = None
         clock_spans = []
         for m in self.clock_re.finditer(clock_text):
             clock_spans.append((m.start(), m.end()))
@@ -86,9 +100,7 @@ class TimeParser:
                     hour += offset
                 last_word = word
             hhmm = f"{hour % 24:02d}:{minute:02d}"
-            if m.group(5) in self.end_markers and out.start_time:
-                out.end_time = hhmm
-            elif m.group(5) in self.end_markers and not out.start_time:
+            if m.group(5) in self.end_markers:
                 out.end_time = hhmm
             elif not out.start_time:
                 out.start_time = hhmm
@@ -103,32 +115,25 @@ class TimeParser:
             if word in text and not out.start_time:
                 out.start_time = value
                 out.signals.append(f"clock:{word}")
-        days: list[str] = []
+        return clock_spans
+
+    def _repeat_days(self, text: str, out: TimeSlots) -> list[str]:
+        """Repeat days: a repeat word (매일, 주말), else weekday syllables (월수금, 월요일이랑 수요일)."""
         for word in sorted(self.repeat, key=len, reverse=True):
             if word in text:
-                days = list(self.repeat[word])
                 out.signals.append(f"repeat:{word}")
-                break
-        if not days:
-            for m in self.weekday_re.finditer(text):
-                for ch in m.group(1):
-                    if ch in self.weekday_map and self.weekday_map[ch] not in days:
-                        days.append(self.weekday_map[ch])
-                out.signals.append(f"repeat:{m.group(0)}")
+                return list(self.repeat[word])
+        days: list[str] = []
+        for m in self.weekday_re.finditer(text):
+            for ch in m.group(1):
+                if ch in self.weekday_map and self.weekday_map[ch] not in days:
+                    days.append(self.weekday_map[ch])
+            out.signals.append(f"repeat:{m.group(0)}")
         if not days:
             for m in self.weekday_run_re.finditer(text):
                 days = [self.weekday_map[ch] for ch in m.group(1)]
                 out.signals.append(f"repeat:{m.group(0)}")
-        out.repeat_days = days or None
-        if not out.relative:
-            rest = clock_text
-            for start, end in reversed(clock_spans):
-                rest = rest[:start] + " " + rest[end:]
-            dur = self.duration_re.search(rest)
-            if dur:
-                out.duration_s = self._seconds(dur)
-                out.signals.append(f"duration:{dur.group(0)}")
-        return out
+        return days
 
 
 @lru_cache(maxsize=8)

@@ -1,37 +1,14 @@
-"""Steps 12 (boundaries) and 15: center correction after the judge, then the hard plan checks."""
+"""Step 15: the hard plan checks (registry boundaries, grounding, agreement), and the fail-closed plan."""
 
 from __future__ import annotations
 
-from registry.contracts import HistoryEvidence, PreclassifierHints, TurnInput
-from registry.plan_contracts import PlanCheckReport, PlannerOutput, SecondPassVerdict
+from registry.contracts import TurnInput
+from registry.plan_contracts import PlanCheckReport, PlannerOutput
 from registry.loader import Registry
 from stages._clauses import ClauseAnalysis
-from stages._assemble import plan_for_family
 from stages.boundaries import plan_violations
 
 _SAFE_FAMILY = "STT_NULL"
-
-
-def corrected_plan(
-    planner_output: PlannerOutput,
-    second_pass_verdict: SecondPassVerdict,
-    clause_analyses: list[ClauseAnalysis],
-    preclassifier_hints: PreclassifierHints,
-    history_evidence: HistoryEvidence,
-    turn_input: TurnInput,
-    registry: Registry,
-) -> PlannerOutput:
-    """Once the family is final, align flow and skill with the catalog (ranked flow center correction)."""
-    winner = second_pass_verdict.winner
-    if not second_pass_verdict.ran or winner is None or winner == planner_output.selected_routes[0]:
-        return planner_output
-    loser = planner_output.selected_routes[0]
-    return plan_for_family(
-        winner, clause_analyses, [winner if c.role == "action" else None for c in clause_analyses],
-        preclassifier_hints, history_evidence, turn_input, registry, continuation=False,
-        confidence="medium", runner_up=loser, needs_second_pass=True,
-        ambiguity=f"second pass {loser}->{winner}",
-    )
 
 
 def plan_check_report(corrected_plan: PlannerOutput, clause_analyses: list[ClauseAnalysis], turn_input: TurnInput,

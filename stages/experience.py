@@ -80,6 +80,39 @@ def grounded_experience_request(corrected_plan: PlannerOutput, clause_analyses: 
     )
 
 
+def _providers(plan: PlannerOutput, catalog) -> list:
+    """The effect providers the plan's steps use (a device step's capability, a cloud step's skill)."""
+    providers = []
+    for step in plan.steps:
+        if step.action is not None:
+            effect = catalog.effect_of(step.action.capability_id, step.action.operation_id)
+            providers += [p for p in (effect.providers if effect else []) if p.capability_id == step.action.capability_id]
+        else:
+            providers += [p for e in catalog.effects_of_skill(step.skill_id or "") for p in e.providers if p.skill_id == step.skill_id]
+    return providers
+
+
+def _consent_before(plan: PlannerOutput, catalog) -> bool:
+    """Every step a consent policy covers comes after a step with the effect the policy requires first."""
+    consent_ok = True
+    for policy in catalog.consent_policies:
+        if policy.requires_effect_before is None:
+            continue
+        for i, step in enumerate(plan.steps):
+            if step.action and step.action.capability_id in policy.applies_to:
+                before = [catalog.effect_of(s.action.capability_id, s.action.operation_id) for s in plan.steps[:i] if s.action]
+                consent_ok &= any(e and e.effect_id == policy.requires_effect_before for e in before)
+    return consent_ok
+
+
+def _terminal_evidence(plan: PlannerOutput, catalog) -> bool:
+    """Every device step's effect declares the terminal evidence that proves it."""
+    return all(
+        (e := catalog.effect_of(s.action.capability_id, s.action.operation_id)) is not None and e.terminal_evidence
+        for s in plan.steps if s.action
+    )
+
+
 def experience_admission(
     grounded_experience_request: ExperienceRequest,
     corrected_plan: PlannerOutput,
@@ -97,25 +130,8 @@ def experience_admission(
     known = catalog.by_id()
     step_ids = [s.id for s in final_plan.steps]
     allowed_tiers = set(catalog.live_tiers.get(experience_live_tier, []))
-    providers = []
-    for step in final_plan.steps:
-        if step.action is not None:
-            effect = catalog.effect_of(step.action.capability_id, step.action.operation_id)
-            providers += [p for p in (effect.providers if effect else []) if p.capability_id == step.action.capability_id]
-        else:
-            providers += [p for e in catalog.effects_of_skill(step.skill_id or "") for p in e.providers if p.skill_id == step.skill_id]
-    consent_ok = True
-    for policy in catalog.consent_policies:
-        if policy.requires_effect_before is None:
-            continue
-        for i, step in enumerate(final_plan.steps):
-            if step.action and step.action.capability_id in policy.applies_to:
-                before = [catalog.effect_of(s.action.capability_id, s.action.operation_id) for s in final_plan.steps[:i] if s.action]
-                consent_ok &= any(e and e.effect_id == policy.requires_effect_before for e in before)
-    evidence_ok = all(
-        (e := catalog.effect_of(s.action.capability_id, s.action.operation_id)) is not None and e.terminal_evidence
-        for s in final_plan.steps if s.action
-    )
+    providers = _providers(final_plan, catalog)
+    consent_ok, evidence_ok = _consent_before(final_plan, catalog), _terminal_evidence(final_plan, catalog)
     temporal_ok = {
         None: True,
         "after_planned_step": req.temporal_anchor_id in step_ids,

@@ -31,6 +31,7 @@ from registry.contracts import (
 from registry.plan_contracts import (
     PlanCheckReport,
     PlannerOutput,
+    PlanRequest,
     PlanViolation,
     ScheduleShortCircuit,
     SecondPassVerdict,
@@ -47,7 +48,8 @@ from registry.model_contracts import (
     PlannerProvenance,
 )
 from registry.model_policy import ModelPolicy
-from stages import checks, judge, planner, reply_meta, routing
+from stages import checks, judge, reply_meta, routing
+from stages._assemble import PlanInputs, build_plan
 from stages._clauses import ClauseAnalysis
 from stages.boundaries import spoken_reply
 from stages._model import Asked, ask, evidence, model_request, parse_as, parse_plan, planner_packet, ranked_packet
@@ -65,22 +67,9 @@ def planner_provenance__heuristic(planner_output: PlannerOutput) -> PlannerProve
 
 
 @config.when_in(planner_backend=MODEL_BACKENDS)
-def local_planner_output(
-    clause_analyses: list[ClauseAnalysis],
-    preclassifier_hints: PreclassifierHints,
-    family_scores: FamilyScores,
-    candidate_pool: CandidatePool,
-    schedule_short_circuit: ScheduleShortCircuit,
-    replyability_meta: ReplyabilityMeta,
-    history_evidence: HistoryEvidence,
-    turn_input: TurnInput,
-    registry: Registry,
-) -> PlannerOutput:
+def local_planner_output(plan_request: PlanRequest, plan_inputs: PlanInputs) -> PlannerOutput:
     """The heuristic planner's answer: the local path of the model backends, and their yardstick."""
-    return planner.planner_output__heuristic(
-        clause_analyses, preclassifier_hints, family_scores, candidate_pool, schedule_short_circuit,
-        replyability_meta, history_evidence, turn_input, registry,
-    )
+    return build_plan(plan_request, plan_inputs)
 
 
 def _local(backend: str, decided_by: str, reason: str, local: PlannerOutput) -> PlannerDecision:

@@ -10,9 +10,9 @@ vectorised scores without building contracts.
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
-from dataclasses import dataclass
 
 from registry.loader import EvidenceWeights
+from registry.plan_contracts import OwnerChoice
 
 CLAUSE_OWNER_FAMILIES = ("ODL", "FRG", "SCH", "DQR", "UNS")
 """Families a single clause may own in a multi-route plan (chat and repair never split a turn)."""
@@ -44,26 +44,6 @@ def deciding_clauses(roles: Sequence[str], clause_axes: Sequence[Collection[str]
     picked = [i for i, (role, axes) in enumerate(zip(roles, clause_axes))
               if role == "action" or (role == "guard" and "has_frg_scope" in axes)]
     return picked if len(picked) >= 2 else []
-
-
-@dataclass(frozen=True)
-class OwnerChoice:
-    """The first pass's owner family and what the later stages read from it."""
-
-    family: str
-    order: list[str]
-    """Families by score, restricted to the candidate pool's families."""
-    runner_up: str | None
-    confidence: str
-    margin: float
-    """Score gap between the two best families (before the candidate-pool filter)."""
-    continuation: bool
-    """An open schedule workflow owns the turn."""
-    clause_families: list[str | None]
-    needs_second_pass: bool
-    ambiguity: str | None
-    plan_runner_up: str | None
-    """The runner-up the plan carries: only while the margin is not already high."""
 
 
 def choose_owner(

@@ -1,23 +1,17 @@
-"""Steps 10-12: the active schedule short-circuit and the heuristic main planner."""
+"""Steps 10-12: the active schedule short-circuit, the owner choice, the plan request and the heuristic planner,
+and (after the judge, step 14) the second pass's correction: every plan comes from the one builder."""
 
 from __future__ import annotations
 
 from hamilton.function_modifiers import config
 
-from registry.contracts import (
-    CandidatePool,
-    FamilyScores,
-    HistoryEvidence,
-    PreclassifierHints,
-    ReplyabilityMeta,
-    TurnInput,
-)
-from registry.plan_contracts import PlannerOutput, ScheduleShortCircuit
+from registry.contracts import CandidatePool, FamilyScores, HistoryEvidence, PreclassifierHints, TurnInput
 from registry.loader import Registry
+from registry.plan_contracts import OwnerChoice, PlannerOutput, PlanRequest, ScheduleShortCircuit, SecondPassVerdict
+from stages._assemble import PlanInputs, build_plan
 from stages._clauses import ClauseAnalysis
-from stages.owner_choice import choose_owner, deciding_clauses
-from stages._assemble import plan_for_family
 from stages._plan import score_families
+from stages.owner_choice import choose_owner, deciding_clauses
 
 
 def family_scores(preclassifier_hints: PreclassifierHints, registry: Registry) -> FamilyScores:
@@ -36,28 +30,60 @@ def schedule_short_circuit(history_evidence: HistoryEvidence, preclassifier_hint
     return ScheduleShortCircuit(active=False, reason="strong_non_schedule_anchor")
 
 
-@config.when(planner_backend="heuristic")
-def planner_output__heuristic(
+def owner_choice(
     clause_analyses: list[ClauseAnalysis],
     preclassifier_hints: PreclassifierHints,
     family_scores: FamilyScores,
     candidate_pool: CandidatePool,
     schedule_short_circuit: ScheduleShortCircuit,
-    replyability_meta: ReplyabilityMeta,
-    history_evidence: HistoryEvidence,
-    turn_input: TurnInput,
     registry: Registry,
-) -> PlannerOutput:
-    """The heuristic planner: owner family from weighted evidence, a typed plan from the clauses."""
+) -> OwnerChoice:
+    """The first pass: the best family the candidate pool allows, or the first clause family of a multi-route turn."""
     allowed = {registry.flow_by_id[f].route_family for f in candidate_pool.flow_ids}
     deciding = deciding_clauses([c.role for c in clause_analyses], preclassifier_hints.clause_axes)
     clause_scores = {i: score_families(preclassifier_hints.clause_axes[i], registry).scores for i in deciding}
-    choice = choose_owner(family_scores.scores, clause_scores, len(clause_analyses), allowed,
-                          schedule_short_circuit.active, registry.weights)
-    family, clause_families = choice.family, choice.clause_families
+    return choose_owner(family_scores.scores, clause_scores, len(clause_analyses), allowed,
+                        schedule_short_circuit.active, registry.weights)
+
+
+def plan_request(owner_choice: OwnerChoice, clause_analyses: list[ClauseAnalysis]) -> PlanRequest:
+    """What to plan: the owner family for every action clause, unless the clauses split over two families."""
+    clause_families = owner_choice.clause_families
     if len(set(f for f in clause_families if f)) <= 1:
-        clause_families = [family if c.role == "action" else None for c in clause_analyses]
-    return plan_for_family(
-        family, clause_analyses, clause_families, preclassifier_hints, history_evidence, turn_input, registry,
-        choice.continuation, choice.confidence, choice.plan_runner_up, choice.needs_second_pass, choice.ambiguity,
+        clause_families = [owner_choice.family if c.role == "action" else None for c in clause_analyses]
+    return PlanRequest(
+        family=owner_choice.family, clause_families=clause_families, continuation=owner_choice.continuation,
+        confidence=owner_choice.confidence, runner_up=owner_choice.plan_runner_up,
+        needs_second_pass=owner_choice.needs_second_pass, ambiguity=owner_choice.ambiguity,
     )
+
+
+def plan_inputs(
+    clause_analyses: list[ClauseAnalysis],
+    preclassifier_hints: PreclassifierHints,
+    history_evidence: HistoryEvidence,
+    turn_input: TurnInput,
+    registry: Registry,
+) -> PlanInputs:
+    """What every plan of the turn is built from, besides its request."""
+    return PlanInputs(clauses=clause_analyses, hints=preclassifier_hints, history=history_evidence,
+                      turn_input=turn_input, registry=registry)
+
+
+@config.when(planner_backend="heuristic")
+def planner_output__heuristic(plan_request: PlanRequest, plan_inputs: PlanInputs) -> PlannerOutput:
+    """The heuristic planner: the owner family from weighted evidence, a typed plan from the clauses."""
+    return build_plan(plan_request, plan_inputs)
+
+
+def corrected_plan(planner_output: PlannerOutput, second_pass_verdict: SecondPassVerdict, plan_inputs: PlanInputs) -> PlannerOutput:
+    """Once the judge has spoken, the plan of its winner (ranked flow center correction): the same builder."""
+    winner = second_pass_verdict.winner
+    if not second_pass_verdict.ran or winner is None or winner == planner_output.selected_routes[0]:
+        return planner_output
+    loser = planner_output.selected_routes[0]
+    request = PlanRequest(
+        family=winner, clause_families=[winner if c.role == "action" else None for c in plan_inputs.clauses],
+        confidence="medium", runner_up=loser, needs_second_pass=True, ambiguity=f"second pass {loser}->{winner}",
+    )
+    return build_plan(request, plan_inputs)
