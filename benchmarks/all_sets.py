@@ -18,7 +18,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from dataflow.batch import run_batch
+from dataflow.workbench.batch import run_batch
 from dataflow.driver import TurnRunner
 
 ROOT = Path(__file__).resolve().parent.parent

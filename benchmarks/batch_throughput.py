@@ -22,7 +22,7 @@ from pathlib import Path
 
 from dataflow.rows import read_set
 from dataflow.driver import DriverConfig
-from dataflow.engines import ProcessEngine, chunked, peak_rss_mb
+from dataflow.workbench.engines import ProcessEngine, chunked, peak_rss_mb
 from registry.record_contracts import DecisionRecord
 
 ROOT = Path(__file__).resolve().parents[1]

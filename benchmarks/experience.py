@@ -21,13 +21,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from dataflow.batch import score  # noqa: E402
+from dataflow.workbench.batch import score  # noqa: E402
 
 from dataflow.rows import decide_rows, read_set  # noqa: E402
 from dataflow.driver import TurnRunner  # noqa: E402
-from dataflow.runtime import Runtime  # noqa: E402
-from dataflow.store import WorkflowStore  # noqa: E402
-from dataflow.supervisor import Supervisor  # noqa: E402
+from dataflow.runtime.loop import Runtime  # noqa: E402
+from dataflow.runtime.store import WorkflowStore  # noqa: E402
+from dataflow.runtime.supervisor import Supervisor  # noqa: E402
 from device.scenario import load_scenario  # noqa: E402
 
 _EXPERIENCE_NODES = ("grounded_experience_request", "experience_admission")

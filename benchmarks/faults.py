@@ -20,10 +20,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from dataflow.crash_drill import kill_and_resume, outcome  # noqa: E402
+from dataflow.runtime.crash_drill import kill_and_resume, outcome  # noqa: E402
 from dataflow.driver import TurnRunner  # noqa: E402
-from dataflow.runtime import Runtime  # noqa: E402
-from dataflow.store import WorkflowStore  # noqa: E402
+from dataflow.runtime.loop import Runtime  # noqa: E402
+from dataflow.runtime.store import WorkflowStore  # noqa: E402
 from device.scenario import load_scenario  # noqa: E402
 
 

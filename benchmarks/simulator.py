@@ -24,8 +24,8 @@ sys.path.insert(0, str(ROOT))
 
 from dataflow.rows import read_set  # noqa: E402
 from dataflow.driver import TurnRunner  # noqa: E402
-from dataflow.runtime import Runtime  # noqa: E402
-from dataflow.store import WorkflowStore  # noqa: E402
+from dataflow.runtime.loop import Runtime  # noqa: E402
+from dataflow.runtime.store import WorkflowStore  # noqa: E402
 from device.session import DeviceSession  # noqa: E402
 from registry import load_registry  # noqa: E402
 from registry.plan_contracts import Action, Step

@@ -1,4 +1,5 @@
-"""Driver assembly, the turn runner, CLI and batch scoring."""
+"""Driver assembly and the turn runner, with what every job shares (model clients, the voice session, set rows,
+schemas, the knowledge index); the jobs themselves are subpackages: `cli`, `runtime`, `workbench`."""
 
 import os as _os
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dataflow.batch import decision_actions
+from dataflow.rows import decision_actions
 from registry.contracts import VoiceContext
 from registry.record_contracts import DecisionRecord
 

@@ -1,8 +1,8 @@
 """Set rows: reading a set file into rows or error lines, a row as a TurnInput, and routing rows into records.
 
 A batch never stops at one bad row: every line becomes a row or an error, and every row a decision record or an
-error record (UTTERANCE_SETS.md). The scoring of the records is dataflow/batch.py; the engines that route rows
-in parallel are dataflow/engines.py.
+error record (UTTERANCE_SETS.md). The scoring of the records is dataflow/workbench/batch.py; the engines that route rows
+in parallel are dataflow/workbench/engines.py.
 """
 
 from __future__ import annotations
@@ -134,3 +134,12 @@ def decide_rows(runner: TurnRunner, rows, progress: Callable[[], None] | None = 
         if progress:
             progress()
     return records
+
+
+def decision_actions(record: DecisionRecord) -> list[dict[str, Any]]:
+    """The record's device actions as set rows label them (capability, operation, arguments, conditional)."""
+    return [
+        {"capability_id": s.action.capability_id, "operation_id": s.action.operation_id,
+         "arguments": dict(s.action.arguments), "conditional": s.condition is not None}
+        for s in record.steps if s.action is not None
+    ]

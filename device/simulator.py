@@ -11,7 +11,8 @@ from __future__ import annotations
 import random
 from typing import Any, Callable
 
-from device.activities import Activity, Signal, activity_for, problem
+from device.activities import activity_for
+from device.activity_base import Activity, Signal, problem
 from device.scenario import Scenario, TaskFails, TaskPauses, TaskStalls, PathBlocked, start_clock_s
 from device.world import Physics, World, air_level, world_from_context
 from registry.contracts import DeviceContext

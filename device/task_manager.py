@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from device.activities import Activity, Signal
+from device.activity_base import Activity, Signal
 from device.running import ended_now, running_before
 from device.simulator import Simulator
 from registry.conditions import evaluate

@@ -14,7 +14,8 @@ from pydantic import BaseModel, ConfigDict
 
 from registry.contracts import Scalar
 from registry.errors import RegistryError
-from registry.loader import REGISTRY_DIR, Capability, Operation, Registry, _read_json, _validate
+from registry.loader import REGISTRY_DIR, Registry, _read_json, _validate
+from registry.registry_models import Capability, Operation
 
 BRIDGE_FILE = "device_bridge.json"
 

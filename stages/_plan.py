@@ -8,7 +8,8 @@ from dataclasses import dataclass, field
 
 from registry.contracts import DeviceContext, EvidenceAxis, FamilyScores, HistoryEvidence, Slots
 from registry.plan_contracts import Action, ExperienceRequest, StateCondition, Step, StepOutputCondition
-from registry.loader import CONSENT_CAPABILITY, GuardTemplate, Registry
+from registry.loader import Registry
+from registry.registry_models import CONSENT_CAPABILITY, GuardTemplate
 from stages._clauses import ClauseAnalysis
 from stages._matchers import matchers_for
 from stages.ngram_model import LEARNED_PREFIX, learned_scale

@@ -21,7 +21,8 @@ from typing import Any
 from registry.conditions import ALLOWED_STATE_PATHS
 from registry.contracts import TurnInput
 from registry.plan_contracts import PlannerOutput, PlanViolation, StateCondition, Step, StepOutputCondition
-from registry.loader import Capability, Operation, Registry
+from registry.loader import Registry
+from registry.registry_models import Capability, Operation
 from stages._clauses import ClauseAnalysis
 from stages._plan import tts
 from stages.normalization import normalized_text

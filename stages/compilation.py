@@ -12,7 +12,8 @@ from registry.contracts import Scalar
 from registry.plan_contracts import Step, StepOutputCondition
 from registry.device_bridge import DeviceBridge
 from registry.device_contracts import CompiledStep, CompiledWorkflow, DeviceTaskRequest, StartAfter, WorkflowSubmission
-from registry.loader import Capability, Operation, Registry
+from registry.loader import Registry
+from registry.registry_models import Capability, Operation
 from stages.boundaries import argument_problem, missing_arguments, step_violations, with_defaults
 
 OPEN_ENDED_MARK = ".running"

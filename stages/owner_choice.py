@@ -2,7 +2,7 @@
 
 The heuristic planner and the second-pass judge decide through these, and so does the
 research workbench when it re-scores a batch run under other evidence weights
-(`dataflow/tuning.py`): one decision, whether the DAG runs or a notebook re-scores.
+(`dataflow/workbench/tuning.py`): one decision, whether the DAG runs or a notebook re-scores.
 Inputs are plain mappings (family -> score, axis -> strength) so a re-scorer can feed
 vectorised scores without building contracts.
 """
@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Mapping, Sequence
 
-from registry.loader import EvidenceWeights
+from registry.registry_models import EvidenceWeights
 from registry.plan_contracts import OwnerChoice
 
 CLAUSE_OWNER_FAMILIES = ("ODL", "FRG", "SCH", "DQR", "UNS")

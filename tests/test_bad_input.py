@@ -17,7 +17,7 @@ import pytest
 from typer.testing import CliRunner
 
 from dataflow.rows import decide_rows, read_set
-from dataflow.cli import app
+from dataflow.cli.main import app
 from dataflow.driver import TurnRunner
 from registry.contracts import FAMILIES, DeviceContext, VoiceContext
 from registry.plan_contracts import StepOutputCondition
@@ -380,7 +380,7 @@ def test_undecodable_argument_bytes_are_one_error_line():
     import subprocess
     import sys
 
-    proc = subprocess.run([sys.executable, "-c", "import sys; from dataflow.cli import main; sys.argv = ['a2a', 'route', sys.argv[1]]; main()",
+    proc = subprocess.run([sys.executable, "-c", "import sys; from dataflow.cli.main import main; sys.argv = ['a2a', 'route', sys.argv[1]]; main()",
                            b"\xff\xfe".decode("utf-8", "surrogateescape")], capture_output=True, text=True, cwd=Path(__file__).resolve().parents[1])
     assert proc.returncode == 2 and "not valid UTF-8" in proc.stderr and "Traceback" not in proc.stderr
 

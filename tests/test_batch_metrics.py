@@ -6,7 +6,7 @@ from pathlib import Path
 import pyarrow.parquet as pq
 import pytest
 
-from dataflow.batch import actions_match, run_batch, score
+from dataflow.workbench.batch import actions_match, run_batch, score
 from registry.record_contracts import DecisionRecord
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -8,11 +8,12 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from dataflow import tuning
-from dataflow.batch import run_batch
-from dataflow.cli import app
-from dataflow.report import render_report
-from registry.loader import EvidenceWeights, load_registry
+from dataflow.workbench import tuning
+from dataflow.workbench.batch import run_batch
+from dataflow.cli.main import app
+from dataflow.workbench.report import render_report
+from registry.loader import load_registry
+from registry.registry_models import EvidenceWeights
 
 ROOT = Path(__file__).resolve().parents[1]
 HOLDOUT = ROOT / "data/utterances/dev_holdout.jsonl"
@@ -45,12 +46,12 @@ PASSING = [{"id": "ok", "text": "고마워", "expect": {"family": "DEF"}}]
 @pytest.fixture
 def cli(runner, monkeypatch):
     """`a2a ARGS` on the session's warm runner; a variant run (config or registry given) builds its own."""
-    from dataflow.cli_model import model_runner
+    from dataflow.cli.model import model_runner
 
     def warm_or_variant(**options):
         return model_runner(**options) if "config" in options or "registry" in options else runner
 
-    monkeypatch.setattr("dataflow.cli_common.make_runner", warm_or_variant)
+    monkeypatch.setattr("dataflow.cli.common.make_runner", warm_or_variant)
 
     def invoke(*args):
         return CliRunner().invoke(app, [str(a) for a in args], env={"COLUMNS": "200", "NO_COLOR": "1"})

@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from dataflow.cli import app
+from dataflow.cli.main import app
 from dataflow.driver import DriverConfig, TurnRunner, build_driver
 from dataflow.schemas import schema_texts
 from registry.contracts import DeviceContext, VoiceContext

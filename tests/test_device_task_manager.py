@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from dataflow.orchestrator import Orchestrator
-from dataflow.store import WorkflowStore
+from dataflow.runtime.orchestrator import Orchestrator
+from dataflow.runtime.store import WorkflowStore
 from device.scenario import Scenario, TaskFails, TaskStalls
 from device.session import DeviceSession
 from registry import load_registry

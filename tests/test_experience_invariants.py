@@ -19,10 +19,10 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from dataflow.rows import read_set, turn_from_row
-from dataflow.orchestrator import USER_GOAL_CHANGE
-from dataflow.runtime import Runtime
-from dataflow.store import WorkflowStore
-from dataflow.supervisor import EFFECT_MISSING, Supervisor
+from dataflow.runtime.orchestrator import USER_GOAL_CHANGE
+from dataflow.runtime.loop import Runtime
+from dataflow.runtime.store import WorkflowStore
+from dataflow.runtime.supervisor import EFFECT_MISSING, Supervisor
 from device.scenario import Scenario, load_scenario
 from registry.plan_contracts import Action, PlanCheckReport, PlannerOutput, Step
 from registry.record_contracts import DecisionRecord

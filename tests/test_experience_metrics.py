@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from dataflow.batch import score
+from dataflow.workbench.batch import score
 
 from dataflow.rows import decide_rows, read_set
-from dataflow.cli import app
+from dataflow.cli.main import app
 
 ROOT = Path(__file__).resolve().parents[1]
 BOUNDARY = ROOT / "data/utterances/experience_boundary.jsonl"

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from dataflow.cli import app
-from dataflow.goal_store import load_goal
-from dataflow.runtime import Runtime
-from dataflow.store import WorkflowStore
-from dataflow.supervisor import Supervisor
+from dataflow.cli.main import app
+from dataflow.runtime.goal_store import load_goal
+from dataflow.runtime.loop import Runtime
+from dataflow.runtime.store import WorkflowStore
+from dataflow.runtime.supervisor import Supervisor
 from device.scenario import Scenario, TaskFails, load_scenario
 from registry.goal_contracts import DecisionBudget
 from registry.supervision import load_supervision_policy

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from dataflow.cli import app
+from dataflow.cli.main import app
 from tests._knowledge import copy_corpus
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -94,7 +94,7 @@ def test_calibrate_fits_on_half_and_reports_the_held_out_half(knowledge_db, tmp_
 
 def test_end_to_end_metrics_count_what_the_real_route_answered():
     """A question that never reaches DQR is unanswered, whatever retrieval could have found."""
-    from dataflow.knowledge_eval import end_to_end_metrics
+    from dataflow.workbench.knowledge_eval import end_to_end_metrics
     from registry.knowledge_contracts import KnowledgeAnswer
     from registry.record_contracts import DecisionRecord
 

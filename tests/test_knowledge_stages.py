@@ -12,7 +12,7 @@ import pytest
 from dataflow.rows import read_set, turn_from_row
 from dataflow.driver import TurnRunner, shared_kiwi
 from dataflow.knowledge import DEFAULT_GRAPH, build_knowledge_index
-from dataflow.knowledge_eval import knowledge_metrics, read_questions
+from dataflow.workbench.knowledge_eval import knowledge_metrics, read_questions
 from rag.store import KnowledgeStore, load_templates
 from registry import load_registry
 from registry.contracts import NormalizedText, TurnInput

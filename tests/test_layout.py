@@ -62,12 +62,20 @@ def test_imports_point_only_downward():
     assert not bad, "\n".join(bad)
 
 
+def _package_of(module: str, modules: dict[str, Path]) -> str:
+    """The package a module belongs to: a subpackage (dataflow.cli) counts as a package of its own."""
+    parent = module.rsplit(".", 1)[0] if "." in module else module
+    return module if modules[module].name == "__init__.py" else parent
+
+
 def test_no_package_imports_another_packages_underscore_names():
     bad = []
-    for module, path in _modules().items():
-        package = module.split(".")[0]
+    modules = _modules()
+    for module, path in modules.items():
+        package = _package_of(module, modules)
         for target, names, line in _imports(path, top_level_only=False):
-            if target.split(".")[0] == package:
+            owner = next((c for c in (target, target.rsplit(".", 1)[0]) if c in modules), target)
+            if owner in modules and _package_of(owner, modules) == package:
                 continue
             private = [p for p in target.split(".")[1:] if p.startswith("_")] + [n for n in names if n.startswith("_")]
             if private:
@@ -108,3 +116,46 @@ def test_the_module_import_graph_has_no_circle():
         if module not in state:
             circle = visit(module)
             assert circle is None, " -> ".join(circle)
+
+
+DATAFLOW_JOBS = {
+    "dataflow": {"dataflow"},
+    "dataflow.runtime": {"dataflow", "dataflow.runtime"},
+    "dataflow.workbench": {"dataflow", "dataflow.workbench"},
+    "dataflow.cli": {"dataflow", "dataflow.runtime", "dataflow.workbench", "dataflow.cli"},
+}
+"""Inside dataflow: the core (driver, rows, sessions, clients) serves every job; the runtime and the workbench do
+not import each other; the command line may import everything and nothing imports it."""
+
+
+def test_dataflow_jobs_import_only_the_core_and_themselves():
+    modules = _modules()
+    bad = []
+    for module, path in modules.items():
+        if not module.startswith("dataflow"):
+            continue
+        job = next((j for j in DATAFLOW_JOBS if j != "dataflow" and (module == j or module.startswith(j + "."))), "dataflow")
+        for target, _, line in _imports(path):
+            if not target.startswith("dataflow"):
+                continue
+            owner = next((j for j in DATAFLOW_JOBS if j != "dataflow" and (target == j or target.startswith(j + "."))), "dataflow")
+            if owner not in DATAFLOW_JOBS[job]:
+                bad.append(f"{path.relative_to(ROOT)}:{line} ({job}) imports {target} ({owner})")
+    assert not bad, "\n".join(bad)
+
+
+MODULE_MAX_LINES = 450
+FUNCTION_MAX_LINES = 70
+
+
+def test_modules_and_functions_stay_small_enough_to_read():
+    """A newcomer reads a module in a sitting and a function on one screen (issue 15: ~400 and ~60 lines)."""
+    long_modules, long_functions = [], []
+    for module, path in _modules().items():
+        text = path.read_text(encoding="utf-8")
+        if text.count("\n") > MODULE_MAX_LINES:
+            long_modules.append(f"{path.relative_to(ROOT)}: {text.count(chr(10))} lines")
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.end_lineno - node.lineno + 1 > FUNCTION_MAX_LINES:
+                long_functions.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name}: {node.end_lineno - node.lineno + 1} lines")
+    assert not long_modules and not long_functions, "\n".join(long_modules + long_functions)

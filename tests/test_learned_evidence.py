@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from dataflow.driver import TurnRunner
-from dataflow.learned import fit_learned_model, labelled_rows
+from dataflow.workbench.learned import fit_learned_model, labelled_rows
 from registry.contracts import FAMILIES, DeviceContext, TurnInput
 from registry.errors import InputError
 from registry.learned_model import LearnedFamilyModel

@@ -17,13 +17,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from dataflow.batch import run_batch
+from dataflow.workbench.batch import run_batch
 
 from dataflow.rows import read_set, turn_from_row
-from dataflow.cli import app
+from dataflow.cli.main import app
 from dataflow.driver import DriverConfig, TurnRunner
 from dataflow.model_client import RecordingClient, ReplayClient, client_from_env
-from dataflow.run_compare import compare_runs
+from dataflow.workbench.run_compare import compare_runs
 from registry.plan_contracts import PlannerOutput
 from registry.errors import CassetteMiss, ConfigError
 from registry.model_contracts import ModelPlannerOutput

@@ -202,7 +202,7 @@ def test_claimed_effects_read_the_reply_as_korean(registry, reply, claims):
 def test_run_ask_and_shell_take_the_model_backend(fake, tmp_path, knowledge_db, command):
     from typer.testing import CliRunner
 
-    from dataflow.cli import app
+    from dataflow.cli.main import app
 
     fake.responder = valid_responder
     env = {"GEMINI_API_KEY": "test-key", "A2A_GEMINI_BASE_URL": fake.base_url, "COLUMNS": "200"}

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from dataflow.orchestrator import EndWithReport
-from dataflow.runtime import Runtime
-from dataflow.store import WorkflowStore
+from dataflow.runtime.workflow_run import EndWithReport
+from dataflow.runtime.loop import Runtime
+from dataflow.runtime.store import WorkflowStore
 from device.scenario import Scenario, TaskFails, load_scenario
 from registry.plan_contracts import Action, Step, StepOutputCondition
 from registry.runtime_contracts import Decision

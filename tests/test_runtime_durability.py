@@ -18,9 +18,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from dataflow.crash_drill import SimulatedCrash, kill_and_resume, outcome, simulated_crash
-from dataflow.runtime import Runtime
-from dataflow.store import WorkflowStore
+from dataflow.runtime.crash_drill import SimulatedCrash, kill_and_resume, outcome, simulated_crash
+from dataflow.runtime.loop import Runtime
+from dataflow.runtime.store import WorkflowStore
 from device.scenario import Scenario, load_scenario
 from device.session import DeviceSession
 from registry.contracts import DeviceContext, TurnInput
@@ -148,7 +148,7 @@ def test_a_lost_callback_is_unconfirmed_in_the_store_as_in_the_report(runner, tm
 
 def test_a_kill_on_the_last_tick_leaves_the_goal_as_reported(runner, tmp_path):
     """The goal's final status is written with the workflow's end, in one transaction."""
-    from dataflow.goal_store import load_goal
+    from dataflow.runtime.goal_store import load_goal
 
     text = "주방 가서 청정하고 충전대로 복귀해"
     store = WorkflowStore(tmp_path / "clean.duckdb")

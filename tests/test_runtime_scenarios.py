@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from dataflow.cli import app
-from dataflow.runtime import Runtime
-from dataflow.store import WorkflowStore
+from dataflow.cli.main import app
+from dataflow.runtime.loop import Runtime
+from dataflow.runtime.store import WorkflowStore
 from device.scenario import load_scenario
 from registry.templates import load_response_templates
 

@@ -14,9 +14,9 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from dataflow.cli import app
-from dataflow.runtime import Runtime, upcoming_fires
-from dataflow.store import UnknownWorkflowError, WorkflowStore
+from dataflow.cli.main import app
+from dataflow.runtime.loop import Runtime, upcoming_fires
+from dataflow.runtime.store import UnknownWorkflowError, WorkflowStore
 from registry.device_contracts import DeviceEvent
 from registry.errors import InputError
 from registry.runtime_contracts import ScheduleRecord

@@ -13,8 +13,8 @@ import httpx
 import pytest
 from fastapi.testclient import TestClient
 
-from dataflow.service import MAX_BODY_BYTES, ServiceState, create_app
-from dataflow.store import WorkflowStore
+from dataflow.runtime.service import MAX_BODY_BYTES, ServiceState, create_app
+from dataflow.runtime.store import WorkflowStore
 from rag.store import KnowledgeStore
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -6,7 +6,7 @@ import re
 import pytest
 from typer.testing import CliRunner
 
-from dataflow.cli import app
+from dataflow.cli.main import app
 from dataflow.conversation import follow_up_voice_context, labelled_row
 from registry.contracts import VoiceContext
 
@@ -17,7 +17,7 @@ WORKFLOW = "거실로 가서 공기 상태 확인하고 필요하면 청정해�
 @pytest.fixture
 def shell(runner, monkeypatch, tmp_path):
     """`a2a shell ARGS` with INPUT on stdin, on the session's warm runner (no driver built per test)."""
-    monkeypatch.setattr("dataflow.cli_common.make_runner", lambda **options: runner)
+    monkeypatch.setattr("dataflow.cli.common.make_runner", lambda **options: runner)
 
     def invoke(input_text, *args):
         return CliRunner().invoke(app, ["shell", "--db", str(tmp_path / "w.duckdb"), *args], input=input_text,

@@ -2,7 +2,7 @@
 
 import pytest
 
-from dataflow.batch import false_actions_of
+from dataflow.workbench.batch import false_actions_of
 from registry.contracts import DeviceContext, TurnInput
 from tests.conftest import actions
 
@@ -105,7 +105,7 @@ def test_run_moves_nothing_on_a_prohibition(tmp_path, monkeypatch):
 
     from typer.testing import CliRunner
 
-    from dataflow.cli import app
+    from dataflow.cli.main import app
 
     monkeypatch.chdir(tmp_path)
     result = CliRunner().invoke(app, ["run", "거실로 가지 마", "--device-context", '{"position": "안방"}', "--json"])

@@ -9,11 +9,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from dataflow import tuning
-from dataflow.batch import run_batch
-from dataflow.cli import app
-from dataflow.runtime import Runtime
-from dataflow.store import WorkflowStore, schedule_status
+from dataflow.workbench import tuning
+from dataflow.workbench.batch import run_batch
+from dataflow.cli.main import app
+from dataflow.runtime.loop import Runtime
+from dataflow.runtime.store import WorkflowStore, schedule_status
 from registry.runtime_contracts import ScheduleRecord
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -159,7 +159,7 @@ def test_schedules_list_shows_fired_and_expired_schedules(runner, tmp_path):
 
 @pytest.fixture
 def route(runner, monkeypatch):
-    monkeypatch.setattr("dataflow.cli_common.make_runner", lambda **options: runner)
+    monkeypatch.setattr("dataflow.cli.common.make_runner", lambda **options: runner)
 
     def invoke(text, *args):
         result = _invoke("route", text, *args, "--json")

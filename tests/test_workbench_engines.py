@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from dataflow.rows import read_set
-from dataflow.engines import ProcessEngine, chunked, comparable, route_rows, worker_builds
+from dataflow.workbench.engines import ProcessEngine, chunked, comparable, route_rows, worker_builds
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -24,7 +24,7 @@ def local_records(small_set, runner):
 
 def test_dask_cluster_matches_the_local_engine_and_builds_once_per_worker(small_set, local_records):
     pytest.importorskip("dask.distributed")
-    from dataflow.engines import dask_client
+    from dataflow.workbench.engines import dask_client
 
     client = dask_client(2)  # a local cluster on 127.0.0.1; route_rows reaches it by address, as it would a real one
     try:
@@ -54,7 +54,7 @@ def test_process_engine_matches_and_builds_once_per_worker(small_set, local_reco
 
 
 def test_unknown_engine_is_a_clear_error(small_set):
-    from dataflow.engines import EngineError
+    from dataflow.workbench.engines import EngineError
 
     with pytest.raises(EngineError, match="unknown engine"):
         route_rows(small_set, "spark", workers=1)

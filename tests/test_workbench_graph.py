@@ -3,9 +3,9 @@
 
 from typer.testing import CliRunner
 
-from dataflow.cli import app
+from dataflow.cli.main import app
 from dataflow.driver import DriverConfig
-from dataflow.graph_views import FONT, config_variants, render, stage_graph, summarize, trace_graph, trace_turn
+from dataflow.workbench.graph_views import FONT, config_variants, render, stage_graph, summarize, trace_graph, trace_turn
 from registry.contracts import DeviceContext, TurnInput, VoiceContext
 
 

@@ -8,11 +8,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from dataflow.batch import run_batch, score, write_run
+from dataflow.workbench.batch import run_batch, score, write_run
 
 from dataflow.rows import decide_rows
-from dataflow.cli import app
-from dataflow.report import ReportError, render_report
+from dataflow.cli.main import app
+from dataflow.workbench.report import ReportError, render_report
 from registry.record_contracts import Usage
 
 ROOT = Path(__file__).resolve().parents[1]

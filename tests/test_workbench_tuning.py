@@ -6,10 +6,11 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from dataflow import tuning
-from dataflow.batch import run_batch
+from dataflow.workbench import tuning
+from dataflow.workbench.batch import run_batch
+from dataflow.workbench.features import features_from_records
 from dataflow.rows import decide_rows, read_set
-from dataflow.cli import app
+from dataflow.cli.main import app
 from dataflow.driver import TurnRunner
 from registry.loader import load_registry
 from stages.owner_choice import choose_owner, deciding_clauses, second_pass_pair, second_pass_winner
@@ -49,7 +50,7 @@ PERTURBATION = {("FRG", "has_frg_scope"): 1.2, ("DEF", "has_coherent_conversatio
 def test_rescoring_predicts_the_dag_under_changed_weights(set_path, runner):
     parsed = read_set(set_path)
     rows = [r for _, r, _ in parsed if r]
-    features = tuning.features_from_records(decide_rows(runner, parsed), rows)
+    features = features_from_records(decide_rows(runner, parsed), rows)
     weights = runner.registry.weights
     for (family, axis), value in PERTURBATION.items():
         weights = tuning.with_weight(weights, family, axis, value)

@@ -14,7 +14,7 @@ from rich.table import Table
 console = Console()
 err = Console(stderr=True, soft_wrap=True)
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 HOLDOUT = ROOT / "data/utterances/dev_holdout.jsonl"
 WEIGHTS_OUT = ROOT / "registry/evidence_weights.json"
 
@@ -32,8 +32,8 @@ def trace(
     config: list[str] = typer.Option([], "--config", help="Driver config KEY=VALUE (repeatable), e.g. inline_unified_router=false."),
 ) -> None:
     """Draw one turn's execution: the nodes that ran, each with a summary of its output and its time."""
-    from dataflow.cli_common import turn_arg
-    from dataflow.graph_views import GraphError, render, trace_graph, trace_turn
+    from dataflow.cli.common import turn_arg
+    from dataflow.workbench.graph_views import GraphError, render, trace_graph, trace_turn
 
     turn = turn_arg(text, voice_context, device_context)
     cfg = parse_config(config)
@@ -67,7 +67,7 @@ def report(
     out: Optional[Path] = typer.Option(None, "--out", help="Where to write the HTML (default RUN_DIR/report.html)."),
 ) -> None:
     """Write a self-contained HTML report of a batch run (opens offline in any browser)."""
-    from dataflow.report import ReportError, write_report
+    from dataflow.workbench.report import ReportError, write_report
 
     try:
         path = write_report(run_dir, out)
@@ -81,7 +81,7 @@ def _pct(v: Optional[float]) -> str:
 
 
 def _family_table(title: str, deltas: dict) -> Table:
-    from dataflow.tuning import CORE_GROUP
+    from dataflow.workbench.tuning import CORE_GROUP
 
     table = Table(title=title)
     table.add_column("family", no_wrap=True)
@@ -123,7 +123,7 @@ def _show_comparison(cmp, title: str, limit: int) -> None:
 
 def _apply_sets(weights, pairs: list[str], features=None):
     """The weights with each --set FAMILY.AXIS=NUMBER applied; a family or axis nobody knows is refused (TuningError)."""
-    from dataflow.tuning import known_axes, with_weight
+    from dataflow.workbench.tuning import known_axes, with_weight
 
     axes = known_axes(weights, features)
     for pair in pairs:
@@ -152,7 +152,7 @@ def _route_features(paths: list[Path], label: str):
     """Run the DAG over sets and keep their evidence features."""
     from dataflow.rows import decide_rows, read_set
     from dataflow.driver import TurnRunner
-    from dataflow.tuning import features_from_records
+    from dataflow.workbench.features import features_from_records
 
     parsed = [p for path in paths for p in read_set(path)]
     rows = [row for _, row, _ in parsed if row]
@@ -177,8 +177,7 @@ def tune(
     limit: int = typer.Option(25, "--limit", min=0, help="How many moved rows to list."),
 ) -> None:
     """Re-score a run under changed evidence weights (no DAG run), or fit the weights from labelled sets."""
-    from dataflow import tuning
-
+    from dataflow.workbench import tuning
     paths = paths or []
     try:
         if fit:
@@ -208,7 +207,7 @@ def tune(
 
 
 def _fit(sets: list[Path], holdout: Path, out: Path, max_drop: float, l2: float, allow_new_terms: bool, dry_run: bool, limit: int) -> None:
-    from dataflow import tuning
+    from dataflow.workbench import tuning
     from dataflow.rows import read_set
 
     if not sets:
@@ -254,13 +253,13 @@ def _fit(sets: list[Path], holdout: Path, out: Path, max_drop: float, l2: float,
 
 def learn(
     sets: list[Path] = typer.Argument(..., help="Labelled SETs to fit the learned family model on (holdout sets are refused)."),
-    out: Path = typer.Option(Path(__file__).resolve().parent.parent / "registry" / "learned_family.npz", "--out",
+    out: Path = typer.Option(ROOT / "registry" / "learned_family.npz", "--out",
                              help="Where the model goes (default: the registry's file, which the planner reads)."),
     calibration_share: float = typer.Option(0.15, "--calibration-share", min=0.05, max=0.5,
                                             help="Share of rows kept aside (by a hash of the id) to calibrate the temperature."),
 ) -> None:
     """Fit the learned family evidence (hashed character n-grams, softmax, calibrated): evidence axes, never a licence."""
-    from dataflow.learned import fit_learned_model
+    from dataflow.workbench.learned import fit_learned_model
     from registry.errors import A2AError
 
     missing = [str(p) for p in sets if not p.is_file()]

@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from dataflow.report import _expectations, load_run  # raises ReportError (an A2AError) naming the problem
+from dataflow.workbench.report import _expectations, load_run  # raises ReportError (an A2AError) naming the problem
 from registry.record_contracts import DecisionRecord
 from registry.errors import InputError
 

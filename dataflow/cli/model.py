@@ -111,7 +111,7 @@ def compare(
 ) -> None:
     """Compare two batch runs: model calls %, average tokens %, average latency %, and row by row the family flips,
     plan changes, reply changes, new failures and recoveries."""
-    from dataflow.run_compare import compare_runs, comparison_json
+    from dataflow.workbench.run_compare import compare_runs, comparison_json
     from registry.errors import A2AError
 
     try:

@@ -64,8 +64,8 @@ def goals_list(
     limit: int = typer.Option(50, "--limit", min=1, help="How many, newest first."),
 ) -> None:
     """List admitted goals: status, decisions and replans spent, the turn's text."""
-    from dataflow.cli_common import open_store, user_errors
-    from dataflow.goal_store import list_goals
+    from dataflow.cli.common import open_store, user_errors
+    from dataflow.runtime.goal_store import list_goals
 
     console = Console()
     with user_errors():

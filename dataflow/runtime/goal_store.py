@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from dataflow.store import WorkflowStore
+from dataflow.runtime.store import WorkflowStore
 from registry.experience import GoalContract
 from registry.goal_contracts import GoalReport
 

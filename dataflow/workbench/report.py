@@ -17,7 +17,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
-from dataflow.batch import actions_match, decision_actions
+from dataflow.rows import decision_actions
+from dataflow.workbench.batch import actions_match
 from registry.contracts import FAMILIES
 from registry.record_contracts import DecisionRecord
 from registry.errors import ReportError

@@ -1,5 +1,5 @@
 """Model economy of a batch run (model calls, tokens, latency, which path decided) and latency percentiles.
-The run-to-run comparison is dataflow/run_compare.py."""
+The run-to-run comparison is dataflow/workbench/run_compare.py."""
 
 from __future__ import annotations
 

@@ -13,9 +13,9 @@ from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
-from dataflow import cli_common
-from dataflow.cli_common import console, err, out_dir_arg, show_record, turn_arg
-from dataflow.cli_model import BackendOption, CassetteOption, ModelOption, RecordOption, print_model_usage
+from dataflow.cli import common as cli_common
+from dataflow.cli.common import console, err, out_dir_arg, show_record, turn_arg
+from dataflow.cli.model import BackendOption, CassetteOption, ModelOption, RecordOption, print_model_usage
 from registry.errors import A2AError
 
 app = typer.Typer(help="a2a-planner: route Korean voice turns through the planning DAG.", no_args_is_help=True, add_completion=False)
@@ -67,8 +67,8 @@ def batch(
     """Route every row of a set, write the decisions and print the metrics.
 
     With --weights and/or --config the run is a variant; `a2a compare BASE RUN` shows what it changed row by row."""
-    from dataflow.batch import run_batch
-    from dataflow.engines import ENGINES
+    from dataflow.workbench.batch import run_batch
+    from dataflow.workbench.engines import ENGINES
 
     if engine not in ENGINES:
         raise typer.BadParameter(f"one of {', '.join(ENGINES)}", param_hint="--engine")
@@ -76,20 +76,20 @@ def batch(
     variant_config, variant_weights = _variant(weights, config)
     registry = None
     if variant_weights is not None:
-        from dataflow.tuning import registry_with_weights
+        from dataflow.workbench.tuning import registry_with_weights
 
         registry = registry_with_weights(variant_weights)
     runner = cli_common.make_runner(backend=backend, record=record_to, cassette=cassette, model=model, engine=engine,
                      **({"config": variant_config} if variant_config else {}), **({"registry": registry} if registry else {}))
     if answer:
-        from dataflow.cli_knowledge import attach_knowledge
+        from dataflow.cli.knowledge import attach_knowledge
 
         runner = attach_knowledge(runner, engine, db)
     metrics = run_batch(runner, set_path, out, progress_factory=_progress, engine=engine, workers=workers, address=address,
                         config=variant_config, weights=variant_weights)
     _print_batch_metrics(set_path, metrics, out)
     if answer:
-        from dataflow.cli_knowledge import report_question_set
+        from dataflow.cli.knowledge import report_question_set
 
         report_question_set(runner, set_path, out, metrics)
     print_model_usage(console, metrics)
@@ -98,8 +98,8 @@ def batch(
 
 def _variant(weights: Optional[Path], pairs: list[str]):
     """(DriverConfig or None, EvidenceWeights or None) of `batch --config/--weights`, read as `a2a tune` and `a2a graph` read them."""
-    from dataflow import tuning
-    from dataflow.cli_workbench import parse_config
+    from dataflow.workbench import tuning
+    from dataflow.cli.workbench import parse_config
     from registry.loader import load_registry
 
     config = parse_config(pairs) if pairs else None
@@ -115,7 +115,7 @@ def _variant(weights: Optional[Path], pairs: list[str]):
 
 def _print_batch_metrics(set_path: Path, metrics: dict, out: Path) -> None:
     """The console summary of a run: what was scored, what failed and where the rest is; an unlabelled run says it was not scored."""
-    from dataflow.cli_experience import print_experience_metrics
+    from dataflow.cli.experience import print_experience_metrics
 
     from dataflow.driver import DriverConfig
 
@@ -172,7 +172,7 @@ def _print_false_actions(metrics: dict, out: Path, shown: int = 10) -> None:
 def _value_text(key: str, value: Any) -> str:
     """A labelled or decided value, short: actions as cap.op(args), ? marking a guarded step."""
     if key == "actions" and isinstance(value, list):
-        from dataflow.report import format_actions
+        from dataflow.workbench.report import format_actions
 
         return format_actions(value)
     return value if isinstance(value, str) else json.dumps(value, ensure_ascii=False)
@@ -205,8 +205,8 @@ def graph(
     config: list[str] = typer.Option([], "--config", help="Driver config KEY=VALUE (repeatable), e.g. inline_unified_router=false."),
 ) -> None:
     """Draw the stage DAG: node types, pipeline steps, and the config's variants (chosen and not built)."""
-    from dataflow.cli_workbench import parse_config
-    from dataflow.graph_views import GraphError, render, stage_graph
+    from dataflow.cli.workbench import parse_config
+    from dataflow.workbench.graph_views import GraphError, render, stage_graph
 
     cfg = parse_config(config)
     if inline_unified_router is not None:
@@ -230,23 +230,17 @@ def schema(out: Path = typer.Option(Path("schemas"), "--out", help="Directory fo
 def _register_subcommands(app: typer.Typer) -> None:
     """Command groups that live beside their feature (one `register(app)` per module)."""
     # each feature module adds its commands here with one import and one call
-    from dataflow import cli_workbench
-
+    from dataflow.cli import workbench as cli_workbench
     cli_workbench.register(app)
-    from dataflow import cli_model
-
+    from dataflow.cli import model as cli_model
     cli_model.register(app)
-    from dataflow import cli_runtime
-
+    from dataflow.cli import runtime as cli_runtime
     cli_runtime.register(app)
-    from dataflow import cli_knowledge
-
+    from dataflow.cli import knowledge as cli_knowledge
     cli_knowledge.register(app)
-    from dataflow import cli_experience
-
+    from dataflow.cli import experience as cli_experience
     cli_experience.register(app)
-    from dataflow import cli_shell
-
+    from dataflow.cli import shell as cli_shell
     cli_shell.register(app)
 
 

@@ -11,10 +11,10 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from dataflow.cli_common import context_arg, json_arg, open_store, user_errors
-from dataflow.cli_experience import print_supervision
-from dataflow.cli_model import BackendOption, CassetteOption, ModelOption, RecordOption, model_runner
-from dataflow.store import SEED_MAX
+from dataflow.cli.common import context_arg, json_arg, open_store, user_errors
+from dataflow.cli.experience import print_supervision
+from dataflow.cli.model import BackendOption, CassetteOption, ModelOption, RecordOption, model_runner
+from dataflow.runtime.store import SEED_MAX
 
 console = Console()
 err = Console(stderr=True, soft_wrap=True)  # errors are never wrapped mid-phrase (narrow terminals, CI)
@@ -34,7 +34,7 @@ def _scenario(path: Optional[Path]):
 
 
 def _timeline(run, event, new: bool) -> None:
-    from dataflow.runtime import clock_text
+    from dataflow.runtime.loop import clock_text
 
     style = _EVENT_STYLE.get(event.event_name, "white")
     mark = "" if new else " [dim](replayed)[/dim]"
@@ -88,7 +88,7 @@ def run(
     cancel); an admitted goal's status, effects achieved and decisions spent are shown and stored."""
     import uuid
 
-    from dataflow.runtime import Runtime
+    from dataflow.runtime.loop import Runtime
     from stages.compilation import workflow_id_for
 
     with user_errors():
@@ -119,7 +119,7 @@ def task(
     as_json: bool = typer.Option(False, "--json", help="Print the run report as JSON."),
 ) -> None:
     """Path A: validate an app's structured request against the registry and run it with no planner."""
-    from dataflow.runtime import Runtime
+    from dataflow.runtime.loop import Runtime
 
     with user_errors():
         data = json_arg(request, "REQUEST")
@@ -137,7 +137,7 @@ def resume(
     as_json: bool = typer.Option(False, "--json", help="Print the run report as JSON."),
 ) -> None:
     """Continue a workflow that a killed process left running (a finished one is only shown)."""
-    from dataflow.runtime import Runtime
+    from dataflow.runtime.loop import Runtime
 
     with user_errors():
         store = open_store(db)
@@ -185,7 +185,7 @@ def workflows_show(
     as_json: bool = typer.Option(False, "--json", help="Print the report and the event log as JSON."),
 ) -> None:
     """Show a workflow's steps, results, event log, decisions and response."""
-    from dataflow.runtime import Runtime, clock_text
+    from dataflow.runtime.loop import Runtime, clock_text
 
     with user_errors():
         store = open_store(db)
@@ -241,7 +241,7 @@ def schedules_run(
     db: Path = typer.Option(_DB, "--db", help=DB_HELP),
 ) -> None:
     """Advance the simulated clock and fire the schedules that fall due, with their timeline."""
-    from dataflow.runtime import WEEKDAYS, Runtime
+    from dataflow.runtime.loop import WEEKDAYS, Runtime
 
     if weekday not in WEEKDAYS:
         raise typer.BadParameter(f"one of {', '.join(WEEKDAYS)}", param_hint="--weekday")
@@ -269,7 +269,7 @@ def serve(
     model: ModelOption = None,
 ) -> None:
     """Serve turns, product questions, tasks, stored workflows and batch runs over HTTP (OpenAPI at /docs, /openapi.json)."""
-    from dataflow.service import ServiceState, serve as run_service
+    from dataflow.runtime.service import ServiceState, serve as run_service
     from rag.store import KnowledgeStore
 
     runner = model_runner(backend=backend, record=record_to, cassette=cassette, model=model)

@@ -26,8 +26,9 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from dataflow.orchestrator import USER_GOAL_CHANGE, StepState, WorkflowRun
-from dataflow.temporal import ANCHOR_NOT_RUNNING
+from dataflow.runtime.orchestrator import USER_GOAL_CHANGE
+from dataflow.runtime.workflow_run import StepState, WorkflowRun
+from dataflow.runtime.temporal import ANCHOR_NOT_RUNNING
 from registry.plan_contracts import Action, StateCondition, Step
 from registry.device_contracts import CompiledStep
 from registry.experience import Effect, GoalContract

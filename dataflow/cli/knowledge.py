@@ -19,7 +19,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeElapsedCo
 from rich.table import Table
 from rich.tree import Tree
 
-from dataflow.cli_model import BackendOption, CassetteOption, ModelOption, RecordOption
+from dataflow.cli.model import BackendOption, CassetteOption, ModelOption, RecordOption
 from registry.errors import A2AError
 
 console = Console()
@@ -114,7 +114,7 @@ def index_calibrate(
 ) -> None:
     """Fit fusion weights and the answerability model on one half of the set; report the held-out half."""
     from dataflow.driver import TurnRunner
-    from dataflow.knowledge_eval import FUSION_GRID, calibrate, read_questions
+    from dataflow.workbench.knowledge_eval import FUSION_GRID, calibrate, read_questions
     from rag.store import RAG_DATA_DIR
 
     store = _store(db)
@@ -166,7 +166,7 @@ def ask(
     model: ModelOption = None,
 ) -> None:
     """Run the full turn; when DQR owns it, show the graph projection, the evidence and the grounded answer."""
-    from dataflow.cli_model import model_runner
+    from dataflow.cli.model import model_runner
     from registry.contracts import TurnInput
 
     if not text.strip():
@@ -196,7 +196,7 @@ def attach_knowledge(runner: Any, engine: str, db: Optional[Path]) -> Any:
 
 def report_question_set(runner: Any, set_path: Path, out: Path, metrics: dict[str, Any]) -> None:
     """After `a2a batch SET --answer`: retrieval metrics when SET is a question set (rows with expected_source_ids)."""
-    from dataflow.knowledge_eval import is_question_row, knowledge_metrics
+    from dataflow.workbench.knowledge_eval import is_question_row, knowledge_metrics
     from registry.record_contracts import DecisionRecord
 
     rows = [json.loads(line) for line in set_path.read_text(encoding="utf-8").splitlines() if line.strip().startswith("{")]

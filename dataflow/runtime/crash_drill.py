@@ -2,7 +2,7 @@
 
 The crash hook raises (SimulatedCrash) after the tick's transaction is committed and the store is dropped with
 nothing more written, which is what SIGKILL at that moment leaves behind; a fresh store then resumes. The
-outside kill with a real SIGKILL is the `process_crash` fault run by `a2a run` (dataflow/runtime.py).
+outside kill with a real SIGKILL is the `process_crash` fault run by `a2a run` (dataflow/runtime/loop.py).
 """
 
 from __future__ import annotations
@@ -12,8 +12,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from dataflow.runtime import Runtime
-from dataflow.store import WorkflowStore
+from dataflow.runtime.loop import Runtime
+from dataflow.runtime.store import WorkflowStore
 from device.scenario import Scenario
 from registry.runtime_contracts import RunReport
 

@@ -18,7 +18,8 @@ from dataflow.rows import decide_rows
 from dataflow.driver import DriverConfig, TurnRunner
 from registry.record_contracts import DecisionRecord
 from registry.errors import EngineError
-from registry.loader import EvidenceWeights, load_registry
+from registry.loader import load_registry
+from registry.registry_models import EvidenceWeights
 
 Engine = Literal["local", "processes", "dask", "ray"]
 ENGINES: tuple[str, ...] = ("local", "processes", "dask", "ray")
@@ -37,7 +38,7 @@ def _worker_runner(config: dict[str, Any], weights: dict[str, Any] | None = None
     if _WORKER is None or _WORKER_KEY != key:
         registry = None
         if weights is not None:
-            from dataflow.tuning import registry_with_weights
+            from dataflow.workbench.tuning import registry_with_weights
 
             registry = registry_with_weights(EvidenceWeights.model_validate(weights))
         _WORKER, _WORKER_KEY = TurnRunner(DriverConfig(**config), registry=registry), key
@@ -78,7 +79,7 @@ def route_rows(
     variant = weights if weights is not None and weights != load_registry().weights else None
     if engine == "local":
         if runner is None and variant is not None:
-            from dataflow.tuning import registry_with_weights
+            from dataflow.workbench.tuning import registry_with_weights
 
             runner = TurnRunner(config, registry=registry_with_weights(variant))
         return decide_rows(runner or TurnRunner(config), parsed, (lambda: progress(1)) if progress else None)

@@ -12,9 +12,9 @@ import typer
 from rich.console import Console
 from rich.markup import escape
 
-from dataflow.cli_model import BackendOption, CassetteOption, ModelOption, RecordOption
-from dataflow.cli_runtime import DB_HELP, _DB
-from dataflow.store import SEED_MAX
+from dataflow.cli.model import BackendOption, CassetteOption, ModelOption, RecordOption
+from dataflow.cli.runtime import DB_HELP, _DB
+from dataflow.runtime.store import SEED_MAX
 from registry.contracts import TurnInput, VoiceContext
 from registry.record_contracts import DecisionRecord
 from registry.errors import A2AError
@@ -116,7 +116,7 @@ class ShellSession:
         if record.runner_up_family:
             head += f"  runner-up [yellow]{record.runner_up_family}[/yellow]"
         self.say(head)
-        from dataflow.cli_common import step_label
+        from dataflow.cli.common import step_label
 
         for step in record.steps:
             label = step_label(step)
@@ -152,7 +152,7 @@ class ShellSession:
         elif name == ":json":
             self.write_json(self.last_record.model_dump_json(indent=None if self.as_json else 2))
         elif name == ":show":
-            from dataflow.cli_common import show_record
+            from dataflow.cli.common import show_record
 
             show_record(self.last_record)
         elif name == ":run":
@@ -165,9 +165,9 @@ class ShellSession:
 
     def run_last(self) -> None:
         """The last turn through `a2a run`'s path: routed again with the same contexts (deterministic), compiled, run."""
-        from dataflow.cli_common import open_store
-        from dataflow.cli_runtime import _print_report, _scenario, _timeline
-        from dataflow.runtime import Runtime
+        from dataflow.cli.common import open_store
+        from dataflow.cli.runtime import _print_report, _scenario, _timeline
+        from dataflow.runtime.loop import Runtime
         from stages.compilation import workflow_id_for
 
         if self._runtime is None:
@@ -186,7 +186,7 @@ class ShellSession:
             _print_report(report, False)
 
     def trace_last(self, out: Path) -> None:
-        from dataflow.graph_views import GraphError, render, trace_graph, trace_turn
+        from dataflow.workbench.graph_views import GraphError, render, trace_graph, trace_turn
 
         try:
             path = render(trace_graph(trace_turn(self.last_turn, self.runner.config, self.runner.registry)), out)
@@ -271,8 +271,8 @@ def shell(
     """Route turns typed one a line through one warm runner; each turn continues the voice context of the last.
 
     Lines starting with ':' are commands (:help lists them). With a terminal there is a prompt and line history."""
-    from dataflow.cli_common import context_arg, make_runner
-    from dataflow.runtime import device_context_from
+    from dataflow.cli.common import context_arg, make_runner
+    from dataflow.runtime.loop import device_context_from
     from device.scenario import Scenario
     from registry.loader import load_registry
 

@@ -6,7 +6,7 @@ simulator stands in for a robot that kept its own state): events already in the 
 applied to memory again, checked to match, and not stored twice; cloud results already stored
 are reused, never recomposed.
 
-Decisions go to the Experience supervisor (dataflow/supervisor.py) unless a handler is given.
+Decisions go to the Experience supervisor (dataflow/runtime/supervisor.py) unless a handler is given.
 An admitted turn's Goal contract is stored with its workflow (the `goals` table) and reported;
 `experience=False` runs every turn as not admitted (what a not-admitted turn always gets).
 """
@@ -22,12 +22,13 @@ from typing import Any, Callable
 
 from pydantic import ValidationError
 
-from dataflow.goal_store import load_goal, save_goal
-from dataflow.orchestrator import DecisionHandler, EventListener, Orchestrator, WorkflowRun
-from dataflow.path_a import parse_structured_request, structured_request_step
-from dataflow.store import WorkflowStore
-from dataflow.supervisor import Supervisor, goal_report
-from dataflow.temporal import bind_temporal
+from dataflow.runtime.goal_store import load_goal, save_goal
+from dataflow.runtime.orchestrator import EventListener, Orchestrator
+from dataflow.runtime.workflow_run import DecisionHandler, WorkflowRun
+from dataflow.runtime.path_a import parse_structured_request, structured_request_step
+from dataflow.runtime.store import WorkflowStore
+from dataflow.runtime.supervisor import Supervisor, goal_report
+from dataflow.runtime.temporal import bind_temporal
 from device.scenario import ProcessCrash, Scenario, start_clock_s
 from device.session import DeviceSession
 from registry.contracts import DeviceContext, TurnInput, VoiceContext, WorkflowContext

@@ -28,8 +28,8 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from dataflow.rows import turn_from_row
-from dataflow.runtime import Runtime
-from dataflow.store import UnknownWorkflowError
+from dataflow.runtime.loop import Runtime
+from dataflow.runtime.store import UnknownWorkflowError
 from registry.contracts import TurnInput
 from registry.record_contracts import DecisionRecord
 from registry.errors import A2AError, InputError

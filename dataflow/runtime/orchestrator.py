@@ -5,7 +5,7 @@ Normal events (QUEUED, RUNNING, PROGRESS, COMPLETED) only update state. FAILED, 
 PAUSED, TIMEOUT, NEEDS_USER_INPUT, requires_cloud_decision, or a terminal evidence that never
 arrives open a `DecisionPoint`, handed to a `DecisionHandler`. The default handler ends the
 workflow with a report of what was done, what was not and why; the Experience supervisor
-(dataflow/supervisor.py, the runtime's default) answers through the same seam (continue | wait |
+(dataflow/runtime/supervisor.py, the runtime's default) answers through the same seam (continue | wait |
 ask_user | retry_local | replan | complete | cancel). A handler may also have
 `before_finish(run) -> (step_id, reason) | None`: when every step has ended it names an effect the
 workflow still owes, which opens an EFFECT_MISSING decision.
@@ -14,11 +14,11 @@ workflow still owes, which opens an EFFECT_MISSING decision.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from typing import Any, Callable
 
-from dataflow.composers import compose_cloud_step, describe_step
-from dataflow.store import WorkflowStore
+from dataflow.runtime.composers import compose_cloud_step, describe_step
+from dataflow.runtime.store import WorkflowStore
+from dataflow.runtime.workflow_run import DecisionHandler, EndWithReport, StepState, WorkflowRun
 from device.session import DeviceSession
 from registry.conditions import evaluate
 from registry.record_contracts import DecisionRecord
@@ -26,7 +26,6 @@ from registry.device_bridge import DeviceBridge
 from registry.device_contracts import (
     SATISFIED_STEP_STATUSES,
     TERMINAL_STEP_STATUSES,
-    CompiledStep,
     CompiledWorkflow,
     DeviceEvent,
 )
@@ -38,7 +37,6 @@ from registry.runtime_contracts import (
     Decision,
     DecisionPoint,
     RunReport,
-    StepReport,
 )
 from registry.templates import ResponseTemplates
 from stages.compilation import compile_steps
@@ -53,73 +51,6 @@ TERMINAL_EVENTS = frozenset({"COMPLETED", "FAILED", "BLOCKED", "TIMEOUT", "CANCE
 """Events that end a step: each must name a step of the workflow, and any evidence it carries must be declared."""
 USER_GOAL_CHANGE = "USER_GOAL_CHANGE"
 """The decision event of a user calling off what is left of a workflow; its reason code is what the stopped steps carry."""
-
-
-class DecisionHandler(Protocol):
-    def decide(self, point: DecisionPoint, run: "WorkflowRun") -> Decision: ...
-
-
-class EndWithReport:
-    """Stop what is left and report honestly (the runtime's default is the Experience supervisor, dataflow/supervisor.py)."""
-
-    def decide(self, point: DecisionPoint, run: "WorkflowRun") -> Decision:
-        return Decision(action="cancel", reason=f"no supervisor: end with a report ({point.event_name} {point.reason_code or ''})".strip())
-
-
-@dataclass
-class StepState:
-    step: CompiledStep
-    status: str = "pending"
-    reason_code: str | None = None
-    evidence: str | None = None
-    attempt: int = 1
-    output: dict[str, Any] = field(default_factory=dict)
-    retried: bool = False
-
-    def report(self) -> StepReport:
-        return StepReport(step_id=self.step.step_id, capability_id=self.step.capability_id, route=self.step.route, status=self.status,
-                          reason_code=self.reason_code, terminal_evidence=self.evidence, output=self.output)
-
-
-@dataclass
-class WorkflowRun:
-    compiled: CompiledWorkflow
-    record: DecisionRecord | None
-    kind: str
-    states: dict[str, StepState]
-    submit_tick: int
-    started_wall: float
-    ack: str | None = None
-    status: str = "running"
-    reason_code: str | None = None
-    cloud_results: dict[str, CloudStepResult] = field(default_factory=dict)
-    first_response_ms: float | None = None
-    finished_tick: int | None = None
-    quiet_since: int | None = None
-    response: str = ""
-    decisions: list[dict[str, Any]] = field(default_factory=list)
-    replaced: set[str] = field(default_factory=set)
-    """Steps a replan took over: reported as they ended, not counted in the workflow's status."""
-    added: set[str] = field(default_factory=set)
-    """Steps a replan appended; those their guard skipped (a search's unneeded rooms) are left out of the answer."""
-    extra_ticks: int = 0
-    """Simulated seconds the appended steps may take on top of the workflow's first budget."""
-    quiet: set[str] = field(default_factory=set)
-    """Steps the answer leaves out (a workflow refused before it started speaks only its reason)."""
-
-    @property
-    def workflow_id(self) -> str:
-        return self.compiled.workflow_id
-
-    @property
-    def done(self) -> bool:
-        return self.status != "running"
-
-    def outputs(self) -> dict[str, dict[str, Any]]:
-        """step_id -> what later guards read (device outputs and cloud results' data)."""
-        outs = {sid: st.output for sid, st in self.states.items() if st.status == "completed" and st.step.execution_target == "device"}
-        outs.update({sid: r.data for sid, r in self.cloud_results.items()})
-        return outs
 
 
 EventListener = Callable[[WorkflowRun, DeviceEvent, bool], None]
@@ -341,12 +272,7 @@ class Orchestrator:
         if stored and "cloud_result" in stored:
             result = CloudStepResult.model_validate(stored["cloud_result"])
         else:
-            by_key = {s.step.output_key: s for s in run.states.values()}
-            inputs: dict[str, Any] = {}
-            for key in st.step.input_from:
-                src = by_key.get(key)
-                if src is not None:
-                    inputs[key] = run.cloud_results.get(src.step.step_id) or src.output
+            inputs = run.inputs_of(st)
             record = run.record or DecisionRecord(text="", trace_id=run.compiled.trace_id)
             result = compose_cloud_step(st.step, record, inputs, run.workflow_id, float(self.session.clock_s),
                                         self.store.schedules(), self.templates, self.registry)

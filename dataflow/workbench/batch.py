@@ -9,24 +9,17 @@ from typing import Any
 
 
 from dataflow.driver import DriverConfig, TurnRunner
-from dataflow.experience_metrics import experience_block, experience_checks, experience_expected, experience_got
-from dataflow.engines import route_rows
-from dataflow.model_metrics import model_usage, percentile
-from dataflow.rows import read_set
+from dataflow.workbench.experience_metrics import experience_block, experience_checks, experience_expected, experience_got
+from dataflow.workbench.engines import route_rows
+from dataflow.workbench.model_metrics import model_usage, percentile
+from dataflow.rows import decision_actions, read_set
 from registry.contracts import FAMILIES
 from registry.record_contracts import DecisionRecord
-from registry.loader import EvidenceWeights, load_registry
+from registry.loader import load_registry
+from registry.registry_models import EvidenceWeights
 
 
 # --- scoring ---------------------------------------------------------------------------
-
-
-def decision_actions(record: DecisionRecord) -> list[dict[str, Any]]:
-    return [
-        {"capability_id": s.action.capability_id, "operation_id": s.action.operation_id,
-         "arguments": dict(s.action.arguments), "conditional": s.condition is not None}
-        for s in record.steps if s.action is not None
-    ]
 
 
 def actions_match(expected: list[dict[str, Any]], got: list[dict[str, Any]]) -> bool:
@@ -119,7 +112,7 @@ def _per_family(confusion: dict[str, Counter]) -> dict[str, dict[str, float]]:
 
 def score(rows: list[dict[str, Any]], records: list[DecisionRecord]) -> dict[str, Any]:
     """Metrics of a run: family accuracy, per-family P/R/F1, confusion, actions, slots, latency, and on sets with
-    Experience labels the `experience` block (dataflow/experience_metrics.py; None otherwise)."""
+    Experience labels the `experience` block (dataflow/workbench/experience_metrics.py; None otherwise)."""
     confusion: dict[str, Counter] = {f: Counter() for f in FAMILIES}
     checks: dict[str, list[bool]] = {k: [] for k in _CHECKS}
     errors = []
@@ -216,11 +209,11 @@ def write_run(out_dir: Path, rows: list[dict[str, Any]], records: list[DecisionR
 def run_batch(runner: TurnRunner | None, set_path: Path, out_dir: Path | None = None, progress_factory=None,
               engine: str = "local", workers: int | None = None, address: str | None = None,
               config: DriverConfig | None = None, weights: EvidenceWeights | None = None) -> dict[str, Any]:
-    """Route a set on an engine (see dataflow/engines.py), score it and write the run directory.
+    """Route a set on an engine (see dataflow/workbench/engines.py), score it and write the run directory.
 
     Without a runner (a non-local engine's workers build their own) `config` and `weights` make a variant run;
     a runner carries its own. The metrics record the config and the weight terms that differ from the registry's."""
-    from dataflow.tuning import weights_diff
+    from dataflow.workbench.tuning import weights_diff
 
     parsed = read_set(set_path)
     rows = [row for _, row, error in parsed if row and not error]  # labels of a bad row (a duplicate id) are never scored
@@ -239,7 +232,7 @@ def run_batch(runner: TurnRunner | None, set_path: Path, out_dir: Path | None = 
     metrics["weights_changed"] = weights_diff(load_registry().weights, weights)  # what a variant run changed; [] for the registry's
     if out_dir is not None:
         write_run(out_dir, rows, records, metrics)
-        from dataflow.tuning import write_features  # the evidence cache that re-scoring reads
+        from dataflow.workbench.features import write_features  # the evidence cache that re-scoring reads
 
         write_features(out_dir, rows, records, weights, {"planner_backend": config.planner_backend})
     return metrics

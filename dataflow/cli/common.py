@@ -16,7 +16,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.tree import Tree
 
-from dataflow.cli_model import model_line, model_runner
+from dataflow.cli.model import model_line, model_runner
 from registry.errors import A2AError, InputError
 
 console = Console()
@@ -141,6 +141,6 @@ def user_errors() -> Iterator[None]:
 
 
 def open_store(db: Path):
-    from dataflow.store import WorkflowStore
+    from dataflow.runtime.store import WorkflowStore
 
     return WorkflowStore(db)
