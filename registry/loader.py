@@ -79,6 +79,10 @@ class Registry:
                 if pre.capability_id not in self.capability_by_id or pre.capability_id == cap.capability_id:
                     raise RegistryError(FILES["capabilities"], f"capabilities[{c_i}].prerequisites[{p_i}]",
                                         f"unknown or circular capability {pre.capability_id!r}")
+            for scope, target in cap.scope_variants.items():
+                if scope not in self.lexicon.get("scopes", {}) or target not in self.capability_by_id:
+                    raise RegistryError(FILES["capabilities"], f"capabilities[{c_i}].scope_variants.{scope}",
+                                        f"unknown scope {scope!r} (lexicon scopes) or capability {target!r}")
         if self.effects is not None:
             self._check_effects(self.effects)
         known_categories = {c.category for c in self.capabilities.unsupported_request_categories}

@@ -86,11 +86,15 @@ class Capability(_Model):
     policies: list[str] = Field(default_factory=list)
     level_words: dict[str, int] = Field(default_factory=dict)
     argument_words: dict[str, dict[str, int]] = Field(default_factory=dict)
+    """Words that set an argument ("반 바퀴" -> degrees 180)."""
     intensity_via: str | None = None
     """The setting that makes this action stronger or weaker ("청정 세게" -> fan_speed)."""
+    scope_variants: dict[str, str] = Field(default_factory=dict)
+    """Scope cue set (lexicon `scopes`) -> the capability this one means under it: purifying with an in-place
+    cue anywhere in the turn (움직이지 말고 ... 청정만 해) is the stationary purify; with a whole-home cue, the
+    scanning clean. A named room keeps the capability as it is (that turn moves first)."""
     subsumes: list[str] = Field(default_factory=list)
     """Capabilities this one already includes when both anchor in one clause ("모든 방 돌면서 청정")."""
-    """Words that set an argument ("반 바퀴" -> degrees 180)."""
     guard_conditions: dict[Literal["need", "negative", "positive"], GuardTemplate] = Field(default_factory=dict)
     op_hint_in_alias: dict[str, str] = Field(default_factory=dict)
     schedulable: bool

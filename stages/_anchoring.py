@@ -319,6 +319,27 @@ def _clause(nt: NormalizedText, span: tuple[int, int, str], index: int, is_last:
     )
 
 
+def _scope_variants(clauses: list[ClauseAnalysis], registry: Registry, m: Matchers) -> None:
+    """움직이지 말고 거기서 청정만 해 / 모든 방 다 청정해 줘: a scope cue anywhere in the turn makes a capability the
+    variant its registry entry names for that scope. The cue may sit in another clause (X 말고 Y); a clause
+    that names a room keeps its capability (it moves there first)."""
+    found = {scope for scope, cues in m.scopes.items() if any(cues.first(c.compact) for c in clauses)}
+    if not found:
+        return
+    by_id = registry.capability_by_id
+    for c in clauses:
+        if c.rooms:
+            continue
+        for i, hit in enumerate(c.capabilities):
+            variant = next((by_id[v] for s, v in by_id[hit.capability_id].scope_variants.items() if s in found), None)
+            if variant is None or not any(op.operation_id == hit.operation_id for op in variant.operations):
+                continue
+            c.capabilities[i] = CapabilityHit(variant.capability_id, variant.kind, hit.operation_id, hit.surface, hit.via,
+                                              hit.strength, hit.position, dict(hit.arguments))
+            c.anchors = [a.model_copy(update={"target": variant.capability_id}) if a.target == hit.capability_id else a
+                         for a in c.anchors]
+
+
 def analyse(nt: NormalizedText, registry: Registry, m: Matchers) -> list[ClauseAnalysis]:
     """Segment the utterance and find every registry anchor, room, time and cue per clause."""
     if not nt.text:
@@ -326,6 +347,7 @@ def analyse(nt: NormalizedText, registry: Registry, m: Matchers) -> list[ClauseA
     spans = merge_shapeless(nt, segment(nt, m), m)
     scope = (bool(m.indoor.first(nt.compact)), bool(m.outdoor.first(nt.compact)))
     out = [_clause(nt, span, index, index == len(spans) - 1, registry, m, scope) for index, span in enumerate(spans)]
+    _scope_variants(out, registry, m)
     # "사진 찍기 전에 동의부터": a clause cut at a before-noun runs after the next one
     i = 0
     while i < len(out) - 1:

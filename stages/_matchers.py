@@ -178,6 +178,8 @@ class Matchers:
         self.acknowledgements = {compact(a) for a in lex["conversation"]["acknowledgements"]}
         self.fillers = {compact(f) for f in lex["fragments"]["fillers"]}
         self.cancel = CueSet(lex["cancel"]["cues"])
+        self.scopes = {name: CueSet(cues) for name, cues in lex.get("scopes", {}).items()}
+        """Where an action happens (in place, the whole home): cue sets the capabilities' scope_variants name."""
         self.vague = CueSet(lex["fragments"]["vague_references"])
         self.filler_words = set(lex["fragments"]["filler_words"])
         self.ignorable_words = set(lex["clauses"]["ignorable_words"])

@@ -12,6 +12,7 @@ from registry.speech_contracts import PRODUCT_NOUN_TAGS
 from stages._clauses import ENDS_SENTENCE, ClauseAnalysis, thing_before
 from stages.ngram_model import LEARNED_PREFIX
 from stages._matchers import Matchers, matchers_for
+from stages.speech_patterns import syllable_shards
 
 LEARNED_FLOOR = 0.2
 """A learned probability below this lights no axis (keeps records short; the weight does the rest)."""
@@ -168,6 +169,7 @@ def _public_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers) -> tuple[float, boo
     # 흐음 / 휴우: a vocalization is one too; it says nothing to anybody
     broken = next((s.split(":")[0] for s in (c.act.signals if c.act is not None else [])
                    if s.startswith(("cut_off_stem:", "cut_off_word:", "cut_off:from_sentence", "vocalization"))), None)
+    broken = broken or next(("syllable_shards" for x in c.mentions if x.endswith(":spelled_by_syllables")), None)
     if trailing or broken:
         frg_strength *= 0.3
         lit("has_vague_reference", 1.0, "trailing_off" if trailing else broken)
@@ -186,8 +188,9 @@ def _public_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers) -> tuple[float, boo
     lit("has_outdoor_scope", 0.6 if cues.get("outdoor") else 0.0, *cues.get("outdoor", [])[:2])
     lit("has_clear_conversation_reply_shape", 1.0 if cues.get("reply_shape") else 0.0, *cues.get("reply_shape", []))
     lit("has_generic_help", 1.0 if cues.get("generic_help") else 0.0, *cues.get("generic_help", []))
-    if c.mentions:
-        lit("has_unlicensed_capability_mention", 1.0, *c.mentions[:3])
+    said = [x for x in c.mentions if not x.endswith(":spelled_by_syllables")]  # nobody said those words
+    if said:
+        lit("has_unlicensed_capability_mention", 1.0, *said[:3])
     if any(x.endswith(":target:outdoors") for x in c.mentions):
         lit("has_frg_scope", 0.8, "outdoor_query")  # 바깥 공기 괜찮나?: outdoor air is public information
     return frg_strength, trailing
@@ -246,7 +249,7 @@ def _complete(c: ClauseAnalysis) -> bool:
 
 def _fragment_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers) -> None:
     """How fragmentary a clause with no scope at all looks, and whether it reads as a title or a whole sentence."""
-    words, complete = c.text.split(), _complete(c)
+    complete = _complete(c)
     fragment, signals = 0.45, ["no_anchor"]
     if not c.has_predicate:
         fragment += 0.3
@@ -261,7 +264,7 @@ def _fragment_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers) -> None:
     if len(c.compact) <= 2:
         fragment += 0.2
         signals.append("very_short")
-    if len(words) >= 3 and sum(1 for w in words if len(w.strip("?.!,")) == 1) >= 0.6 * len(words):
+    if syllable_shards(c.text):
         fragment += 0.4
         signals.append("syllable_shards")
     if c.compact.strip("?.!,") in (m.fillers | m.acknowledgements):

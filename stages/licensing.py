@@ -13,7 +13,7 @@ import dataclasses
 from registry.contracts import SpeechAct
 from registry.loader import Registry
 from stages._clauses import ClauseAnalysis
-from stages._matchers import matchers_for
+from stages._matchers import compact, matchers_for
 from stages.speech_patterns import final_predicate, governing_predicate, key, patterns
 
 
@@ -100,6 +100,21 @@ def _head_noun_after(hit, c: ClauseAnalysis) -> str | None:
     return None
 
 
+def _spelled_by_syllables(hit, c: ClauseAnalysis, registry: Registry) -> bool:
+    """안 방 공 기: the capability word is only there once the text is joined, each of its syllables a word of its
+    own. Joining words repairs spacing (공기청정 / 공기 청정); it does not make words out of broken recognition."""
+    m = matchers_for(registry)
+    start, end, covered = 0, hit.position + len(compact(hit.surface)), []
+    for word in c.text.split():
+        if word in m.ignorable_words:
+            continue
+        size = len(compact(word))
+        if start < end and start + size > hit.position:
+            covered.append(word.strip("?.!,~"))
+        start += size
+    return len(covered) >= 2 and all(len(w) == 1 for w in covered)
+
+
 def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, registry: Registry) -> str | None:
     """None when the clause licenses this hit, else why not."""
     if c.role in ("guard", "temporal"):
@@ -111,6 +126,10 @@ def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, registry:
     if (hit.capability_id in matchers_for(registry).scoped_capabilities and c.cues.get("outside")
             and not c.cues.get("indoor")):
         return "target:outdoors"  # 바깥 공기 괜찮나?: the robot measures only where it is
+    if _spelled_by_syllables(hit, c, registry):
+        return "spelled_by_syllables"
+    if hit.kind == "state_query" and c.connective in matchers_for(registry).before_nouns:
+        return "time_of_event"  # 배터리 닳기 전에 ...: when something happens, not a question about the state now
     allowed = act.licenses_state_query if hit.kind == "state_query" else act.licenses_action
     if not allowed:
         for reason, bad in (("prohibited", act.polarity == "prohibited"), ("negated", act.polarity == "negated" and hit.kind != "state_query"),

@@ -28,12 +28,27 @@ def _clean(text: str) -> str:
     return _SPACES.sub(" ", text).strip()
 
 
+def _standard_endings(text: str, endings: dict[str, str]) -> str:
+    """가그래이 -> 가거라, 돌리그라 -> 돌리거라: a dialect imperative ending glued to a verb, which Kiwi would read as
+    one unknown noun, in its standard form (lexicon `dialect_endings`; only at the end of a longer word)."""
+    if not endings:
+        return text
+    ordered = sorted(endings, key=len, reverse=True)
+    words = []
+    for word in text.split(" "):
+        core = word.rstrip("?.!,~")
+        found = next((e for e in ordered if core.endswith(e) and len(core) > len(e)), None)
+        words.append(core[: -len(found)] + endings[found] + word[len(core):] if found else word)
+    return " ".join(words)
+
+
 def normalized_text(turn_input: TurnInput, kiwi: Any, registry: Registry) -> NormalizedText:
     """Spacing, symbols and number words normalized; Kiwi morphemes with offsets."""
     original = turn_input.recognized_text
     truncated = len(original) > MAX_CHARS
     text = _clean(original[:MAX_CHARS])
     text = converter_for(registry).convert(text)
+    text = _standard_endings(text, registry.lexicon.get("dialect_endings", {}))
     rejected = None
     if not text:
         rejected = "empty" if not original.strip() else "no_usable_text"

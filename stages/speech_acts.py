@@ -52,6 +52,17 @@ def _goal_beyond_the_robot(c: ClauseAnalysis, r: Reading, p: Patterns) -> str | 
     return found[1][0]  # 가져다줘: even when it is an unsupported category's word
 
 
+def _quoted_by_the_next(clauses: list[ClauseAnalysis], per: list[Reading], p: Patterns) -> None:
+    """청정 돌려라 했는데 / 거실로 가라 했잖아: a command followed at once by a reporting verb is somebody's words
+    quoted without a quotative particle, not a request to the robot."""
+    order = sorted(range(len(clauses)), key=lambda i: clauses[i].start)
+    for i, j in zip(order, order[1:]):
+        nxt = clauses[j].morphemes
+        if per[i].mood == "request" and nxt and key(nxt[0]) in p.reporting:
+            per[i].reported = True
+            per[i].signals.append(f"quoted_by:{nxt[0].form}")
+
+
 def _mark_messages(clauses: list[ClauseAnalysis], per: list[Reading]) -> None:
     """카톡 보내 줘 지금 간다고: a turn that ends in a bare quote right after a request says what the request
     is to pass on. The quote stays unlicensed; it is the request's argument, not somebody's reported talk."""
@@ -158,6 +169,7 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], registry: Registry) -> 
         if cut is not None:
             per[last].mood, per[last].cut_off = "fragment", True
             per[last].signals.append(f"cut_off_word:{cut}")
+    _quoted_by_the_next(clause_candidates, per, p)
     _spread_over_sentences(clause_candidates, per, p)
     _mark_messages(clause_candidates, per)
     words_max = registry.speech_acts.fragment_max_words

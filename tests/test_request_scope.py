@@ -1,0 +1,81 @@
+"""Where and when a request acts: scope cues pick the capability's variant, completion clauses wait, and words
+that only exist once broken recognition is joined license nothing."""
+
+import pytest
+
+from registry.contracts import DeviceContext, TurnInput
+from tests.conftest import actions
+
+
+def _caps(runner, text, position="안방"):
+    record = runner.route(TurnInput(recognized_text=text, device_context=DeviceContext(position=position)))
+    return record, [(cap, op) for cap, op, _, _ in actions(record)]
+
+
+@pytest.mark.parametrize("text", ["움직이지 말고 거기서 청정만 해", "가만히 있으면서 공기 청정 좀 해 줘",
+                                  "돌아다니지 말고 지금 있는 데서 청정해 줘"])
+def test_an_in_place_cue_anywhere_in_the_turn_makes_purifying_stationary(runner, text):
+    assert _caps(runner, text)[1] == [("stationary_purify", "start")]
+
+
+@pytest.mark.parametrize("text", ["모든 방 다 청정해 줘", "집 전체 한번 싹 청정해 줘", "방 하나하나 다 들러서 청정 해 줘"])
+def test_a_whole_home_cue_makes_purifying_the_scanning_clean(runner, text):
+    assert _caps(runner, text)[1] == [("scanning_clean", "start")]
+
+
+def test_a_named_room_keeps_the_move_and_the_room_clean(runner):
+    assert _caps(runner, "거실 가서 청정해")[1] == [("move_to_room", "start"), ("selected_room_clean", "start")]
+
+
+def test_a_scope_cue_without_a_request_plans_nothing(runner):
+    assert _caps(runner, "집 전체 청소는 주말에 했어")[1] == []
+
+
+@pytest.mark.parametrize("text", ["작은방 청정 다 하면 스테이션으로 복귀해", "서재 청정 다 하면 충전하러 가"])
+def test_when_something_is_done_waits_for_it_and_checks_nothing(runner, text):
+    record, caps = _caps(runner, text)
+    assert caps == [("return_to_station", "start")]
+    assert record.evidence.clauses[0].role == "temporal"
+
+
+@pytest.mark.parametrize("text", ["안 방 공 기", "공 기 청 정 해 줘"])
+def test_words_spelled_only_by_joined_syllables_license_nothing(runner, text):
+    record, caps = _caps(runner, text)
+    assert caps == [] and record.family == "STT_NULL"
+
+
+def test_joining_words_still_repairs_spacing(runner):
+    assert _caps(runner, "공기 청정 해 줘")[1] == [("selected_room_clean", "start")]
+    assert _caps(runner, "공기청정해줘")[1] == [("selected_room_clean", "start")]
+
+
+def test_a_state_word_in_a_before_clause_is_a_time_not_a_question(runner):
+    assert _caps(runner, "배터리 닳기 전에 얼른 충전하러 가")[1] == [("return_to_station", "start")]
+    assert _caps(runner, "사진 찍기 전에 동의부터 받아")[1] == [("request_consent", "start"), ("take_photo", "start")]
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("청정 고만 해라", [("selected_room_clean", "stop")]),
+    ("음소거 풀고 인사해", [("mute", "off"), ("greet_user", "start")]),
+])
+def test_dialect_and_release_words_turn_things_off(runner, text, expected):
+    assert _caps(runner, text)[1] == expected
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("충전하러 가그래이", [("return_to_station", "start")]),
+    ("청정 돌리그라", [("selected_room_clean", "start")]),
+])
+def test_a_dialect_imperative_glued_to_its_verb_is_still_a_request(runner, text, expected):
+    record, caps = _caps(runner, text)
+    assert caps == expected and record.evidence.normalized_text != text
+
+
+def test_a_dialect_ending_changes_nothing_in_talk(runner):
+    assert _caps(runner, "어제 청정 돌리그라 했는데 안 했어")[1] == []
+
+
+@pytest.mark.parametrize("text", ["어제 청정 돌려라 했는데 안 했어", "청정 돌려라 했잖아", "화면 꺼라 했는데 아직 켜져 있네"])
+def test_a_command_followed_by_a_reporting_verb_is_quoted_talk(runner, text):
+    record, caps = _caps(runner, text)
+    assert caps == [] and any(c.speech_act is not None and c.speech_act.reported for c in record.evidence.clauses)
