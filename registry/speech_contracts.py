@@ -203,6 +203,8 @@ class SpeechActLexicon(_Model):
     social_interjections: Morphemes = Field(default_factory=list)
     """헐 대박, 안녕, 오케이, 어 그래: interjections that say something to somebody (talk). A turn of interjections
     none of which is one of these (흐음, 휴우, 쯧쯧, 으아아) is a vocalization: nothing to answer, repaired."""
+    event_verbs: Morphemes = Field(default_factory=list)
+    """짜증 나 / 소리 나: a verb of something happening to the speaker or the room; a bare -어 on it tells, never asks."""
     intonation_endings: Morphemes = Field(default_factory=list)
     """Endings only intonation tells apart (말려도 돼 / 넘을 수 있어): speech recognition drops the question
     mark, so an ability, permission or necessity clause ending in one, said to the robot, is read as asked."""

@@ -75,6 +75,8 @@ class Matchers:
         self._index_rooms_and_lemmas(registry)
         self._cue_sets(registry.lexicon)
         self._word_sets(registry.lexicon)
+        self.wish_after_conditional = {tuple(v.split("/")) for v in registry.speech_acts.wish.after_conditional}
+        """갔으면 좋겠어: a conditional ending before these is a wish, one clause, not a guard and its act."""
 
     def _index_anchors(self, registry: Registry) -> None:
         """Every alias of a capability, unsupported category, manual topic, identity word or ambiguous word."""

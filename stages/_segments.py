@@ -19,7 +19,8 @@ def segment(nt: NormalizedText, m: Matchers) -> list[tuple[int, int, str]]:
         nxt = morphs[i + 1]
         end = mo.start + mo.length
         if mo.tag == "EC" and mo.form in m.connective_endings and mo.form not in m.quotatives:
-            if nxt.tag not in m.no_split_before:
+            wish = mo.form in m.conditional_endings and (nxt.form, nxt.tag) in m.wish_after_conditional
+            if nxt.tag not in m.no_split_before and not wish:
                 cuts.append((end, mo.form))
         elif mo.tag.startswith("NN") and (mo.form in m.sequence_nouns or mo.form in m.before_nouns) and i > 0 and morphs[i - 1].tag in ("ETM", "ETN"):
             if nxt.tag.startswith("J"):

@@ -189,6 +189,8 @@ def _public_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers) -> tuple[float, boo
     lit("has_clear_conversation_reply_shape", 1.0 if cues.get("reply_shape") else 0.0, *cues.get("reply_shape", []))
     lit("has_generic_help", 1.0 if cues.get("generic_help") else 0.0, *cues.get("generic_help", []))
     said = [x for x in c.mentions if not x.endswith(":spelled_by_syllables")]  # nobody said those words
+    if c.unsupported:
+        said = []  # 이 사진 엄마한테 보내 줘: the device word is what the unsupported request acts on, not talk
     if said:
         lit("has_unlicensed_capability_mention", 1.0, *said[:3])
     if any(x.endswith(":target:outdoors") for x in c.mentions):
@@ -217,7 +219,8 @@ def _question_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: 
         if act.mood in ("question", "knowledge_question"):
             lit("has_product_topic_question", 1.0, topic, act.mood)
         elif act.mood in ("statement", "exclamation") and (
-                (act.polarity == "negated" and "not_needed" not in act.signals) or act.displayed):
+                (act.polarity == "negated" and "not_needed" not in act.signals) or act.displayed
+                or any(s.startswith("event:") for s in act.signals)):  # 필터 끼웠는데 자꾸 에러 나
             lit("has_device_problem_report", 1.0, topic, *act.signals[:1])
     world = _world_question(c, registry) if topic is None else None
     if world:

@@ -277,7 +277,9 @@ def _asked_mood(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: Readin
     if (f.wish or final in p.declare_end or f.adjective) and any(k in p.curiosity for k in s.matrix):
         sig.append("curiosity")  # 오늘 날씨 알고 싶어 / 궁금하다: asks to know
         return "question"
-    if f.wish or (final in p.wish_cond and c.connective in ("", ".", "!") and c.role == "action"):
+    if f.wish and s.benefactive:
+        sig.append("wished_for_me")  # 정화 좀 해 주면 좋겠어: a wish for what the robot does for me asks for it
+    elif (f.wish or (final in p.wish_cond and c.connective in ("", ".", "!") and c.role == "action")) and not s.question:
         sig.append("wish")  # 올여름엔 덜 더웠으면: a bare -었으면 at the end is a wish
         return "wish"
     return _asked_knowledge(c, s, f, p, out)
@@ -345,6 +347,9 @@ def _told_mood(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: Reading
         return "exclamation" if interjected else "statement"
     if thing_subject and out.final and not s.benefactive:
         sig.append(f"subject:{thing_subject}")
+        return "statement"
+    if not s.benefactive and last_pred in p.event_verbs:
+        sig.append(f"event:{last_pred[0]}")  # 짜증 나 / 땀 나: something happens; nobody is asked to do it
         return "statement"
     if s.benefactive or final in p.request_end:
         return "request"

@@ -79,3 +79,27 @@ def test_a_dialect_ending_changes_nothing_in_talk(runner):
 def test_a_command_followed_by_a_reporting_verb_is_quoted_talk(runner, text):
     record, caps = _caps(runner, text)
     assert caps == [] and any(c.speech_act is not None and c.speech_act.reported for c in record.evidence.clauses)
+
+
+def test_a_wish_for_what_the_robot_does_for_me_asks_for_it(runner):
+    record, caps = _caps(runner, "공기 정화 좀 해 주면 좋겠어")
+    assert caps == [("selected_room_clean", "start")]
+    assert _caps(runner, "공기 좀 깨끗했으면 좋겠다")[1] == []
+
+
+def test_a_conditional_before_a_wish_predicate_is_one_wish_not_a_guard(runner):
+    record, caps = _caps(runner, "휴대폰 배터리가 하루만 더 갔으면 좋겠어")
+    assert caps == [] and record.family == "DEF" and len(record.evidence.clauses) == 1
+    assert _caps(runner, "밤에 조용히 공기만 정화하려면 어떤 기능 쓰면 좋아?")[0].family == "DQR"
+
+
+@pytest.mark.parametrize("text,family", [("아 짜증 나", "DEF"), ("폰 화면 밝기 자동으로 바뀌는 거 짜증 나", "DEF"),
+                                         ("필터 끼웠는데 자꾸 에러 나", "DQR")])
+def test_something_happening_is_told_not_asked_for(runner, text, family):
+    record, caps = _caps(runner, text)
+    assert caps == [] and record.family == family
+
+
+def test_a_device_word_an_unsupported_request_acts_on_is_not_talk(runner):
+    record, caps = _caps(runner, "이 사진 엄마한테 보내 줘")
+    assert caps == [] and record.family == "UNS"
