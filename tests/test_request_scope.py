@@ -103,3 +103,8 @@ def test_something_happening_is_told_not_asked_for(runner, text, family):
 def test_a_device_word_an_unsupported_request_acts_on_is_not_talk(runner):
     record, caps = _caps(runner, "이 사진 엄마한테 보내 줘")
     assert caps == [] and record.family == "UNS"
+
+
+def test_looking_around_is_the_rotation_and_a_past_visit_is_not(runner):
+    assert _caps(runner, "주위 한번 둘러봐")[1] == [("rotate_in_place", "start")]
+    assert _caps(runner, "어제 시장 둘러봤어")[1] == []

@@ -47,7 +47,7 @@ def labelled_rows(paths: list[Path]) -> list[tuple[str, str, str]]:
     return rows
 
 
-def _fit(features: list[np.ndarray], labels: np.ndarray, l2: float, steps: int) -> tuple[np.ndarray, np.ndarray]:
+def fit_softmax(features: list[np.ndarray], labels: np.ndarray, l2: float, steps: int) -> tuple[np.ndarray, np.ndarray]:
     """Full-batch Adam on the softmax loss; features are bucket-id arrays (scaled by 1/sqrt(length))."""
     n, k = len(features), len(FAMILIES)
     cols = np.concatenate(features)
@@ -98,7 +98,7 @@ def fit_learned_model(paths: list[Path], out: Path, calibration_share: float = 0
     fit_rows = [r for r in rows if not _split(r[0], calibration_share)]
     cal_rows = [r for r in rows if _split(r[0], calibration_share)]
     features = [ngram_buckets(text, BUCKETS) for _, text, _ in fit_rows]
-    weights, bias = _fit(features, np.array([index[f] for _, _, f in fit_rows]), l2, steps)
+    weights, bias = fit_softmax(features, np.array([index[f] for _, _, f in fit_rows]), l2, steps)
     cal_labels = np.array([index[f] for _, _, f in cal_rows], dtype=np.int64)
     temperature = _temperature(weights, bias, [t for _, t, _ in cal_rows], cal_labels)
     predicted = [int(np.argmax(family_probabilities(weights, bias, temperature, t))) for _, t, _ in cal_rows]
