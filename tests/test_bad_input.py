@@ -390,6 +390,7 @@ def test_undecodable_argument_bytes_are_one_error_line():
     ["route"],
     ["no-such-command"],
     ["run", "고마워", "--seed", "-1"],
+    ["index", "info", "--db", "no/such/folder/knowledge.duckdb"],  # a command's own typer.Exit(2), not only main()'s
 ])
 def test_every_cli_failure_is_one_line_with_exit_2(args):
     import subprocess

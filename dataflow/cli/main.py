@@ -263,7 +263,7 @@ def main() -> None:
         err.print(f"[red]error:[/red] argument {bad + 1} is not valid UTF-8 text")
         raise SystemExit(2)
     try:
-        app(standalone_mode=False)
+        code = app(standalone_mode=False)  # a command's typer.Exit(code) comes back as the return value here
     except typer.Exit as exc:  # --help, typer.Exit(code)
         raise SystemExit(exc.exit_code) from None
     except typer.Abort:
@@ -280,6 +280,8 @@ def main() -> None:
         hint = f" (see `{ctx.command_path} --help`)" if ctx is not None else ""
         err.print(f"[red]error:[/red] {escape(exc.format_message())}{hint}", highlight=False, soft_wrap=True)
         raise SystemExit(2) from None
+    if isinstance(code, int) and code:
+        raise SystemExit(code)
 
 
 if __name__ == "__main__":
