@@ -12,7 +12,6 @@ from registry.speech_contracts import PRODUCT_NOUN_TAGS
 from stages._clauses import ENDS_SENTENCE, ClauseAnalysis, thing_before
 from stages.ngram_model import LEARNED_PREFIX
 from stages._matchers import Matchers, matchers_for
-from stages.speech_patterns import syllable_shards
 
 LEARNED_FLOOR = 0.2
 """A learned probability below this lights no axis (keeps records short; the weight does the rest)."""
@@ -267,7 +266,8 @@ def _fragment_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers) -> None:
     if len(c.compact) <= 2:
         fragment += 0.2
         signals.append("very_short")
-    if syllable_shards(c.text):
+    words = c.text.split()
+    if len(words) >= 3 and sum(1 for w in words if len(w.strip("?.!,")) == 1) >= 0.6 * len(words):
         fragment += 0.4
         signals.append("syllable_shards")
     if c.compact.strip("?.!,") in (m.fillers | m.acknowledgements):

@@ -31,7 +31,6 @@ from registry.contracts import (
 from registry.plan_contracts import (
     PlanCheckReport,
     PlannerOutput,
-    PlanRequest,
     PlanViolation,
     ScheduleShortCircuit,
     SecondPassVerdict,
@@ -49,7 +48,6 @@ from registry.model_contracts import (
 )
 from registry.model_policy import ModelPolicy
 from stages import checks, judge, reply_meta, routing
-from stages._assemble import PlanInputs, build_plan
 from stages._clauses import ClauseAnalysis
 from stages.boundaries import spoken_reply
 from stages._model import Asked, ask, evidence, model_request, parse_as, parse_plan, planner_packet, ranked_packet
@@ -64,12 +62,6 @@ MODEL_BACKENDS = ["gemini", "hybrid", "replay"]
 def planner_provenance__heuristic(planner_output: PlannerOutput) -> PlannerProvenance:
     """The heuristic backend: the local planner always decides."""
     return PlannerProvenance(backend="heuristic", decided_by="heuristic", local_family=planner_output.selected_routes[0])
-
-
-@config.when_in(planner_backend=MODEL_BACKENDS)
-def local_planner_output(plan_request: PlanRequest, plan_inputs: PlanInputs) -> PlannerOutput:
-    """The heuristic planner's answer: the local path of the model backends, and their yardstick."""
-    return build_plan(plan_request, plan_inputs)
 
 
 def _local(backend: str, decided_by: str, reason: str, local: PlannerOutput) -> PlannerDecision:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 from typing import Any
 
 from registry.contracts import Morpheme, NormalizedText, TurnInput
@@ -28,18 +29,20 @@ def _clean(text: str) -> str:
     return _SPACES.sub(" ", text).strip()
 
 
-def _standard_endings(text: str, endings: dict[str, str]) -> str:
+@lru_cache(maxsize=8)
+def _dialect_endings_for(registry: Registry) -> tuple[re.Pattern[str] | None, dict[str, str]]:
     """가그래이 -> 가거라, 돌리그라 -> 돌리거라: a dialect imperative ending glued to a verb, which Kiwi would read as
-    one unknown noun, in its standard form (lexicon `dialect_endings`; only at the end of a longer word)."""
+    one unknown noun, matched only at the end of a longer word (lexicon `dialect_endings`), longest first."""
+    endings = registry.lexicon.get("dialect_endings", {})
     if not endings:
-        return text
-    ordered = sorted(endings, key=len, reverse=True)
-    words = []
-    for word in text.split(" "):
-        core = word.rstrip("?.!,~")
-        found = next((e for e in ordered if core.endswith(e) and len(core) > len(e)), None)
-        words.append(core[: -len(found)] + endings[found] + word[len(core):] if found else word)
-    return " ".join(words)
+        return None, {}
+    alternatives = "|".join(re.escape(e) for e in sorted(endings, key=len, reverse=True))
+    return re.compile(rf"(?<=\S)({alternatives})(?=[?.!,~]*(?:\s|$))"), endings
+
+
+def _standard_endings(text: str, registry: Registry) -> str:
+    pattern, endings = _dialect_endings_for(registry)
+    return pattern.sub(lambda m: endings[m.group(1)], text) if pattern else text
 
 
 def normalized_text(turn_input: TurnInput, kiwi: Any, registry: Registry) -> NormalizedText:
@@ -48,7 +51,7 @@ def normalized_text(turn_input: TurnInput, kiwi: Any, registry: Registry) -> Nor
     truncated = len(original) > MAX_CHARS
     text = _clean(original[:MAX_CHARS])
     text = converter_for(registry).convert(text)
-    text = _standard_endings(text, registry.lexicon.get("dialect_endings", {}))
+    text = _standard_endings(text, registry)
     rejected = None
     if not text:
         rejected = "empty" if not original.strip() else "no_usable_text"

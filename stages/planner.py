@@ -70,10 +70,16 @@ def plan_inputs(
                       turn_input=turn_input, registry=registry)
 
 
-@config.when(planner_backend="heuristic")
-def planner_output__heuristic(plan_request: PlanRequest, plan_inputs: PlanInputs) -> PlannerOutput:
-    """The heuristic planner: the owner family from weighted evidence, a typed plan from the clauses."""
+def local_planner_output(plan_request: PlanRequest, plan_inputs: PlanInputs) -> PlannerOutput:
+    """The heuristic planner: the owner family from weighted evidence, a typed plan from the clauses. The model
+    backends start from it and measure themselves against it."""
     return build_plan(plan_request, plan_inputs)
+
+
+@config.when(planner_backend="heuristic")
+def planner_output__heuristic(local_planner_output: PlannerOutput) -> PlannerOutput:
+    """With the heuristic backend, the local plan is the plan."""
+    return local_planner_output
 
 
 def corrected_plan(planner_output: PlannerOutput, second_pass_verdict: SecondPassVerdict, plan_inputs: PlanInputs) -> PlannerOutput:

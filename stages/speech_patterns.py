@@ -136,14 +136,3 @@ def governing_predicate(hit, c: ClauseAnalysis, p: Patterns) -> tuple[int, tuple
         if mo.tag == "NNG" and nxt is not None and nxt.tag in ("XSV", "XSA"):
             return i, (mo.form, mo.tag)  # a verbal noun: 확인하다, 측정하다
     return None
-
-
-SHARD_MIN_WORDS = 3
-SHARD_SHARE = 0.6
-
-
-def syllable_shards(text: str) -> bool:
-    """안 방 공 기 / 어 그 저 뭐: most words are one syllable, the way broken recognition splits a turn; joined,
-    they may spell a registry word, but nobody said it."""
-    words = text.split()
-    return len(words) >= SHARD_MIN_WORDS and sum(1 for w in words if len(w.strip("?.!,")) == 1) >= SHARD_SHARE * len(words)
