@@ -29,6 +29,7 @@ SETS = {
     "holdout_v3 (written blind, never tuned on)": ROOT / "data/utterances/holdout_v3.jsonl",
     "holdout_v4 (written blind, never tuned on)": ROOT / "data/utterances/holdout_v4.jsonl",
     "holdout_v5 (written blind, never tuned on)": ROOT / "data/utterances/holdout_v5.jsonl",
+    "holdout_v6 (written blind, never tuned on)": ROOT / "data/utterances/holdout_v6.jsonl",
     "train_v2 (fit set)": ROOT / "data/utterances/train_v2.jsonl",
     "train_v3 (written blind, fit set)": ROOT / "data/utterances/train_v3.jsonl",
     "talk_capability (talk rows)": ROOT / "data/utterances/talk_capability.jsonl",
