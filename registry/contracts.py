@@ -192,7 +192,7 @@ class AnchorMatch(Contract):
     """capability_id, category, topic, room_id or the mode word."""
     surface: str
     """The text that matched."""
-    via: Literal["alias", "lemma", "ambiguous", "pattern", "fuzzy"]
+    via: Literal["alias", "lemma", "frame", "ambiguous", "pattern", "fuzzy"]
     strength: float
     clause: int = 0
 

@@ -274,6 +274,11 @@ class CapabilityFrame(_Model):
     subjects: list[str] = Field(default_factory=list)
     """For a state query whose alias is the question itself (어디야, 몇 퍼센트): the nouns it may be asked of
     (약국 어디야 asks where a pharmacy is, not where the robot is)."""
+    heads: list[str] = Field(default_factory=list)
+    """Nouns that name what the capability sets (화면, 목소리, 바람). With one of `manners` after it in the
+    resultative -게 form (화면 쪼매 어둡게 해라, 목소리 좀 작게), a head realizes the capability in any wording."""
+    manners: Morphemes = Field(default_factory=list)
+    """Adjectives (lemma/TAG; an XR root stands for its 하다 adjective) that a head is made to be."""
 
     @cached_property
     def predicate_set(self) -> frozenset[tuple[str, str]]:
@@ -337,7 +342,7 @@ class RequestFrames(_Model):
         if found is None:
             frame = self.capabilities.get(capability_id)
             light = self.light_verbs if kind != "state_query" else []
-            values = light + self.kind_predicates.get(kind, []) + (frame.predicates if frame else [])  # type: ignore[arg-type]
+            values = light + self.kind_predicates.get(kind, []) + (frame.predicates + frame.manners if frame else [])  # type: ignore[arg-type]
             if schedulable:
                 values = values + self.schedule_predicates
             found = self._fits[key] = frozenset(tuple(v.split("/")) for v in values)  # type: ignore[misc]

@@ -177,6 +177,47 @@ def _scope(cc: str, amb, m: Matchers, utterance_scope: tuple[bool, bool]) -> str
     return "indoor" if indoor else "outdoor" if outdoor else amb.default_scope
 
 
+_RESULTATIVE = ("게", "EC")
+"""어둡게 (해): an adjective made the result of an act."""
+
+
+def _manner_at(morphs: list[Morpheme], j: int, manners: frozenset[tuple[str, str]]) -> bool:
+    """Whether morpheme j is one of the manners in the resultative -게 form (an XR root with 하/XSA counts as
+    its adjective: 산뜻하게)."""
+    mo = morphs[j]
+    if mo.tag == "XR" and j + 2 < len(morphs) and morphs[j + 1].tag == "XSA":
+        return (mo.form, "XR") in manners and (morphs[j + 2].form, morphs[j + 2].tag) == _RESULTATIVE
+    return (mo.form, mo.tag) in manners and j + 1 < len(morphs) and (morphs[j + 1].form, morphs[j + 1].tag) == _RESULTATIVE
+
+
+def _manner_hits(w: _Words, f: _Found, registry: Registry, m: Matchers) -> None:
+    """A head noun of a capability and, later in the clause, one of its manners in the -게 form (화면 쪼매 어둡게
+    해라): the capability's frame in any wording, when no alias of it was found."""
+    for cap_id, heads, manners in m.manner_frames:
+        if any(h.capability_id == cap_id for h in f.caps):
+            continue
+        for i, mo in enumerate(w.morphs):
+            at = w.offsets[i]
+            if mo.tag != "NNG" or mo.form not in heads or at < 0:
+                continue
+            within = [h for h in f.caps if h.position <= at < h.position + len(compact(h.surface))]
+            if any(h.via != "ambiguous" for h in within) or (not within and any(s <= at < e for s, e in f.taken)):
+                continue  # the noun is part of another capability's word; an ambiguous one (공기) gives way
+            j = next((j for j in range(i + 1, len(w.morphs)) if _manner_at(w.morphs, j, manners)), None)
+            if j is None:
+                continue
+            for h in within:
+                f.caps.remove(h)
+                f.anchors = [a for a in f.anchors if not (a.target == h.capability_id and a.via == "ambiguous")]
+            end = w.offsets[j] + len(w.morphs[j].form) if w.offsets[j] >= 0 else at + len(mo.form)
+            cap = registry.capability_by_id[cap_id]
+            surface = w.cc[at:end]
+            f.hit(cap, _operation(cap, surface, w.cc[at:], m), surface, "frame", registry.weights.strengths["alias"],
+                  at, w.cc[at + len(mo.form):], m)
+            f.taken.append((at, end))
+            break
+
+
 def _fuzzy_hit(w: _Words, f: _Found, registry: Registry, m: Matchers) -> None:
     """A recognition slip of one alias, only when the clause anchors nothing else."""
     if f.caps or f.unsupported or f.topics or f.identity:
@@ -295,6 +336,7 @@ def _clause(nt: NormalizedText, span: tuple[int, int, str], index: int, is_last:
     w = _words(nt, start, end, m)
     f = _Found(index)
     _alias_hits(w, f, nt, registry, m, utterance_scope)
+    _manner_hits(w, f, registry, m)
     _fuzzy_hit(w, f, registry, m)
     _rooms_and_modes(w, f, registry, m)
     _lemma_hits(w, f, nt, registry, m)

@@ -143,6 +143,11 @@ class Matchers:
                 form, _, tag = lemma.partition("/")
                 self.lemma_index[(form, tag)] = cap.capability_id
 
+        self.manner_frames = tuple(
+            (cap_id, frozenset(f.heads), frozenset(tuple(v.split("/")) for v in f.manners))  # type: ignore[misc]
+            for cap_id, f in registry.frames.capabilities.items() if f.heads and f.manners)
+        """(capability, head nouns, manner adjectives): 화면 ... 어둡게 sets the brightness (request_frames heads)."""
+
         settings_aliases = [a for c in caps.capabilities if c.kind == "settings" for a in c.aliases]
         self.settings_alias_set = {compact(a) for a in settings_aliases}
         self.mode_suffix = caps.classification_hints.unknown_mode_pattern_suffix

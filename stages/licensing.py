@@ -147,7 +147,7 @@ def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, registry:
             return "modifies:" + head  # 미세먼지 예방법: the capability word only qualifies another noun
     framed_lemma = hit.via == "lemma" and bool(c.rooms)  # 안방 가 (가 heard as a noun): the verb and its room
     if act.mood == "fragment" and hit.kind != "state_query" and not framed_lemma and (
-            hit.via not in ("alias", "pattern") or not _frame_element(c, hit)):
+            hit.via not in ("alias", "pattern", "frame") or not _frame_element(c, hit)):
         return "fragment_without_frame"
     return _frame_mismatch(hit, c, registry)
 

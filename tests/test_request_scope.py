@@ -108,3 +108,24 @@ def test_a_device_word_an_unsupported_request_acts_on_is_not_talk(runner):
 def test_looking_around_is_the_rotation_and_a_past_visit_is_not(runner):
     assert _caps(runner, "주위 한번 둘러봐")[1] == [("rotate_in_place", "start")]
     assert _caps(runner, "어제 시장 둘러봤어")[1] == []
+
+
+@pytest.mark.parametrize("text,cap,delta", [
+    ("화면 쪼매 어둡게 해라", "screen_brightness", -1),
+    ("있잖아 목소리 좀 작게 해 줘", "sound_volume", -1),
+    ("소리 좀 크게", "sound_volume", 1),
+    ("바람 좀 약하게 해 줘", "fan_speed", -1),
+])
+def test_a_head_noun_made_to_be_one_of_its_manners_sets_the_capability(runner, text, cap, delta):
+    record, _ = _caps(runner, text)
+    assert [(c, args.get("delta")) for c, _, args, _ in actions(record)] == [(cap, delta)]
+
+
+def test_air_made_clean_in_any_words_is_purifying(runner):
+    assert _caps(runner, "공기 좀 산뜻하게 할래?")[1] == [("selected_room_clean", "start")]
+
+
+@pytest.mark.parametrize("text", ["tv 소리 좀 크게 해 줘", "엄마가 소리 좀 작게 하래", "공기가 맑게 느껴지네",
+                                  "목소리가 너무 작아", "화면을 어둡게 하는 방법 알려줘"])
+def test_a_manner_frame_in_talk_or_for_another_appliance_acts_on_nothing(runner, text):
+    assert _caps(runner, text)[1] == []
