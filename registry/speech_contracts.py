@@ -119,6 +119,12 @@ class Wish(_Model):
     """오늘 날씨 알고 싶어 / 궁금하다: wishing to know, or being curious, asks a question."""
 
 
+class AskingLeave(_Model):
+    negators: Morphemes
+    verbs: Morphemes
+    note: str = ""
+
+
 class Ability(_Model):
     modifier_endings: Morphemes
     nouns: Morphemes
@@ -185,6 +191,8 @@ class SpeechActLexicon(_Model):
     person_nouns: list[str]
     vocatives: Vocatives
     wish: Wish
+    asking_leave: AskingLeave = Field(default_factory=lambda: AskingLeave(negators=[], verbs=[]))
+    """해 주면 안 돼?: a benefactive under a negated conditional asks for the act (a polite request)."""
     benefactives: Morphemes
     nominalizers: Morphemes = Field(default_factory=list)
     """켜 주는 것도 할 수 있어?: a benefactive inside a nominalized phrase (주는 것) is not the clause's request."""

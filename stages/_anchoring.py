@@ -256,13 +256,25 @@ def _rooms_and_modes(w: _Words, f: _Found, registry: Registry, m: Matchers) -> N
             f.anchor("unknown_mode", mm.group(1), mm.group(0), "pattern", 1.0)
 
 
+def _spelled_verb(nt: NormalizedText, i: int, m: Matchers) -> tuple[str, str]:
+    """Morpheme i's (lemma, tag), or the verb a particle spells when it stands as its own word before a
+    predicate (서재 가 줘: 가/JKS is 가/VV)."""
+    mo, morphs = nt.morphemes[i], nt.morphemes
+    verb = m.spaced_particle_verbs.get((mo.form, mo.tag))
+    if verb is not None and mo.start > 0 and nt.text[mo.start - 1] == " " and i + 1 < len(morphs) \
+            and morphs[i + 1].tag.startswith(("V", "E")):
+        return verb
+    return mo.form, mo.tag
+
+
 def _lemma_hits(w: _Words, f: _Found, nt: NormalizedText, registry: Registry, m: Matchers) -> None:
     """Lemma cues (verbs of motion, 찍다) anchor with their companions; a move with no room tries a slip of one."""
     weights = registry.weights.strengths
-    for mo in nt.morphemes:
+    morphs = nt.morphemes
+    for i, mo in enumerate(morphs):
         if not (w.start <= mo.start < w.end):
             continue
-        cap_id = m.lemma_index.get((mo.form, mo.tag))
+        cap_id = m.lemma_index.get(_spelled_verb(nt, i, m))
         if not cap_id or any(h.capability_id == cap_id for h in f.caps):
             continue
         cap = registry.capability_by_id[cap_id]

@@ -77,6 +77,11 @@ class Matchers:
         self._word_sets(registry.lexicon)
         self.wish_after_conditional = {tuple(v.split("/")) for v in registry.speech_acts.wish.after_conditional}
         """갔으면 좋겠어: a conditional ending before these is a wish, one clause, not a guard and its act."""
+        lex = registry.speech_acts
+        self.asking_leave = ({tuple(v.split("/")) for v in lex.benefactives},
+                             {tuple(v.split("/")) for v in lex.asking_leave.negators},
+                             {tuple(v.split("/")) for v in lex.asking_leave.verbs})
+        """해 주면 안 돼: a benefactive's conditional ending before a negator and 되 asks leave, one clause."""
 
     def _index_anchors(self, registry: Registry) -> None:
         """Every alias of a capability, unsupported category, manual topic, identity word or ambiguous word."""
@@ -137,6 +142,9 @@ class Matchers:
         self.room_re = re.compile("|".join(re.escape(name) for name, _ in registry.room_names))
         self.room_of = dict(registry.room_names)
 
+        self.spaced_particle_verbs = {tuple(k.split("/")): tuple(v.split("/"))
+                                      for k, v in registry.lexicon.get("spaced_particle_verbs", {}).items() if "/" in k}
+        """서재 가 줘: a particle standing as its own word before a predicate is the verb it spells."""
         self.lemma_index: dict[tuple[str, str], str] = {}
         for cap in caps.capabilities:
             for lemma in cap.lemmas:

@@ -11,6 +11,13 @@ from stages._clauses import PREDICATE_TAGS
 from stages._matchers import Matchers, compact
 
 
+def _asks_leave_at(morphs: list, i: int, m: Matchers) -> bool:
+    """해 주면 안 돼: the conditional ending at i follows a benefactive and comes before a negator and 되."""
+    benefactive, negators, verbs = m.asking_leave
+    return (i > 0 and i + 2 < len(morphs) and (morphs[i - 1].form, morphs[i - 1].tag) in benefactive
+            and (morphs[i + 1].form, morphs[i + 1].tag) in negators and (morphs[i + 2].form, morphs[i + 2].tag) in verbs)
+
+
 def segment(nt: NormalizedText, m: Matchers) -> list[tuple[int, int, str]]:
     """(start, end, connective) spans of the normalized text."""
     morphs = nt.morphemes
@@ -19,7 +26,8 @@ def segment(nt: NormalizedText, m: Matchers) -> list[tuple[int, int, str]]:
         nxt = morphs[i + 1]
         end = mo.start + mo.length
         if mo.tag == "EC" and mo.form in m.connective_endings and mo.form not in m.quotatives:
-            wish = mo.form in m.conditional_endings and (nxt.form, nxt.tag) in m.wish_after_conditional
+            wish = mo.form in m.conditional_endings and ((nxt.form, nxt.tag) in m.wish_after_conditional
+                                                         or _asks_leave_at(morphs, i, m))
             if nxt.tag not in m.no_split_before and not wish:
                 cuts.append((end, mo.form))
         elif mo.tag.startswith("NN") and (mo.form in m.sequence_nouns or mo.form in m.before_nouns) and i > 0 and morphs[i - 1].tag in ("ETM", "ETN"):

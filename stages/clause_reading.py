@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from registry.contracts import Agent, Mood, Polarity
 from stages._clauses import ENDS_SENTENCE, VERB_TAGS, ClauseAnalysis
 from stages._matchers import compact
-from stages.speech_patterns import Patterns, closed_syllable, follows, key
+from stages.speech_patterns import Patterns, asks_leave, closed_syllable, follows, key
 
 Pair = tuple[str, str]
 
@@ -146,8 +146,12 @@ def _polarity(c: ClauseAnalysis, s: _Shape, p: Patterns, out: Reading) -> str | 
     A negator before the first capability word negates some other phrase (있잖아 = 있지 않아)."""
     ms, sig = s.ms, out.signals
     first_word = min((h.position for h in c.capabilities), default=0)
+    leave = asks_leave(s.matrix, p)
+    if leave is not None:
+        sig.append("asks_leave")  # 해 주면 안 돼: the negator asks leave, it negates no act
+        leave += len(ms) - len(s.matrix)
     negator = next((k[0] for i, k in enumerate(ms)
-                    if k in p.negators and not c.in_registry_word[i] and i >= len(ms) - len(s.matrix)
+                    if k in p.negators and i != leave and not c.in_registry_word[i] and i >= len(ms) - len(s.matrix)
                     and _scopes_over_request(c, s.tags, i, first_word) and not _in_premise(ms, s.tags, i, p)), None)
     if follows(s.matrix, p.prohibit_conn, p.prohibit_aux, within=2) is not None:
         out.polarity = "prohibited"
@@ -180,7 +184,10 @@ def _subject(c: ClauseAnalysis, ms: list[Pair], p: Patterns, out: Reading) -> st
     sig, inside = out.signals, c.in_registry_word
     thing_subject = None
     for i, k in enumerate(ms[:-1]):
-        nxt = ms[i + 1]
+        j = i + 1
+        while j < len(ms) - 1 and ms[j][1] == "XSN":
+            j += 1  # 애들은, 기사님이: a plural or honorific suffix sits between the person and the particle
+        nxt = ms[j]
         if k in p.robot:
             sig.append(f"robot_subject:{k[0]}")
             break

@@ -47,6 +47,7 @@ class Patterns:
         self.wish_aux, self.wish_verb = pairs(lex.wish.auxiliaries), pairs(lex.wish.verbs)
         self.wish_good, self.wish_cond = pairs(lex.wish.after_conditional), pairs(lex.wish.conditional_endings)
         self.curiosity = pairs(lex.wish.curiosity)
+        self.leave_neg, self.leave_verb = pairs(lex.asking_leave.negators), pairs(lex.asking_leave.verbs)
         self.benefactive = pairs(lex.benefactives)
         self.request_nouns = pairs(lex.request_nouns)
         self.request_end, self.suggest_end = pairs(lex.request_endings), pairs(lex.suggestion_endings)
@@ -91,6 +92,15 @@ def key(mo: Morpheme) -> tuple[str, str]:
     return (mo.form, mo.tag)
 
 
+def asks_leave(ms: list[tuple[str, str]], p: "Patterns") -> int | None:
+    """Index of the negator of 해 주면 안 돼 (a benefactive, a conditional ending, a negator, 되): asking leave for
+    an act done for me, which is a request, not a negated statement."""
+    for i in range(len(ms) - 3):
+        if ms[i] in p.benefactive and ms[i + 1] in p.wish_cond and ms[i + 2] in p.leave_neg and ms[i + 3] in p.leave_verb:
+            return i + 2
+    return None
+
+
 def follows(ms: list[tuple[str, str]], first: frozenset, then: frozenset, within: int = 3) -> int | None:
     """Index of a morpheme of `then` that comes within `within` morphemes after one of `first`."""
     for i, k in enumerate(ms):
@@ -131,6 +141,8 @@ def governing_predicate(hit, c: ClauseAnalysis, p: Patterns) -> tuple[int, tuple
             continue  # 세게, 빵빵하게: manner, not the predicate
         if mo.tag.startswith("VX"):
             continue  # auxiliaries (켜져 있어, 해 줘) carry no frame of their own
+        if i > 0 and key(morphs[i - 1]) in p.wish_cond and key(mo) in p.wish_good:
+            continue  # 가 주면 좋겠어: the wish's 좋다 carries no frame; the act wished for does
         if mo.tag in VERB_TAGS or mo.tag == "XR":
             return i, (mo.form, mo.tag.split("-")[0])
         if mo.tag == "NNG" and nxt is not None and nxt.tag in ("XSV", "XSA"):

@@ -129,3 +129,36 @@ def test_air_made_clean_in_any_words_is_purifying(runner):
                                   "목소리가 너무 작아", "화면을 어둡게 하는 방법 알려줘"])
 def test_a_manner_frame_in_talk_or_for_another_appliance_acts_on_nothing(runner, text):
     assert _caps(runner, text)[1] == []
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("청정 좀 해 주면 안 돼?", [("selected_room_clean", "start")]),
+    ("서재로 가 주면 안 될까", [("move_to_room", "start")]),
+    ("사진 좀 찍어 주면 안 돼요", [("request_consent", "start"), ("take_photo", "start")]),
+])
+def test_asking_leave_for_an_act_done_for_me_is_a_polite_request(runner, text, expected):
+    assert _caps(runner, text)[1] == expected
+
+
+@pytest.mark.parametrize("text", ["청정 안 해 주면 안 돼?", "엄마가 청정 좀 해 주면 안 되냐고 물어봤어", "밤에 켜 두면 안 돼?"])
+def test_asking_leave_keeps_its_negations_and_reports(runner, text):
+    assert _caps(runner, text)[1] == []
+
+
+def test_a_request_for_another_appliance_asked_as_leave_is_unsupported(runner):
+    record, caps = _caps(runner, "세탁기 좀 돌려 주면 안 돼")
+    assert caps == [] and record.family == "UNS"
+
+
+def test_a_wish_for_an_act_done_for_me_is_framed_by_that_act(runner):
+    assert _caps(runner, "서재 가 주면 좋겠어")[1] == [("move_to_room", "start")]
+
+
+def test_a_particle_standing_as_its_own_word_is_the_verb_it_spells(runner):
+    assert _caps(runner, "서재 가 줘")[1] == [("move_to_room", "start")]
+    assert _caps(runner, "서재가 좋아")[1] == []
+
+
+def test_a_person_with_a_plural_suffix_is_still_somebody_else(runner):
+    record, caps = _caps(runner, "우리 반 애들은 다 충전식 선풍기 들고 다녀")
+    assert caps == [] and record.family == "DEF"
