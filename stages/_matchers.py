@@ -127,7 +127,9 @@ class Matchers:
                     self.fuzzy_index.setdefault(variant, key)
         self.fuzzy_lengths = sorted({len(k) for k in self.fuzzy_index.values()})
         # 거실로 가서 공 / 배터리 얼: a last word of one syllable that only begins a registry word was cut off
-        words = [k for k in entries if len(k) >= 2] + [name for name, _ in registry.room_names if len(name) >= 2]
+        asking = [v.split("/")[0] for v in registry.speech_acts.question_words + registry.speech_acts.quantity_question_words]
+        words = ([k for k in entries if len(k) >= 2] + [name for name, _ in registry.room_names if len(name) >= 2]
+                 + [w for w in asking if len(w) >= 2])  # 배터리 얼: 얼마 cut off
         self.cut_prefixes = {w[0] for w in words if "\uac00" <= w[0] <= "\ud7a3"} - set(entries) - {
             compact(n) for n, _ in registry.room_names}
         self.fuzzy_rooms: dict[str, str] = {}

@@ -55,7 +55,7 @@ def _frame_mismatch(hit, c: ClauseAnalysis, registry: Registry) -> str | None:
         j = start - 1
         while j >= 0 and morphs[j].tag in ("MAG", "JX", "JKS", "JKG", "MM", "XSN"):
             j -= 1
-        if j >= 0 and morphs[j].tag in ("NNG", "NNP", "NP") and morphs[j].form not in frame.subjects \
+        if j >= 0 and morphs[j].tag in ("NNG", "NNP", "NP", "NNB") and morphs[j].form not in frame.subjects \
                 and not _slip_of(morphs[j].form, hit.capability_id, registry):
             return "subject:" + morphs[j].form  # 약국 어디야: the question is about the pharmacy
     if hit.via == "lemma" and frame is not None and frame.objects:

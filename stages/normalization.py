@@ -29,20 +29,27 @@ def _clean(text: str) -> str:
     return _SPACES.sub(" ", text).strip()
 
 
+_DialectRule = tuple[re.Pattern[str], dict[str, str]]
+
+
 @lru_cache(maxsize=8)
-def _dialect_endings_for(registry: Registry) -> tuple[re.Pattern[str] | None, dict[str, str]]:
-    """가그래이 -> 가거라, 돌리그라 -> 돌리거라: a dialect imperative ending glued to a verb, which Kiwi would read as
-    one unknown noun, matched only at the end of a longer word (lexicon `dialect_endings`), longest first."""
-    endings = registry.lexicon.get("dialect_endings", {})
-    if not endings:
-        return None, {}
-    alternatives = "|".join(re.escape(e) for e in sorted(endings, key=len, reverse=True))
-    return re.compile(rf"(?<=\S)({alternatives})(?=[?.!,~]*(?:\s|$))"), endings
+def _dialect_rules_for(registry: Registry) -> tuple[_DialectRule, ...]:
+    """가그래이 -> 가거라: a dialect imperative ending glued to a verb, which Kiwi would read as one unknown noun,
+    matched only at the end of a longer word (lexicon `dialect_endings`); 고마 -> 그만: a dialect word matched only
+    as a whole word (lexicon `dialect_words`). Longest first."""
+    rules = []
+    for section, before in (("dialect_endings", r"(?<=\S)"), ("dialect_words", r"(?<!\S)")):
+        table = {k: v for k, v in registry.lexicon.get(section, {}).items() if k != "note"}
+        if table:
+            alternatives = "|".join(re.escape(e) for e in sorted(table, key=len, reverse=True))
+            rules.append((re.compile(rf"{before}({alternatives})(?=[?.!,~]*(?:\s|$))"), table))
+    return tuple(rules)
 
 
 def _standard_endings(text: str, registry: Registry) -> str:
-    pattern, endings = _dialect_endings_for(registry)
-    return pattern.sub(lambda m: endings[m.group(1)], text) if pattern else text
+    for pattern, table in _dialect_rules_for(registry):
+        text = pattern.sub(lambda m: table[m.group(1)], text)
+    return text
 
 
 def normalized_text(turn_input: TurnInput, kiwi: Any, registry: Registry) -> NormalizedText:

@@ -162,3 +162,17 @@ def test_a_particle_standing_as_its_own_word_is_the_verb_it_spells(runner):
 def test_a_person_with_a_plural_suffix_is_still_somebody_else(runner):
     record, caps = _caps(runner, "우리 반 애들은 다 충전식 선풍기 들고 다녀")
     assert caps == [] and record.family == "DEF"
+
+
+def test_a_dialect_word_kiwi_would_split_is_read_as_its_standard_word(runner):
+    assert _caps(runner, "그 정화 고마 해라")[1] == [("selected_room_clean", "stop")]
+    assert actions(runner.route(TurnInput(recognized_text="고마워"))) == []
+
+
+def test_where_a_place_described_by_a_clause_is_asks_about_the_place(runner):
+    assert _caps(runner, "근처 주유소 싼 데 어디야")[1] == []
+
+
+def test_a_question_word_cut_off_after_a_state_word_checks_nothing(runner):
+    record, caps = _caps(runner, "배터리 얼")
+    assert caps == [] and record.family == "STT_NULL"
