@@ -310,6 +310,13 @@ class UnsupportedFrames(_Model):
     """Nouns that are never the object of another appliance's control: the robot's own settings (모드, 기능, 소리)
     and times (아까, 지금): 아까 말한 거 그걸로 바꿔 asks back, it names no appliance."""
 
+    reference_determiners: Morphemes = Field(default_factory=list)
+    """그 거 / 이 걸로: a noun after one of these refers back and names no appliance (온 문자 still names one)."""
+
+    @cached_property
+    def reference_determiner_set(self) -> frozenset[tuple[str, str]]:
+        return frozenset(tuple(v.split("/")) for v in self.reference_determiners)  # type: ignore[misc]
+
     @cached_property
     def own_noun_set(self) -> frozenset[str]:
         return frozenset(n.lower() for n in self.own_nouns)

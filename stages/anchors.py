@@ -256,8 +256,8 @@ def _fragment_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers) -> None:
     if not c.has_predicate:
         fragment += 0.3
         signals.append("no_predicate")
-    elif not complete and c.index == 0:
-        fragment += 0.25
+    elif not complete and c.index == 0 and not c.connective:
+        fragment += 0.25  # (a clause its connective ending joins to the next one is not left open)
         signals.append("no_final_ending")
     foreign = sum(1 for t in c.morpheme_tags if t in ("SL", "SH", "UN", "SW", "SO"))
     if foreign and foreign >= len(c.morpheme_tags) / 2:

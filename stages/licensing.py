@@ -171,7 +171,7 @@ def unsupported_frame(c: ClauseAnalysis, registry: Registry) -> str | None:
     nouns = {mo.form for i, mo in enumerate(c.morphemes) if mo.tag in ("NNG", "NNP") and not c.in_registry_word[i]
              and (mo.form, mo.tag) not in p.robot and mo.form.lower() not in product  # 모드 바꿔줘 asks which mode
              and mo.form.lower() not in frames.own_noun_set
-             and not (i > 0 and c.morphemes[i - 1].tag == "MM")}  # 그 걸로 / 그 거: a reference back, no appliance
+             and not (i > 0 and key(c.morphemes[i - 1]) in frames.reference_determiner_set)}  # 그 거: a reference back
     recipient = {(mo.form, mo.tag) for i, mo in enumerate(c.morphemes)
                  if i and c.morphemes[i - 1].tag in ("NNG", "NNP", "NP") and mo.tag.startswith("J")}
     light = found[1] in registry.frames.light_set  # 엄마한테 잘해: a light verb to somebody passes on no message

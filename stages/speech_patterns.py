@@ -115,8 +115,11 @@ def final_predicate(c: ClauseAnalysis, p: Patterns) -> tuple[int, tuple[str, str
     """(index, lemma) of the clause's last main predicate: not an auxiliary or a benefactive; a 하 suffix stands
     for the noun before it (청소/NNG of 청소해). None when the clause has no predicate."""
     ms = [key(mo) for mo in c.morphemes]
-    at = next((i for i in range(len(ms) - 1, -1, -1)
-               if ms[i][1] in VERB_TAGS and ms[i][1] != "VX" and ms[i] not in p.benefactive), None)
+    leave = asks_leave(ms, p)
+    at = next((i for i in range(len(ms) - 1 if leave is None else leave - 1, -1, -1)
+               if ms[i][1] in VERB_TAGS and ms[i][1] != "VX" and ms[i] not in p.benefactive
+               and not (i > 0 and ms[i - 1] in p.wish_cond and ms[i] in p.wish_good)), None)
+    # (시켜 주면 안 돼 / 시켜 주면 좋겠어: the act asked for is the predicate, not 되다 or the wish's 좋다)
     if at is None:
         return None
     return at, (ms[at - 1] if ms[at][1] in ("XSV", "XSA") and at > 0 else ms[at])

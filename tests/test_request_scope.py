@@ -176,3 +176,14 @@ def test_where_a_place_described_by_a_clause_is_asks_about_the_place(runner):
 def test_a_question_word_cut_off_after_a_state_word_checks_nothing(runner):
     record, caps = _caps(runner, "배터리 얼")
     assert caps == [] and record.family == "STT_NULL"
+
+
+def test_a_determiner_that_is_no_reference_back_keeps_the_appliance_named(runner):
+    record, caps = _caps(runner, "온 문자 좀 읽어 줘")
+    assert caps == [] and record.family == "UNS"
+    assert "communication" not in _caps(runner, "그 거 좀 켜 줘")[0].unsupported_categories
+
+
+def test_a_clause_joined_to_the_next_by_its_ending_is_not_left_open(runner):
+    record, caps = _caps(runner, "이거 들여 놓고 나서 애기 기침이 좀 줄었어")
+    assert caps == [] and record.family == "DEF"
