@@ -161,6 +161,8 @@ class OtherTargets(_Model):
     """How many characters (particles: 의, 가, 을) may stand between the thing and the capability word it owns."""
     things: dict[str, list[str]]
     """Kind of thing -> nouns naming it (matched as whole morphemes, lower case)."""
+    possessive_particles: list[str] = Field(default_factory=list)
+    """What alone may join a thing to a part of it (정수기 필터, 정수기의 필터); 스피커랑 페어링 joins two things."""
 
 
 class SpeechActLexicon(_Model):

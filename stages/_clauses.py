@@ -72,13 +72,16 @@ class ClauseAnalysis:
     """Capability and category words the clause holds without a licence ("move_to_room:prohibited")."""
 
 
-def thing_before(c: ClauseAnalysis, lex: SpeechActLexicon, positions: list[int]) -> str | None:
-    """The kind of another thing in the home (tv, phone...) whose name ends right before one of these compact positions."""
+def thing_before(c: ClauseAnalysis, lex: SpeechActLexicon, positions: list[int], owning: bool = False) -> str | None:
+    """The kind of another thing in the home (tv, phone...) whose name ends right before one of these compact positions;
+    `owning`: joined to it by nothing or a possessive particle only (정수기 필터, not 스피커랑 페어링)."""
     gap = lex.other_targets.max_gap_chars
+    joins = {"", *lex.other_targets.possessive_particles}
     for found in lex.things_re.finditer(c.compact):
         name = found.group(0)
         # a one-syllable name (차, 폰, 불) counts only as a whole morpheme, never inside a word (차라리)
         whole = len(name) > 1 or any(mo.form.lower() == name and mo.tag.startswith(("NN", "SL")) for mo in c.morphemes)
-        if whole and any(0 <= at - found.end() <= gap for at in positions):
+        if whole and any(0 <= at - found.end() <= gap and (not owning or c.compact[found.end():at] in joins)
+                         for at in positions):
             return lex.thing_of[name]
     return None

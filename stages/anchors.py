@@ -11,6 +11,7 @@ from registry.loader import Registry
 from registry.speech_contracts import PRODUCT_NOUN_TAGS
 from stages._clauses import ENDS_SENTENCE, ClauseAnalysis, thing_before
 from stages.ngram_model import LEARNED_PREFIX
+from stages.licensing import OTHER_THINGS_PART
 from stages._matchers import Matchers, matchers_for
 
 LEARNED_FLOOR = 0.2
@@ -207,7 +208,7 @@ def _question_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: 
     asks_about = act.mood in ("question", "state_question") and bool(about_robot)
     if (act.mood == "knowledge_question" and about_device) or asks_about:
         lit("has_device_knowledge_question", 1.0, act.mood, *act.signals[:2])
-    elif act.mood == "knowledge_question" and not trailing:
+    elif act.mood == "knowledge_question" and not trailing and not any(x.endswith(OTHER_THINGS_PART) for x in c.mentions):
         # 계단도 올라갈 수 있어? 처음 쓰기 전에 뭘 해야 돼?: how / can-it asked of the robot, no device word
         lit("has_unanchored_knowledge_question", 1.0, *act.signals[:2])
     # 카메라 화소가 몇이야? 화면 터치가 갑자기 안 먹어: a question or a problem report about the product itself

@@ -12,11 +12,13 @@ import dataclasses
 
 from registry.contracts import SpeechAct
 from registry.loader import Registry
-from stages._clauses import ClauseAnalysis
+from stages._clauses import ClauseAnalysis, thing_before
 from stages._matchers import compact, matchers_for
 from stages.speech_patterns import final_predicate, governing_predicate, key, patterns
 
 
+OTHER_THINGS_PART = "target:other_thing"
+"""The mention reason of a manual topic named as a part of another thing in the home (정수기 필터)."""
 _ALL_OPERATION_CUES = ("on", "off", "increase", "decrease", "check")
 
 
@@ -182,6 +184,12 @@ def unsupported_frame(c: ClauseAnalysis, registry: Registry) -> str | None:
     return None
 
 
+def _topic_of_other_thing(c: ClauseAnalysis, topic: str, registry: Registry) -> bool:
+    """Whether another thing in the home is named right before the words that anchored this manual topic."""
+    at = [c.compact.find(compact(a.surface)) for a in c.anchors if a.kind == "device_qna" and a.target == topic]
+    return thing_before(c, registry.speech_acts, [a for a in at if a >= 0], owning=True) is not None
+
+
 def license_clauses(clauses: list[ClauseAnalysis], acts: list[SpeechAct], registry: Registry) -> list[ClauseAnalysis]:
     """The clauses with only the capability hits their speech act licenses; the rest kept as mentions."""
     category = registry.speech_acts.other_targets.category
@@ -217,10 +225,16 @@ def license_clauses(clauses: list[ClauseAnalysis], acts: list[SpeechAct], regist
         topics, modes = (c.qna_topics, c.unknown_modes) if not talk else ([], [])
         if talk:
             mentions += [f"{t}:{act.mood}" for t in c.qna_topics] + [f"mode:{w}:{act.mood}" for w in c.unknown_modes]
+        owned = [t for t in topics if _topic_of_other_thing(c, t, registry)]
+        if owned:  # 정수기 필터 언제 갈아?: the part belongs to another thing in the home, not to the robot
+            topics = [t for t in topics if t not in owned]
+            mentions += [f"{t}:{OTHER_THINGS_PART}" for t in owned]
         dropped = {m.split(":")[0] for m in mentions}
         anchors = [a for a in c.anchors if not (a.kind in ("execution", "settings", "state_query", "unsupported") and a.target in dropped)]
         cues = c.cues
-        if c.role == "action" and (act.polarity != "affirmative" or act.reported or act.past or act.agent != "robot"):
+        # 알람 맞추지 마 / 엄마는 알람 없이도 다섯 시면 일어나셔: a schedule word in what is forbidden, was done or is
+        # somebody else's registers nothing, in a condition as much as in an act
+        if c.role in ("action", "guard") and (act.polarity != "affirmative" or act.reported or act.past or act.agent != "robot"):
             cues = {k: v for k, v in cues.items() if not k.startswith("sch_") or k == "sch_list"}
         out.append(dataclasses.replace(c, capabilities=kept, unsupported=unsupported, anchors=anchors, cues=cues,
                                        act=act, mentions=mentions, qna_topics=topics, unknown_modes=modes))

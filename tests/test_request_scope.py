@@ -187,3 +187,15 @@ def test_a_determiner_that_is_no_reference_back_keeps_the_appliance_named(runner
 def test_a_clause_joined_to_the_next_by_its_ending_is_not_left_open(runner):
     record, caps = _caps(runner, "이거 들여 놓고 나서 애기 기침이 좀 줄었어")
     assert caps == [] and record.family == "DEF"
+
+
+@pytest.mark.parametrize("text", ["엄마는 알람 없이도 다섯 시면 일어나셔", "내가 알람 맞출게", "어제 알람 맞췄어"])
+def test_a_schedule_word_in_somebody_elses_or_a_past_act_registers_nothing(runner, text):
+    assert runner.route(TurnInput(recognized_text=text)).family != "SCH"
+
+
+def test_a_manual_topic_owned_by_another_thing_is_no_product_question(runner):
+    assert runner.route(TurnInput(recognized_text="정수기 필터 언제 갈아?")).family != "DQR"
+    assert runner.route(TurnInput(recognized_text="주방 후드 필터 닦아야 되는데 귀찮아")).family == "DEF"
+    # joined by 랑 (with), another thing is a partner of the robot's feature, not its owner
+    assert runner.route(TurnInput(recognized_text="블루투스 스피커랑 페어링할 수 있어?")).family == "DQR"
