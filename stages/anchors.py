@@ -326,7 +326,7 @@ def _merge_axes(per_clause: list[dict[str, EvidenceAxis]]) -> dict[str, Evidence
 
 
 def _cross_clause_axes(clause_analyses: list[ClauseAnalysis], normalized_text: NormalizedText,
-                       history_evidence: HistoryEvidence, axes: dict[str, EvidenceAxis]) -> None:
+                       history_evidence: HistoryEvidence, axes: dict[str, EvidenceAxis], registry: Registry) -> None:
     """Axes whose question, condition or delay and the device word they concern sit in different clauses."""
     # "나이트 모드 켜면 뭐가 달라져?": the ability question and its anchor may sit in different clauses
     asked = [cue for c in clause_analyses for cue in c.cues.get("capability_question", [])
@@ -344,7 +344,9 @@ def _cross_clause_axes(clause_analyses: list[ClauseAnalysis], normalized_text: N
     if route in ANSWERING_FAMILIES and _elliptical_question(clause_analyses, normalized_text):
         axes[f"{FOLLOW_UP_PREFIX}{route}"] = EvidenceAxis(strength=1.0, signals=[f"last_route:{route}"])
     # "매너 모드 켜면 알람도 안 울려?": a question under a condition on a device word asks what the robot does then
-    guarded = any(c.role == "guard" and (c.capabilities or c.mentions or c.qna_topics) for c in clause_analyses)
+    # (필터 0프로 되면 어떻게 돼?: a part of the product named in the condition counts as its device word)
+    guarded = any(c.role == "guard" and (c.capabilities or c.mentions or c.qna_topics or _product_topic(c, registry))
+                  for c in clause_analyses)
     wondering = [c for c in clause_analyses if c.role == "action" and c.act is not None and not c.capabilities
                  and c.act.mood in ("question", "knowledge_question") and c.act.target_owner is None]
     if guarded and wondering and "has_device_knowledge_question" not in axes:
@@ -379,7 +381,7 @@ def preclassifier_hints(
     if not per_clause:
         per_clause = [{"looks_fragmentary": EvidenceAxis(strength=1.0, signals=[normalized_text.rejected_reason or "empty"])}]
     axes = _merge_axes(per_clause)
-    _cross_clause_axes(clause_analyses, normalized_text, history_evidence, axes)
+    _cross_clause_axes(clause_analyses, normalized_text, history_evidence, axes, registry)
     # the learned model is one more axis per family; score_families counts it on gray-zone turns only, and it
     # never licenses anything
     for family, p in learned_family_evidence.probabilities.items():

@@ -190,12 +190,30 @@ def _topic_of_other_thing(c: ClauseAnalysis, topic: str, registry: Registry) -> 
     return thing_before(c, registry.speech_acts, [a for a in at if a >= 0], owning=True) is not None
 
 
+_CONTENT_TAGS = frozenset({"NNG", "NNP", "NR", "SN", "SL", "VV", "VA", "VA-I", "XR"})
+
+
+def _deictic_identity(c: ClauseAnalysis, act: SpeechAct, cues: dict, registry: Registry) -> tuple[bool, dict]:
+    """이거 밤에 틀어 놓으면 시끄러워? / 이거 어느 나라에서 만든 제품이에요?: a question to the robot whose only vague
+    words are "this" (lexicon fragments.product_deictics) asks about the product at hand, not about nothing."""
+    vague = cues.get("vague", [])
+    deictic = matchers_for(registry).product_deictics
+    p, light = patterns(registry), registry.frames.light_set
+    # 이거 어떻게 (된 거야)?: with no word of its own besides question words and light verbs it stays vague
+    said = any(mo.tag in _CONTENT_TAGS and key(mo) not in p.question_words and key(mo) not in light
+               and compact(mo.form) not in deictic for mo in c.morphemes)
+    if (vague and all(v in deictic for v in vague) and said and act.agent == "robot" and not act.reported
+            and act.mood in ("question", "knowledge_question")):
+        return True, {k: v for k, v in cues.items() if k != "vague"}
+    return c.identity, cues
+
+
 def license_clauses(clauses: list[ClauseAnalysis], acts: list[SpeechAct], registry: Registry) -> list[ClauseAnalysis]:
     """The clauses with only the capability hits their speech act licenses; the rest kept as mentions."""
     category = registry.speech_acts.other_targets.category
     requested = any(a.licenses_action or a.licenses_state_query for c, a in zip(clauses, acts) if c.role == "action")
     out = []
-    for c, act in zip(clauses, acts):
+    for i, (c, act) in enumerate(zip(clauses, acts)):
         kept, mentions = [], []
         for hit in c.capabilities:
             reason = _licensed(hit, c, act, requested, registry)
@@ -236,6 +254,9 @@ def license_clauses(clauses: list[ClauseAnalysis], acts: list[SpeechAct], regist
         # somebody else's registers nothing, in a condition as much as in an act
         if c.role in ("action", "guard") and (act.polarity != "affirmative" or act.reported or act.past or act.agent != "robot"):
             cues = {k: v for k, v in cues.items() if not k.startswith("sch_") or k == "sch_list"}
+        # a condition's "this" is asked about by the question it conditions (이거 밤에 틀어 놓으면 시끄러워?)
+        asking = next((a for d, a in zip(clauses[i:], acts[i:]) if d.role == "action"), act) if c.role == "guard" else act
+        identity, cues = _deictic_identity(c, asking, cues, registry)
         out.append(dataclasses.replace(c, capabilities=kept, unsupported=unsupported, anchors=anchors, cues=cues,
-                                       act=act, mentions=mentions, qna_topics=topics, unknown_modes=modes))
+                                       act=act, mentions=mentions, qna_topics=topics, unknown_modes=modes, identity=identity))
     return out

@@ -199,3 +199,18 @@ def test_a_manual_topic_owned_by_another_thing_is_no_product_question(runner):
     assert runner.route(TurnInput(recognized_text="주방 후드 필터 닦아야 되는데 귀찮아")).family == "DEF"
     # joined by 랑 (with), another thing is a partner of the robot's feature, not its owner
     assert runner.route(TurnInput(recognized_text="블루투스 스피커랑 페어링할 수 있어?")).family == "DQR"
+
+
+@pytest.mark.parametrize("text", ["이거 밤에 틀어놓으면 시끄러워?", "이거 어느 나라에서 만든 제품이에요?", "이거 몇 kg이야"])
+def test_this_in_a_question_to_the_robot_is_the_product(runner, text):
+    assert runner.route(TurnInput(recognized_text=text)).family == "DQR"
+
+
+@pytest.mark.parametrize("text", ["이거 어떻게", "이거 켜 줘", "그거 뭐야?"])
+def test_this_with_nothing_else_said_stays_a_vague_reference(runner, text):
+    record = runner.route(TurnInput(recognized_text=text))
+    assert record.family == "STT_NULL" and actions(record) == []
+
+
+def test_a_part_of_the_product_in_a_condition_makes_the_question_about_the_product(runner):
+    assert runner.route(TurnInput(recognized_text="필터 0프로 되면 어떻게 돼")).family == "DQR"
