@@ -72,6 +72,15 @@ class ClauseAnalysis:
     """Capability and category words the clause holds without a licence ("move_to_room:prohibited")."""
 
 
+def thing_named(c: ClauseAnalysis, lex: SpeechActLexicon) -> str | None:
+    """The kind of another thing in the home the clause names anywhere (a one-syllable name only as a whole morpheme)."""
+    for found in lex.things_re.finditer(c.compact):
+        name = found.group(0)
+        if len(name) > 1 or any(mo.form.lower() == name and mo.tag.startswith(("NN", "SL")) for mo in c.morphemes):
+            return lex.thing_of[name]
+    return None
+
+
 def thing_before(c: ClauseAnalysis, lex: SpeechActLexicon, positions: list[int], owning: bool = False) -> str | None:
     """The kind of another thing in the home (tv, phone...) whose name ends right before one of these compact positions;
     `owning`: joined to it by nothing or a possessive particle only (정수기 필터, not 스피커랑 페어링)."""

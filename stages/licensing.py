@@ -12,7 +12,7 @@ import dataclasses
 
 from registry.contracts import SpeechAct
 from registry.loader import Registry
-from stages._clauses import ClauseAnalysis, thing_before
+from stages._clauses import ClauseAnalysis, thing_before, thing_named
 from stages._matchers import compact, matchers_for
 from stages.speech_patterns import final_predicate, governing_predicate, key, patterns
 
@@ -177,6 +177,16 @@ def unsupported_frame(c: ClauseAnalysis, registry: Registry) -> str | None:
     recipient = {(mo.form, mo.tag) for i, mo in enumerate(c.morphemes)
                  if i and c.morphemes[i - 1].tag in ("NNG", "NNP", "NP") and mo.tag.startswith("J")}
     light = found[1] in registry.frames.light_set  # 엄마한테 잘해: a light verb to somebody passes on no message
+    at = found[0]
+    if found[1][1].startswith("VA") and at + 1 < len(c.morphemes) and key(c.morphemes[at + 1]) in p.manner_end \
+            and thing_named(c, registry.speech_acts):
+        return registry.speech_acts.other_targets.category  # 무드등 좀 어둡게 해 줘: another thing made to be so
+    if light:
+        # 방 청소 싹 해 놔라: a light verb spaced from its verbal noun carries that noun's frame
+        noun = next((k for k in reversed([key(mo) for mo in c.morphemes[:at]])
+                     if k[1] == "NNG" and any(k in preds for _, preds, _, _ in frames.compiled)), None)
+        if noun is not None:
+            found, light = (at, noun), False
     for category, predicates, objects, to_whom in frames.compiled:
         to_somebody = not light and bool(recipient & to_whom)
         if found[1] in predicates and (not objects or ("*" in objects and nouns) or nouns & objects or to_somebody):

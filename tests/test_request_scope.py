@@ -214,3 +214,14 @@ def test_this_with_nothing_else_said_stays_a_vague_reference(runner, text):
 
 def test_a_part_of_the_product_in_a_condition_makes_the_question_about_the_product(runner):
     assert runner.route(TurnInput(recognized_text="필터 0프로 되면 어떻게 돼")).family == "DQR"
+
+
+@pytest.mark.parametrize("text", ["무드등 좀 어둡게 해 줄래", "에어컨 좀 시원하게 해 줘"])
+def test_another_thing_made_to_be_so_is_an_other_appliance_request(runner, text):
+    record, caps = _caps(runner, text)
+    assert caps == [] and record.family == "UNS"
+
+
+def test_a_light_verb_spaced_from_its_verbal_noun_carries_that_nouns_frame(runner):
+    record, caps = _caps(runner, "방 청소 싹 해 놔라")
+    assert caps == [] and "floor_cleaning" in record.unsupported_categories
