@@ -54,13 +54,27 @@ def _goal_beyond_the_robot(c: ClauseAnalysis, r: Reading, p: Patterns) -> str | 
 
 def _quoted_by_the_next(clauses: list[ClauseAnalysis], per: list[Reading], p: Patterns) -> None:
     """청정 돌려라 했는데 / 거실로 가라 했잖아: a command followed at once by a reporting verb is somebody's words
-    quoted without a quotative particle, not a request to the robot."""
+    quoted without a quotative particle, not a request to the robot; followed by a verb of showing (광고에 사진으로
+    추억을 남기세요 나오잖아), it is what a screen or an advert says."""
     order = sorted(range(len(clauses)), key=lambda i: clauses[i].start)
     for i, j in zip(order, order[1:]):
         nxt = clauses[j].morphemes
-        if per[i].mood == "request" and nxt and key(nxt[0]) in p.reporting:
+        if per[i].mood == "request" and nxt and (key(nxt[0]) in p.reporting or key(nxt[0]) in p.display):
             per[i].reported = True
             per[i].signals.append(f"quoted_by:{nxt[0].form}")
+
+
+def _stop_said_to_somebody(clauses: list[ClauseAnalysis], per: list[Reading]) -> None:
+    """야 그만 해라, 장난치지 마라: a stop said with a prohibition of an act that is none of the robot's is said to
+    whoever does that act (a child, a sibling), not a voice stop for the robot (멈춰, 가지 마 still is)."""
+    forbids_other = any(r.polarity == "prohibited" and not c.capabilities and not c.mentions and c.has_predicate
+                        for c, r in zip(clauses, per))
+    if not forbids_other:
+        return
+    for r in per:
+        if r.mood == "stop":
+            r.mood, r.agent = "request", "third_person"
+            r.signals.append("stop_said_to:somebody")
 
 
 def _mark_messages(clauses: list[ClauseAnalysis], per: list[Reading]) -> None:
@@ -171,6 +185,7 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], registry: Registry) -> 
             per[last].signals.append(f"cut_off_word:{cut}")
     _quoted_by_the_next(clause_candidates, per, p)
     _spread_over_sentences(clause_candidates, per, p)
+    _stop_said_to_somebody(clause_candidates, per)
     _mark_messages(clause_candidates, per)
     words_max = registry.speech_acts.fragment_max_words
     return [_speech_act(c, r, words_max) for c, r in zip(clause_candidates, per)]

@@ -225,3 +225,17 @@ def test_another_thing_made_to_be_so_is_an_other_appliance_request(runner, text)
 def test_a_light_verb_spaced_from_its_verbal_noun_carries_that_nouns_frame(runner):
     record, caps = _caps(runner, "방 청소 싹 해 놔라")
     assert caps == [] and "floor_cleaning" in record.unsupported_categories
+
+
+def test_a_command_shown_on_a_screen_or_an_advert_is_what_it_says_not_a_request(runner):
+    assert actions(runner.route(TurnInput(recognized_text="광고에 사진 한 장으로 추억을 남기세요 나오잖아"))) == []
+
+
+@pytest.mark.parametrize("text", ["야 고마 해라, 장난치지 마라", "그만해 울지 마"])
+def test_a_stop_said_with_a_prohibition_of_somebody_elses_act_is_no_voice_stop(runner, text):
+    record = runner.route(TurnInput(recognized_text=text))
+    assert record.family != "ODL" and actions(record) == []
+
+
+def test_a_stop_on_its_own_is_still_a_voice_stop(runner):
+    assert runner.route(TurnInput(recognized_text="그만 멈춰")).family == "ODL"
