@@ -177,6 +177,7 @@ def unsupported_frame(c: ClauseAnalysis, registry: Registry) -> str | None:
     recipient = {(mo.form, mo.tag) for i, mo in enumerate(c.morphemes)
                  if i and c.morphemes[i - 1].tag in ("NNG", "NNP", "NP") and mo.tag.startswith("J")}
     light = found[1] in registry.frames.light_set  # 엄마한테 잘해: a light verb to somebody passes on no message
+    thing = thing_named(c, registry.speech_acts)  # 가스레인지 꺼 줘: another thing of the home is an object too
     at = found[0]
     if found[1][1].startswith("VA") and at + 1 < len(c.morphemes) and key(c.morphemes[at + 1]) in p.manner_end \
             and thing_named(c, registry.speech_acts):
@@ -189,7 +190,7 @@ def unsupported_frame(c: ClauseAnalysis, registry: Registry) -> str | None:
             found, light = (at, noun), False
     for category, predicates, objects, to_whom in frames.compiled:
         to_somebody = not light and bool(recipient & to_whom)
-        if found[1] in predicates and (not objects or ("*" in objects and nouns) or nouns & objects or to_somebody):
+        if found[1] in predicates and (not objects or ("*" in objects and (nouns or thing)) or nouns & objects or to_somebody):
             return category
     return None
 

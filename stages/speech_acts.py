@@ -13,7 +13,7 @@ from registry.contracts import ACTING_MOODS, NormalizedText, SpeechAct
 from registry.loader import Registry
 from registry.speech_contracts import SpeechActLexicon
 from stages._anchoring import analyse
-from stages._clauses import ClauseAnalysis, thing_before
+from stages._clauses import ClauseAnalysis, thing_before, thing_named
 from stages._matchers import matchers_for
 from stages.clause_reading import Reading, cut_off_word, read_clause
 from stages.licensing import license_clauses
@@ -173,6 +173,10 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], registry: Registry) -> 
     for c in clause_candidates:
         reading = read_clause(c, p, paired)
         reading.target_owner = _owned_by_other_thing(c, registry.speech_acts)
+        if reading.mood == "stop" and reading.target_owner is None:
+            reading.target_owner = thing_named(c, registry.speech_acts)
+            if reading.target_owner:  # TV 꺼 / 세탁기 멈춰: a stop aimed at another thing in the home, not at the robot
+                reading.mood = "request"
         _person_before_a_setting(c, reading, p)
         if reading.target_owner:
             reading.signals.append(f"target:{reading.target_owner}")

@@ -116,13 +116,17 @@ def final_predicate(c: ClauseAnalysis, p: Patterns) -> tuple[int, tuple[str, str
     for the noun before it (청소/NNG of 청소해). None when the clause has no predicate."""
     ms = [key(mo) for mo in c.morphemes]
     leave = asks_leave(ms, p)
-    at = next((i for i in range(len(ms) - 1 if leave is None else leave - 1, -1, -1)
+    able = next((i for i in range(len(ms) - 2) if ms[i] in p.able_mod and ms[i + 1] in p.able_noun
+                 and ms[i + 2] in p.able_verb), None)  # 닫아 줄 수 있어?: the act asked for, not 있다
+    end = min(x for x in (leave, able, len(ms)) if x is not None)
+    at = next((i for i in range(end - 1, -1, -1)
                if ms[i][1] in VERB_TAGS and ms[i][1] != "VX" and ms[i] not in p.benefactive
                and not (i > 0 and ms[i - 1] in p.wish_cond and ms[i] in p.wish_good)), None)
     # (시켜 주면 안 돼 / 시켜 주면 좋겠어: the act asked for is the predicate, not 되다 or the wish's 좋다)
     if at is None:
         return None
-    return at, (ms[at - 1] if ms[at][1] in ("XSV", "XSA") and at > 0 else ms[at])
+    lemma = ms[at - 1] if ms[at][1] in ("XSV", "XSA") and at > 0 else ms[at]
+    return at, (lemma[0], lemma[1].split("-")[0])  # 닫/VV-R: an irregular verb is its lemma's VV or VA
 
 
 def closed_syllable(form: str) -> bool:

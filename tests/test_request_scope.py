@@ -239,3 +239,15 @@ def test_a_stop_said_with_a_prohibition_of_somebody_elses_act_is_no_voice_stop(r
 
 def test_a_stop_on_its_own_is_still_a_voice_stop(runner):
     assert runner.route(TurnInput(recognized_text="그만 멈춰")).family == "ODL"
+
+
+@pytest.mark.parametrize("text", ["TV 꺼", "세탁기 멈춰"])
+def test_a_stop_aimed_at_another_thing_stops_nothing_of_the_robot(runner, text):
+    record = runner.route(TurnInput(recognized_text=text))
+    assert record.family == "UNS" and not record.stops_active_workflow
+
+
+@pytest.mark.parametrize("text", ["거실 창문 좀 닫아 줄 수 있어?", "가스레인지 꺼 줘"])
+def test_an_ability_asked_for_me_or_an_irregular_verb_still_meets_its_frame(runner, text):
+    record = runner.route(TurnInput(recognized_text=text))
+    assert record.family == "UNS" and actions(record) == []
