@@ -177,17 +177,13 @@ def _scope(cc: str, amb, m: Matchers, utterance_scope: tuple[bool, bool]) -> str
     return "indoor" if indoor else "outdoor" if outdoor else amb.default_scope
 
 
-_RESULTATIVE = ("게", "EC")
-"""어둡게 (해): an adjective made the result of an act."""
-
-
-def _manner_at(morphs: list[Morpheme], j: int, manners: frozenset[tuple[str, str]]) -> bool:
-    """Whether morpheme j is one of the manners in the resultative -게 form (an XR root with 하/XSA counts as
-    its adjective: 산뜻하게)."""
+def _manner_at(morphs: list[Morpheme], j: int, manners: frozenset[tuple[str, str]], m: Matchers) -> bool:
+    """Whether morpheme j is one of the manners in the resultative -게 form (speech_acts manner_endings; an XR root
+    with 하/XSA counts as its adjective: 산뜻하게)."""
     mo = morphs[j]
     if mo.tag == "XR" and j + 2 < len(morphs) and morphs[j + 1].tag == "XSA":
-        return (mo.form, "XR") in manners and (morphs[j + 2].form, morphs[j + 2].tag) == _RESULTATIVE
-    return (mo.form, mo.tag) in manners and j + 1 < len(morphs) and (morphs[j + 1].form, morphs[j + 1].tag) == _RESULTATIVE
+        return (mo.form, "XR") in manners and (morphs[j + 2].form, morphs[j + 2].tag) in m.manner_endings
+    return (mo.form, mo.tag) in manners and j + 1 < len(morphs) and (morphs[j + 1].form, morphs[j + 1].tag) in m.manner_endings
 
 
 def _manner_hits(w: _Words, f: _Found, registry: Registry, m: Matchers) -> None:
@@ -203,7 +199,7 @@ def _manner_hits(w: _Words, f: _Found, registry: Registry, m: Matchers) -> None:
             within = [h for h in f.caps if h.position <= at < h.position + len(compact(h.surface))]
             if any(h.via != "ambiguous" for h in within) or (not within and any(s <= at < e for s, e in f.taken)):
                 continue  # the noun is part of another capability's word; an ambiguous one (공기) gives way
-            j = next((j for j in range(i + 1, len(w.morphs)) if _manner_at(w.morphs, j, manners)), None)
+            j = next((j for j in range(i + 1, len(w.morphs)) if _manner_at(w.morphs, j, manners, m)), None)
             if j is None:
                 continue
             for h in within:

@@ -157,6 +157,8 @@ class Matchers:
             (cap_id, frozenset(f.heads), frozenset(tuple(v.split("/")) for v in f.manners))  # type: ignore[misc]
             for cap_id, f in registry.frames.capabilities.items() if f.heads and f.manners)
         """(capability, head nouns, manner adjectives): 화면 ... 어둡게 sets the brightness (request_frames heads)."""
+        self.manner_endings = {tuple(v.split("/")) for v in registry.speech_acts.manner_endings}
+        """어둡게 (해): the ending that makes an adjective the result of an act."""
 
         settings_aliases = [a for c in caps.capabilities if c.kind == "settings" for a in c.aliases]
         self.settings_alias_set = {compact(a) for a in settings_aliases}
