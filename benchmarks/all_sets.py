@@ -35,6 +35,7 @@ SETS = {
     "talk_capability (talk rows)": ROOT / "data/utterances/talk_capability.jsonl",
     "talk_redteam (red-team talk, fit)": ROOT / "data/utterances/talk_redteam.jsonl",
     "other_systems_redteam (red-team, fit)": ROOT / "data/utterances/other_systems_redteam.jsonl",
+    "requests_redteam (red-team, fit)": ROOT / "data/utterances/requests_redteam.jsonl",
     "experience_boundary": ROOT / "data/utterances/experience_boundary.jsonl",
     "dqr questions (tuned on)": ROOT / "data/questions/dqr.jsonl",
     "dqr_v2 questions (written blind, tuned on after)": ROOT / "data/questions/dqr_v2.jsonl",

@@ -181,6 +181,8 @@ def _manner_at(morphs: list[Morpheme], j: int, manners: frozenset[tuple[str, str
     """Whether morpheme j is one of the manners in the resultative -게 form (speech_acts manner_endings; an XR root
     with 하/XSA counts as its adjective: 산뜻하게)."""
     mo = morphs[j]
+    if mo.tag == "MAG":
+        return (mo.form, "MAG") in manners  # 깨끗이: an adverb made from the adjective is the manner itself
     if mo.tag == "XR" and j + 2 < len(morphs) and morphs[j + 1].tag == "XSA":
         return (mo.form, "XR") in manners and (morphs[j + 2].form, morphs[j + 2].tag) in m.manner_endings
     return (mo.form, mo.tag) in manners and j + 1 < len(morphs) and (morphs[j + 1].form, morphs[j + 1].tag) in m.manner_endings

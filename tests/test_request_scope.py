@@ -251,3 +251,13 @@ def test_a_stop_aimed_at_another_thing_stops_nothing_of_the_robot(runner, text):
 def test_an_ability_asked_for_me_or_an_irregular_verb_still_meets_its_frame(runner, text):
     record = runner.route(TurnInput(recognized_text=text))
     assert record.family == "UNS" and actions(record) == []
+
+
+def test_regional_polite_endings_are_read_as_their_standard_words(runner):
+    assert _caps(runner, "저기 리빙룸 가서 공기청정 좀 하이소")[1] == [("move_to_room", "start"), ("selected_room_clean", "start")]
+    assert _caps(runner, "목소리 좀 키워 주이소")[1] == [("sound_volume", "level")]
+
+
+def test_an_adverb_made_from_a_manner_is_the_manner(runner):
+    assert _caps(runner, "공기 좀 깨끗이 해 주세요")[1] == [("selected_room_clean", "start")]
+    assert _caps(runner, "공기가 깨끗이 잘 유지되네")[1] == []
