@@ -320,6 +320,11 @@ class UnsupportedFrames(_Model):
         return frozenset(tuple(v.split("/")) for v in self.reference_determiners)  # type: ignore[misc]
 
     @cached_property
+    def predicate_union(self) -> frozenset[tuple[str, str]]:
+        """Every predicate of every category's frame."""
+        return frozenset(k for _, predicates, _, _ in self.compiled for k in predicates)
+
+    @cached_property
     def own_noun_set(self) -> frozenset[str]:
         return frozenset(n.lower() for n in self.own_nouns)
 

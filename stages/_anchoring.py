@@ -184,8 +184,8 @@ def _manner_at(morphs: list[Morpheme], j: int, manners: frozenset[tuple[str, str
     if mo.tag == "MAG":
         return (mo.form, "MAG") in manners  # 깨끗이: an adverb made from the adjective is the manner itself
     if mo.tag == "XR" and j + 2 < len(morphs) and morphs[j + 1].tag == "XSA":
-        return (mo.form, "XR") in manners and (morphs[j + 2].form, morphs[j + 2].tag) in m.manner_endings
-    return (mo.form, mo.tag) in manners and j + 1 < len(morphs) and (morphs[j + 1].form, morphs[j + 1].tag) in m.manner_endings
+        return (mo.form, "XR") in manners and (morphs[j + 2].form, morphs[j + 2].tag) in m.speech.manner_end
+    return (mo.form, mo.tag) in manners and j + 1 < len(morphs) and (morphs[j + 1].form, morphs[j + 1].tag) in m.speech.manner_end
 
 
 def _manner_hits(w: _Words, f: _Found, registry: Registry, m: Matchers) -> None:

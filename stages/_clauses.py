@@ -72,13 +72,18 @@ class ClauseAnalysis:
     """Capability and category words the clause holds without a licence ("move_to_room:prohibited")."""
 
 
-def thing_named(c: ClauseAnalysis, lex: SpeechActLexicon) -> str | None:
-    """The kind of another thing in the home the clause names anywhere (a one-syllable name only as a whole morpheme)."""
+def _things(c: ClauseAnalysis, lex: SpeechActLexicon):
+    """(end in the compact text, kind) of each other thing in the home the clause names; a one-syllable name (차,
+    폰, 불) counts only as a whole morpheme, never inside a word (차라리)."""
     for found in lex.things_re.finditer(c.compact):
         name = found.group(0)
         if len(name) > 1 or any(mo.form.lower() == name and mo.tag.startswith(("NN", "SL")) for mo in c.morphemes):
-            return lex.thing_of[name]
-    return None
+            yield found.end(), lex.thing_of[name]
+
+
+def thing_named(c: ClauseAnalysis, lex: SpeechActLexicon) -> str | None:
+    """The kind of another thing in the home the clause names anywhere."""
+    return next((kind for _, kind in _things(c, lex)), None)
 
 
 def thing_before(c: ClauseAnalysis, lex: SpeechActLexicon, positions: list[int], owning: bool = False) -> str | None:
@@ -86,11 +91,5 @@ def thing_before(c: ClauseAnalysis, lex: SpeechActLexicon, positions: list[int],
     `owning`: joined to it by nothing or a possessive particle only (정수기 필터, not 스피커랑 페어링)."""
     gap = lex.other_targets.max_gap_chars
     joins = {"", *lex.other_targets.possessive_particles}
-    for found in lex.things_re.finditer(c.compact):
-        name = found.group(0)
-        # a one-syllable name (차, 폰, 불) counts only as a whole morpheme, never inside a word (차라리)
-        whole = len(name) > 1 or any(mo.form.lower() == name and mo.tag.startswith(("NN", "SL")) for mo in c.morphemes)
-        if whole and any(0 <= at - found.end() <= gap and (not owning or c.compact[found.end():at] in joins)
-                         for at in positions):
-            return lex.thing_of[name]
-    return None
+    return next((kind for end, kind in _things(c, lex)
+                 if any(0 <= at - end <= gap and (not owning or c.compact[end:at] in joins) for at in positions)), None)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from registry.loader import Registry
+from stages.speech_patterns import patterns
 
 
 FUZZY_MIN_SYLLABLES = 3
@@ -75,13 +76,8 @@ class Matchers:
         self._index_rooms_and_lemmas(registry)
         self._cue_sets(registry.lexicon)
         self._word_sets(registry.lexicon)
-        self.wish_after_conditional = {tuple(v.split("/")) for v in registry.speech_acts.wish.after_conditional}
-        """갔으면 좋겠어: a conditional ending before these is a wish, one clause, not a guard and its act."""
-        lex = registry.speech_acts
-        self.asking_leave = ({tuple(v.split("/")) for v in lex.benefactives},
-                             {tuple(v.split("/")) for v in lex.asking_leave.negators},
-                             {tuple(v.split("/")) for v in lex.asking_leave.verbs})
-        """해 주면 안 돼: a benefactive's conditional ending before a negator and 되 asks leave, one clause."""
+        self.speech = patterns(registry)
+        """The speech-act patterns (wishes, asking leave, manner endings) segmentation and frames read too."""
 
     def _index_anchors(self, registry: Registry) -> None:
         """Every alias of a capability, unsupported category, manual topic, identity word or ambiguous word."""
@@ -157,8 +153,6 @@ class Matchers:
             (cap_id, frozenset(f.heads), frozenset(tuple(v.split("/")) for v in f.manners))  # type: ignore[misc]
             for cap_id, f in registry.frames.capabilities.items() if f.heads and f.manners)
         """(capability, head nouns, manner adjectives): 화면 ... 어둡게 sets the brightness (request_frames heads)."""
-        self.manner_endings = {tuple(v.split("/")) for v in registry.speech_acts.manner_endings}
-        """어둡게 (해): the ending that makes an adjective the result of an act."""
 
         settings_aliases = [a for c in caps.capabilities if c.kind == "settings" for a in c.aliases]
         self.settings_alias_set = {compact(a) for a in settings_aliases}

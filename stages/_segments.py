@@ -9,25 +9,21 @@ from __future__ import annotations
 from registry.contracts import Morpheme, NormalizedText
 from stages._clauses import PREDICATE_TAGS
 from stages._matchers import Matchers, compact
-
-
-def _asks_leave_at(morphs: list, i: int, m: Matchers) -> bool:
-    """해 주면 안 돼: the conditional ending at i follows a benefactive and comes before a negator and 되."""
-    benefactive, negators, verbs = m.asking_leave
-    return (i > 0 and i + 2 < len(morphs) and (morphs[i - 1].form, morphs[i - 1].tag) in benefactive
-            and (morphs[i + 1].form, morphs[i + 1].tag) in negators and (morphs[i + 2].form, morphs[i + 2].tag) in verbs)
+from stages.speech_patterns import key, leave_negators
 
 
 def segment(nt: NormalizedText, m: Matchers) -> list[tuple[int, int, str]]:
     """(start, end, connective) spans of the normalized text."""
     morphs = nt.morphemes
+    # 갔으면 좋겠어 / 해 주면 안 돼: a conditional ending before a wish's 좋다, or one that asks leave, is one clause
+    p = m.speech
+    asking_leave = {i - 1 for i in leave_negators([key(mo) for mo in morphs], p)}
     cuts: list[tuple[int, str]] = []
     for i, mo in enumerate(morphs[:-1]):
         nxt = morphs[i + 1]
         end = mo.start + mo.length
         if mo.tag == "EC" and mo.form in m.connective_endings and mo.form not in m.quotatives:
-            wish = mo.form in m.conditional_endings and ((nxt.form, nxt.tag) in m.wish_after_conditional
-                                                         or _asks_leave_at(morphs, i, m))
+            wish = mo.form in m.conditional_endings and (key(nxt) in p.wish_good or i in asking_leave)
             if nxt.tag not in m.no_split_before and not wish:
                 cuts.append((end, mo.form))
         elif mo.tag.startswith("NN") and (mo.form in m.sequence_nouns or mo.form in m.before_nouns) and i > 0 and morphs[i - 1].tag in ("ETM", "ETN"):

@@ -179,13 +179,12 @@ def unsupported_frame(c: ClauseAnalysis, registry: Registry) -> str | None:
     light = found[1] in registry.frames.light_set  # 엄마한테 잘해: a light verb to somebody passes on no message
     thing = thing_named(c, registry.speech_acts)  # 가스레인지 꺼 줘: another thing of the home is an object too
     at = found[0]
-    if found[1][1].startswith("VA") and at + 1 < len(c.morphemes) and key(c.morphemes[at + 1]) in p.manner_end \
-            and thing_named(c, registry.speech_acts):
+    if found[1][1].startswith("VA") and at + 1 < len(c.morphemes) and key(c.morphemes[at + 1]) in p.manner_end and thing:
         return registry.speech_acts.other_targets.category  # 무드등 좀 어둡게 해 줘: another thing made to be so
     if light:
         # 방 청소 싹 해 놔라: a light verb spaced from its verbal noun carries that noun's frame
         noun = next((k for k in reversed([key(mo) for mo in c.morphemes[:at]])
-                     if k[1] == "NNG" and any(k in preds for _, preds, _, _ in frames.compiled)), None)
+                     if k[1] == "NNG" and k in frames.predicate_union), None)
         if noun is not None:
             found, light = (at, noun), False
     for category, predicates, objects, to_whom in frames.compiled:
@@ -209,14 +208,14 @@ def _deictic_identity(c: ClauseAnalysis, act: SpeechAct, cues: dict, registry: R
     words are "this" (lexicon fragments.product_deictics) asks about the product at hand, not about nothing."""
     vague = cues.get("vague", [])
     deictic = matchers_for(registry).product_deictics
+    if not (vague and all(v in deictic for v in vague) and act.agent == "robot" and not act.reported
+            and act.mood in ("question", "knowledge_question")):
+        return c.identity, cues
     p, light = patterns(registry), registry.frames.light_set
     # 이거 어떻게 (된 거야)?: with no word of its own besides question words and light verbs it stays vague
     said = any(mo.tag in _CONTENT_TAGS and key(mo) not in p.question_words and key(mo) not in light
                and compact(mo.form) not in deictic for mo in c.morphemes)
-    if (vague and all(v in deictic for v in vague) and said and act.agent == "robot" and not act.reported
-            and act.mood in ("question", "knowledge_question")):
-        return True, {k: v for k, v in cues.items() if k != "vague"}
-    return c.identity, cues
+    return (True, {k: v for k, v in cues.items() if k != "vague"}) if said else (c.identity, cues)
 
 
 def license_clauses(clauses: list[ClauseAnalysis], acts: list[SpeechAct], registry: Registry) -> list[ClauseAnalysis]:

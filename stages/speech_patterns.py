@@ -92,13 +92,22 @@ def key(mo: Morpheme) -> tuple[str, str]:
     return (mo.form, mo.tag)
 
 
+def wish_good_at(ms: list[tuple[str, str]], i: int, p: "Patterns") -> bool:
+    """Whether morpheme i is a wish's 좋다 after a conditional ending (가 주면 좋겠어): it carries no frame; the act
+    wished for does."""
+    return i > 0 and ms[i - 1] in p.wish_cond and ms[i] in p.wish_good
+
+
+def leave_negators(ms: list[tuple[str, str]], p: "Patterns") -> list[int]:
+    """Indexes of the negators of 해 주면 안 돼 (a benefactive, a conditional ending, a negator, 되): asking leave
+    for an act done for me, which is a request, not a negated statement."""
+    return [i + 2 for i in range(len(ms) - 3) if ms[i] in p.benefactive and ms[i + 1] in p.wish_cond
+            and ms[i + 2] in p.leave_neg and ms[i + 3] in p.leave_verb]
+
+
 def asks_leave(ms: list[tuple[str, str]], p: "Patterns") -> int | None:
-    """Index of the negator of 해 주면 안 돼 (a benefactive, a conditional ending, a negator, 되): asking leave for
-    an act done for me, which is a request, not a negated statement."""
-    for i in range(len(ms) - 3):
-        if ms[i] in p.benefactive and ms[i + 1] in p.wish_cond and ms[i + 2] in p.leave_neg and ms[i + 3] in p.leave_verb:
-            return i + 2
-    return None
+    """Index of the first negator that asks leave (leave_negators), if any."""
+    return next(iter(leave_negators(ms, p)), None)
 
 
 def follows(ms: list[tuple[str, str]], first: frozenset, then: frozenset, within: int = 3) -> int | None:
@@ -121,7 +130,7 @@ def final_predicate(c: ClauseAnalysis, p: Patterns) -> tuple[int, tuple[str, str
     end = min(x for x in (leave, able, len(ms)) if x is not None)
     at = next((i for i in range(end - 1, -1, -1)
                if ms[i][1] in VERB_TAGS and ms[i][1] != "VX" and ms[i] not in p.benefactive
-               and not (i > 0 and ms[i - 1] in p.wish_cond and ms[i] in p.wish_good)), None)
+               and not wish_good_at(ms, i, p)), None)
     # (시켜 주면 안 돼 / 시켜 주면 좋겠어: the act asked for is the predicate, not 되다 or the wish's 좋다)
     if at is None:
         return None
@@ -139,6 +148,7 @@ def governing_predicate(hit, c: ClauseAnalysis, p: Patterns) -> tuple[int, tuple
     """The predicate a capability word belongs to: Korean is head-final, so the first predicate after it
     (a verbal noun + 하 counts as its noun). Predicates before it belong to other phrases (냄새 나는데 청정해 줘)."""
     morphs, offsets = c.morphemes, c.compact_offsets
+    ms = [key(mo) for mo in morphs]
     end = hit.position + len(hit.surface)
     for i, mo in enumerate(morphs):
         if offsets[i] < end or c.in_registry_word[i] or c.after_registry_word[i]:
@@ -148,7 +158,7 @@ def governing_predicate(hit, c: ClauseAnalysis, p: Patterns) -> tuple[int, tuple
             continue  # 세게, 빵빵하게: manner, not the predicate
         if mo.tag.startswith("VX"):
             continue  # auxiliaries (켜져 있어, 해 줘) carry no frame of their own
-        if i > 0 and key(morphs[i - 1]) in p.wish_cond and key(mo) in p.wish_good:
+        if wish_good_at(ms, i, p):
             continue  # 가 주면 좋겠어: the wish's 좋다 carries no frame; the act wished for does
         if mo.tag in VERB_TAGS or mo.tag == "XR":
             return i, (mo.form, mo.tag.split("-")[0])
