@@ -28,6 +28,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from dataflow.rows import turn_from_row
+from dataflow.runtime.console import add_console_routes
 from dataflow.runtime.loop import Runtime
 from dataflow.runtime.store import UnknownWorkflowError
 from registry.contracts import TurnInput
@@ -105,6 +106,7 @@ def create_app(state: ServiceState) -> FastAPI:
     _install_error_handlers(app)
     _add_turn_routes(app, state)
     _add_other_routes(app, state)
+    add_console_routes(app, state)
     return app
 
 

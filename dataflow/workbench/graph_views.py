@@ -22,6 +22,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from dataflow.driver import FINAL_NODE, STAGE_MODULES, DriverConfig, StageTimer, build_driver, shared_kiwi
+from dataflow.views import pipeline_nodes as _pipeline_nodes
 from registry.contracts import TurnInput
 from registry.record_contracts import DecisionRecord
 from registry.errors import GraphError
@@ -73,19 +74,6 @@ def config_variants(config: DriverConfig) -> list[Variant]:
             node = getattr(fn, "__original_name__", name).rsplit("__", 1)[0] if "__" in name else name
             out.append(Variant(node=node, function=name, condition=condition, chosen=picks(current)))
     return out
-
-
-def _pipeline_nodes(dr) -> dict[str, Any]:
-    """The nodes on the turn's path: the final record and everything upstream of it."""
-    nodes = {v.name: v for v in dr.list_available_variables()}
-    keep, todo = set(), [FINAL_NODE]
-    while todo:
-        name = todo.pop()
-        if name in keep or name not in nodes:
-            continue
-        keep.add(name)
-        todo.extend(nodes[name].required_dependencies | nodes[name].optional_dependencies)
-    return {k: v for k, v in nodes.items() if k in keep}
 
 
 def _type_name(tp: Any) -> str:
