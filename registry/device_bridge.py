@@ -13,6 +13,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict
 
 from registry.contracts import Scalar
+from registry.device_contracts import CompiledStep, DeviceEvent
 from registry.errors import RegistryError
 from registry.loader import REGISTRY_DIR, Registry, _read_json, _validate
 from registry.registry_models import Capability, Operation
@@ -94,3 +95,23 @@ def _load(directory: Path) -> DeviceBridge:
 def load_device_bridge(registry: Registry, directory: Path = REGISTRY_DIR) -> DeviceBridge:
     """The bridge data, read once per process and checked against the registry."""
     return check_bridge(_load(directory), registry)
+
+
+TERMINAL_EVENTS = frozenset({"COMPLETED", "FAILED", "BLOCKED", "TIMEOUT", "CANCELLED"})
+"""Events that end a step: each must name a step of the workflow, and any evidence it carries must be declared."""
+
+
+def evidence_refusal(registry: Registry, step: CompiledStep, event: DeviceEvent) -> str | None:
+    """Why a terminal callback cannot end this step, if it cannot: COMPLETED must carry evidence, and any evidence it
+    carries must be one the step's capability operation declares (a move is never completed by camera.photoSaved)."""
+    if event.event_name not in TERMINAL_EVENTS:
+        return None
+    cap = registry.capability_by_id.get(step.capability_id or "")
+    op = cap.operation(step.operation_id or "") if cap else None
+    declared = list(op.terminal_evidence) if op else []
+    if event.event_name == "COMPLETED" and not event.terminal_evidence:
+        return f"COMPLETED for {event.step_id} carries no terminal evidence (declared: {', '.join(declared) or 'none'})"
+    if event.terminal_evidence and event.terminal_evidence not in declared:
+        return (f"{event.terminal_evidence!r} is not evidence {step.capability_id}.{step.operation_id} declares "
+                f"({', '.join(declared) or 'none'})")
+    return None

@@ -164,3 +164,55 @@ class StructuredTaskRequest(Contract):
 
     taskMethod: str
     params: dict[str, Scalar] = Field(default_factory=dict)
+
+
+# -- the wire between the cloud service and a robot process (`a2a serve` and `a2a device`) ---------------------
+
+CommandKind = Literal["submit", "cancel", "retry", "notify_step"]
+
+
+class DeviceCommand(Contract):
+    """What the cloud asks of one robot, numbered per robot: the robot applies each sequence number once, in order,
+    and says which it applied last, so a command repeated after a lost reply or a restart is never applied twice."""
+
+    seq: int = Field(ge=1)
+    kind: CommandKind
+    workflow_id: str
+    submission: WorkflowSubmission | None = None
+    """submit: the sub-tasks to queue (a workflow, or a replan's extension of it)."""
+    step_id: str | None = None
+    """cancel (None: every unfinished task of the workflow), retry, notify_step."""
+    reason_code: str | None = None
+    status: str | None = None
+    """notify_step: the cloud step's status."""
+    output: dict[str, Any] = Field(default_factory=dict)
+
+
+class DeviceReport(Contract):
+    """A robot's heartbeat: its clock, the state the cloud's guards and planner read, and what it has done."""
+
+    tick: int = Field(ge=0)
+    clock_s: float = Field(ge=0)
+    applied_seq: int = Field(0, ge=0)
+    """The last command sequence number the robot applied (the cloud sends only later ones)."""
+    state: dict[str, Scalar] = Field(default_factory=dict)
+    """Each DeviceContext field the simulator reads (`device.<name>` in guards)."""
+    pm25_by_room: dict[str, float] = Field(default_factory=dict)
+    running_capabilities: list[str] = Field(default_factory=list)
+    busy_workflows: list[str] = Field(default_factory=list)
+    """Workflows with a task still queued, running or paused on the robot, or a callback not yet delivered."""
+
+
+class DeviceCallback(DeviceEvent):
+    """POST /v1/workflows/{id}/events: one TaskManager callback, with the robot's heartbeat when it sends one along."""
+
+    device_id: str | None = None
+    report: DeviceReport | None = None
+
+
+class CommandBatch(Contract):
+    """The cloud's reply to a robot: every command after the one it last applied."""
+
+    commands: list[DeviceCommand] = Field(default_factory=list)
+    accepted: bool | None = None
+    """For a callback: True when it was new, False when its event id was already stored (a duplicate)."""

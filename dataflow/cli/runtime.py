@@ -281,8 +281,57 @@ def serve(
         store.close()
 
 
+def device(
+    cloud: str = typer.Option(..., "--cloud", help="The service's base URL, e.g. http://127.0.0.1:8080."),
+    device_id: str = typer.Option(..., "--device-id", help="This robot's id (letters, digits, . _ -); turns name it in device_id."),
+    pace: float = typer.Option(0.0, "--pace", min=0.0, help="Simulated seconds per wall second: 1 real time, 0 as fast as it can."),
+    scenario: Optional[Path] = typer.Option(None, "--scenario", help="A fault scenario JSON (robot faults, and callback faults on the wire)."),
+    device_context: Optional[str] = typer.Option(None, "--device-context", help="The robot's start state as JSON or @file."),
+    seed: int = typer.Option(0, "--seed", min=0, max=SEED_MAX, help="Simulator seed."),
+    token: Optional[str] = typer.Option(None, "--token", envvar="A2A_TOKEN", help="Bearer token of the service (or A2A_TOKEN)."),
+    wire_faults: float = typer.Option(0.0, "--wire-faults", min=0.0, max=1.0,
+                                      help="Share of callbacks lost, and (separately) duplicated and delayed, on the wire."),
+    duration: Optional[float] = typer.Option(None, "--for", min=0.0, help="Stop after this many wall seconds (default: until Ctrl-C)."),
+    summary: Optional[Path] = typer.Option(None, "--summary", dir_okay=False, help="Write what the robot did as JSON on exit."),
+) -> None:
+    """Run the robot as its own process: take submitted workflows from the service, run them on the simulated TaskManager
+    and post every callback back (at-least-once, retried with backoff). Ctrl-C or SIGTERM stops it."""
+    import logging
+    import signal
+    import time
+
+    from device.remote import RobotProcess, WireFaults
+    from registry.inputs import device_context_of
+    from registry.loader import load_registry
+
+    with user_errors():
+        registry = load_registry()
+        loaded = _scenario(scenario)  # the robot side loads no planner: the context is checked as every command checks it
+        context = device_context_of({**loaded.device_context, **(context_arg(device_context, "--device-context") or {})}, registry)
+        robot = RobotProcess(cloud, device_id, registry, context, loaded, seed, pace, token,
+                             WireFaults(lost=wire_faults, duplicated=wire_faults, delayed=wire_faults, seed=seed))
+        logging.basicConfig(level=logging.WARNING, format="%(message)s")
+        def stop(*_):  # a long poll may be waiting: interrupt it, write the summary and leave
+            robot.stop.set()
+            raise KeyboardInterrupt
+
+        signal.signal(signal.SIGTERM, stop)
+        console.print(f"robot {device_id} on {cloud} (pace {pace or 'as fast as it can'}; Ctrl-C stops)", highlight=False)
+        try:
+            robot.run(until=None if duration is None else time.monotonic() + duration)
+        except KeyboardInterrupt:
+            pass
+        finally:
+            if summary is not None:
+                summary.write_text(json.dumps(robot.summary(), ensure_ascii=False, indent=1), encoding="utf-8")
+        wire = robot.stats
+        console.print(f"robot {device_id}: {len(robot.session.tasks.order)} tasks, {wire.delivered} callbacks delivered, "
+                      f"{wire.retried} retried, {wire.refused} refused, {len(robot.outbox)} undelivered", highlight=False)
+
+
 def register(app: typer.Typer) -> None:
     app.command()(serve)
+    app.command()(device)
     app.command()(run)
     app.command()(task)
     app.command()(resume)

@@ -119,14 +119,20 @@ class Runtime:
                  listener: EventListener | None) -> RunReport:
         session = DeviceSession(self.registry, context, scenario, seed)
         goal = self.goal_of(record)
-        compiled, refusal = bind_temporal(compiled, record, goal, session, self.registry, self.bridge, self.supervisor.policy)
-        self.supervisor.attach(compiled.workflow_id, goal)
         orch = self._orchestrator(session, listener, goal=goal)
         orch.after_tick = process_faults(scenario, self.die)
-        run = orch.start(compiled, record, kind, started, ack, self._persist(text, context, scenario, seed), refusal=refusal)
-        self._save_goal(run, goal)
+        run = self.begin(orch, compiled, record, goal, kind, text, context, scenario, seed, started, ack)
         self._drive(orch, run, scenario, context, pace)
         return self._with_goal(orch.report(run), run, goal)
+
+    def begin(self, orch: Orchestrator, compiled: CompiledWorkflow, record: DecisionRecord | None, goal: GoalContract | None,
+              kind: str, text: str, context: DeviceContext, scenario: Scenario, seed: int, started: float, ack: str | None) -> WorkflowRun:
+        """Bind the plan's waits to the robot's clock and tasks, attach its goal, store it and submit its device part."""
+        compiled, refusal = bind_temporal(compiled, record, goal, orch.session, self.registry, self.bridge, self.supervisor.policy)
+        self.supervisor.attach(compiled.workflow_id, goal)
+        run = orch.start(compiled, record, kind, started, ack, self._persist(text, context, scenario, seed), refusal=refusal)
+        self._save_goal(run, goal)
+        return run
 
     def _drive(self, orch: Orchestrator, run: WorkflowRun, scenario: Scenario, context: DeviceContext, pace: float | None) -> None:
         """Tick the workflow to its end, applying what the scenario's user does at its moments. A resumed run is driven
@@ -169,23 +175,28 @@ class Runtime:
                  voice_context: dict[str, Any] | None = None, pace: float | None = None, listener: EventListener | None = None,
                  trace_id: str | None = None) -> RunReport:
         """Route one utterance through the DAG (asking the driver for compiled_workflow) and run it."""
+        started = time.perf_counter()  # the turn's clock starts when the utterance arrives, not at process start
+        scenario = scenario or Scenario()
+        context = device_context_from(scenario, device_context, self.registry)
+        running = [t.capability_id for t in scenario.running_tasks]
+        record, compiled = self.plan(text, context, voice_context, running, trace_id)
+        ack = record.tts_response if compiled.submission is not None else None
+        return self._execute(compiled, record, "turn", text, context, scenario, seed, started, ack, pace, listener)
+
+    def plan(self, text: str, context: DeviceContext, voice_context: dict[str, Any] | None, running: list[str],
+             trace_id: str | None) -> tuple[DecisionRecord, CompiledWorkflow]:
+        """Route one utterance on a robot's context and capabilities running now: its record and compiled workflow."""
         if self.runner is None:
             from dataflow.driver import TurnRunner
 
             self.runner = TurnRunner(registry=self.registry)
-        started = time.perf_counter()  # the turn's clock starts when the utterance arrives, not at process start
-        scenario = scenario or Scenario()
-        context = device_context_from(scenario, device_context, self.registry)
-        voice = voice_context_of(voice_context)
-        running = WorkflowContext(running_capabilities=[t.capability_id for t in scenario.running_tasks])
         try:
-            turn = TurnInput(recognized_text=text, voice_context=voice, device_context=context, workflow_context=running)
+            turn = TurnInput(recognized_text=text, voice_context=voice_context_of(voice_context), device_context=context,
+                             workflow_context=WorkflowContext(running_capabilities=running))
         except ValidationError:
             raise InputError("the utterance is not valid Unicode text") from None
         record, extra = self.runner.route_with(turn, ("compiled_workflow",), trace_id=trace_id or uuid.uuid4().hex)
-        compiled: CompiledWorkflow = extra["compiled_workflow"]
-        ack = record.tts_response if compiled.submission is not None else None
-        return self._execute(compiled, record, "turn", text, context, scenario, seed, started, ack, pace, listener)
+        return record, extra["compiled_workflow"]
 
     def run_task(self, request: Any, device_context: dict[str, Any] | None = None, scenario: Scenario | None = None, seed: int = 0,
                  pace: float | None = None, listener: EventListener | None = None) -> RunReport:

@@ -22,7 +22,7 @@ from dataflow.runtime.workflow_run import DecisionHandler, EndWithReport, StepSt
 from device.session import DeviceSession
 from registry.conditions import evaluate
 from registry.record_contracts import DecisionRecord
-from registry.device_bridge import DeviceBridge
+from registry.device_bridge import TERMINAL_EVENTS, DeviceBridge, evidence_refusal
 from registry.device_contracts import (
     SATISFIED_STEP_STATUSES,
     TERMINAL_STEP_STATUSES,
@@ -47,8 +47,6 @@ _CANCEL_STATUS = {"condition_false": "skipped", "dependency_not_completed": "not
                   "user_cancelled": "cancelled"}
 _RANK = {"pending": 0, "queued": 1, "running": 2, "paused": 2}
 _END_STATUS = {"unconfirmed": "incomplete", "not_dispatched": "incomplete", "skipped": "completed"}
-TERMINAL_EVENTS = frozenset({"COMPLETED", "FAILED", "BLOCKED", "TIMEOUT", "CANCELLED"})
-"""Events that end a step: each must name a step of the workflow, and any evidence it carries must be declared."""
 USER_GOAL_CHANGE = "USER_GOAL_CHANGE"
 """The decision event of a user calling off what is left of a workflow; its reason code is what the stopped steps carry."""
 
@@ -125,29 +123,39 @@ class Orchestrator:
     # -- the clock ---------------------------------------------------------------------------
 
     def tick(self) -> None:
-        events = self.session.tick()
+        self.absorb(self.session.tick())
+        if self.after_tick is not None:
+            self.after_tick(self.session.tick_count)
+
+    def absorb(self, events: list[DeviceEvent]) -> None:
+        """Apply callbacks, then move every open workflow on (cloud steps, waits, its end), in one transaction.
+        A simulated robot calls it once a tick; a robot process (dataflow/runtime/remote.py) once a callback or heartbeat."""
         with self.store.transaction():
             self._deliver_all(events)
             for run in list(self.runs.values()):
                 if not run.done:
                     self._advance_cloud(run)
                     self._maybe_finish(run)
-        if self.after_tick is not None:
-            self.after_tick(self.session.tick_count)
 
     def run_until_done(self, run: WorkflowRun, max_ticks: int, pace: float | None = None) -> None:
         """Tick until the workflow ends; `pace` (simulated seconds per wall second) slows it down for people."""
         wall0, tick0 = time.perf_counter(), self.session.tick_count
         while not run.done:
-            if self.session.tick_count - run.submit_tick >= max_ticks + run.extra_ticks:
-                with self.store.transaction():
-                    self._give_up(run, "workflow_step_limit")
+            if self.expire(run, max_ticks):
                 break
             self.tick()
             if pace:
                 ahead = (self.session.tick_count - tick0) / pace - (time.perf_counter() - wall0)
                 if ahead > 0:
                     time.sleep(ahead)
+
+    def expire(self, run: WorkflowRun, max_ticks: int) -> bool:
+        """End a workflow that outlived its budget of simulated seconds (what is left is unconfirmed); True if it did."""
+        if run.done or self.session.tick_count - run.submit_tick < max_ticks + run.extra_ticks:
+            return False
+        with self.store.transaction():
+            self._give_up(run, "workflow_step_limit")
+        return True
 
     # -- callbacks ---------------------------------------------------------------------------
 
@@ -164,15 +172,7 @@ class Orchestrator:
         st = run.states.get(event.step_id)
         if st is None:
             return f"{event.workflow_id} has no step {event.step_id!r}"
-        cap = self.registry.capability_by_id.get(st.step.capability_id or "")
-        op = cap.operation(st.step.operation_id or "") if cap else None
-        declared = list(op.terminal_evidence) if op else []
-        if event.event_name == "COMPLETED" and not event.terminal_evidence:
-            return f"COMPLETED for {event.step_id} carries no terminal evidence (declared: {', '.join(declared) or 'none'})"
-        if event.terminal_evidence and event.terminal_evidence not in declared:
-            return (f"{event.terminal_evidence!r} is not evidence {st.step.capability_id}.{st.step.operation_id} declares "
-                    f"({', '.join(declared) or 'none'})")
-        return None
+        return evidence_refusal(self.registry, st.step, event)
 
     def deliver(self, event: DeviceEvent) -> None:
         """Bind a callback to its workflow and step (idempotent on event id); a refused one changes nothing."""
@@ -344,7 +344,10 @@ class Orchestrator:
             run.states[s.step_id] = StepState(step=s)
             run.added.add(s.step_id)
         stored = {row["step_id"] for row in self.store.steps(run.workflow_id)} if self.replaying else set()  # a resumed replan replays
-        self.store.add_steps(extra.model_copy(update={"steps": [s for s in extra.steps if s.step_id not in stored]}))
+        fresh = extra.model_copy(update={"steps": [s for s in extra.steps if s.step_id not in stored]})
+        self.store.add_steps(fresh)
+        if fresh.steps:
+            self.store.add_extension(fresh)
         if extra.submission is not None:
             run.extra_ticks += sum(t.timeout_s * (t.max_local_retries + 1) for t in extra.submission.subTasks)
             self._deliver_all(self.session.submit(extra.submission))

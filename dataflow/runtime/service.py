@@ -6,13 +6,21 @@ holds the lock for its duration. Every request gets a trace id (the `x-trace-id`
 structured log line; bodies over 256 KB are refused with 413; malformed bodies are 400, invalid fields 422
 with the field named; bad input is never a 500.
 
-This step serves turns, product questions, structured tasks, stored workflows and batch runs. With
-`execute: true` a turn runs on this process's simulated robot; a robot process of its own (`a2a device`) that
-takes submitted workflows and posts callbacks is the next step (issue 12).
+It serves turns, product questions, structured tasks, stored workflows and batch runs. With `execute: true`
+a turn runs on this process's simulated robot, or, with a `device_id`, is submitted to that robot process
+(`a2a device`, device/remote.py) and runs there: the robot takes its commands by long poll
+(GET /v1/devices/{id}/commands), posts callbacks (POST /v1/workflows/{id}/events) and heartbeats, and every
+reply carries the commands it has not applied yet (dataflow/runtime/remote.py).
+
+Why a long poll: the robot is behind NAT and a flaky network, so it dials out; a long poll is plain
+request/response, which retries, times out and passes proxies like any request, and its cursor (the last
+command the robot applied) makes redelivery exact after a lost reply or a restart. SSE or a WebSocket would add a
+stream to keep alive and resume for the same guarantee.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import threading
@@ -22,7 +30,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from fastapi import FastAPI, Request
+import anyio
+from fastapi import FastAPI, Path as PathParam, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
@@ -30,8 +39,10 @@ from pydantic import BaseModel, ConfigDict, Field
 from dataflow.rows import turn_from_row
 from dataflow.runtime.console import add_console_routes
 from dataflow.runtime.loop import Runtime
+from dataflow.runtime.remote import DeviceHub
 from dataflow.runtime.store import UnknownWorkflowError
 from registry.contracts import TurnInput
+from registry.device_contracts import CommandBatch, DeviceCallback, DeviceReport
 from registry.record_contracts import DecisionRecord
 from registry.errors import A2AError, InputError
 
@@ -48,7 +59,8 @@ class TurnRequest(BaseModel):
     device_context: dict[str, Any] | None = None
     execute: bool = False
     """Run the plan on the simulated robot and add workflow_id and the run report."""
-    device_id: str | None = Field(None, max_length=100)
+    device_id: str | None = Field(None, pattern=r"^[A-Za-z0-9_.-]{1,64}$")
+    """A robot process (`a2a device`): the turn is planned on the state it reported, and with execute runs there."""
 
 
 class AskRequest(BaseModel):
@@ -83,6 +95,16 @@ class ServiceState:
     runs_dir: Path = Path("runs")
     token: str | None = None
     lock: threading.Lock = field(default_factory=threading.Lock)
+    runtime: Any = None
+    """One Runtime for the process (its supervisor holds every workflow's decision ledger)."""
+    hub: Any = None
+    """The robot processes (`a2a device`) and the workflows each runs."""
+    waiters: dict[str, list[tuple[asyncio.AbstractEventLoop, asyncio.Event]]] = field(default_factory=dict)
+
+    def wake(self, device_id: str) -> None:
+        """A command for a robot was stored: wake its long polls."""
+        for loop, event in list(self.waiters.get(device_id, [])):
+            loop.call_soon_threadsafe(event.set)
 
 
 def _runs(runs_dir: Path) -> list[dict[str, Any]]:
@@ -102,9 +124,16 @@ def _runs(runs_dir: Path) -> list[dict[str, Any]]:
 def create_app(state: ServiceState) -> FastAPI:
     app = FastAPI(title="a2a-planner", version="0.1.0",
                   description="Routes Korean voice turns for the air-purifier robot and runs their plans (issue 12).")
+    if state.runtime is None:
+        state.runtime = Runtime(state.store, state.runner)
+    if state.hub is None:
+        state.hub = DeviceHub(state.runtime, on_command=state.wake)
+        with state.lock:
+            state.hub.recover()
     _install_envelope(app, state)
     _install_error_handlers(app)
     _add_turn_routes(app, state)
+    _add_device_routes(app, state)
     _add_other_routes(app, state)
     add_console_routes(app, state)
     return app
@@ -163,8 +192,11 @@ def _add_turn_routes(app: FastAPI, state: ServiceState) -> None:
     @app.post("/v1/turns", response_model=TurnReply, response_model_exclude_none=False)
     def turns(body: TurnRequest, request: Request) -> TurnReply:
         trace_id = request.state.trace_id
-        row = {"text": body.text, "voice_context": body.voice_context, "device_context": body.device_context}
         with state.lock:
+            context = body.device_context
+            if body.device_id is not None:  # planned on the state that robot reported, the caller's fields on top
+                context = state.hub.link(body.device_id).device_context(body.device_context)
+            row = {"text": body.text, "voice_context": body.voice_context, "device_context": context}
             try:
                 turn = turn_from_row(row, state.runner.registry)
             except ValueError as exc:  # the text itself (a lone surrogate)
@@ -172,18 +204,65 @@ def _add_turn_routes(app: FastAPI, state: ServiceState) -> None:
             if not body.execute:
                 record = state.runner.route(turn, trace_id=trace_id)
                 return TurnReply(**record.model_dump())
-            report = Runtime(state.store, state.runner).run_text(body.text, body.device_context, voice_context=body.voice_context,
-                                                                 trace_id=trace_id)
+            if body.device_id is not None:
+                record, run = state.hub.submit_turn(body.device_id, body.text, body.device_context, body.voice_context, trace_id)
+                report = state.runtime.stored_report(run.workflow_id)
+                return TurnReply(**record.model_dump(), workflow_id=run.workflow_id, run=report.cli_json())
+            report = state.runtime.run_text(body.text, body.device_context, voice_context=body.voice_context, trace_id=trace_id)
             record = DecisionRecord.model_validate_json(state.store.workflow(report.workflow_id)["record_json"])
         return TurnReply(**record.model_dump(), workflow_id=report.workflow_id, run=report.cli_json())
 
     @app.get("/v1/workflows/{workflow_id}")
     def workflow(workflow_id: str) -> dict[str, Any]:
         with state.lock:
-            report = Runtime(state.store, state.runner).stored_report(workflow_id)
+            report = state.runtime.stored_report(workflow_id)
             events = [{k: v for k, v in e.items() if k != "received_seq"} for e in state.store.events(workflow_id)]
             decisions = state.store.decisions(workflow_id)
         return {**report.cli_json(), "events": events, "decisions": decisions}
+
+
+DEVICE_ID = PathParam(pattern=r"^[A-Za-z0-9_.-]{1,64}$", description="The robot's id (letters, digits, . _ -).")
+
+
+def _add_device_routes(app: FastAPI, state: ServiceState) -> None:
+    """The robot processes' side: commands by long poll, callbacks, heartbeats (dataflow/runtime/remote.py)."""
+    @app.post("/v1/workflows/{workflow_id}/events", response_model=CommandBatch)
+    def events(workflow_id: str, body: DeviceCallback) -> CommandBatch:
+        """A robot's callback, idempotent by event_id; 422 with the reason when its step or evidence is not the workflow's."""
+        with state.lock:
+            return state.hub.callback(workflow_id, body)
+
+    @app.post("/v1/devices/{device_id}/heartbeat", response_model=CommandBatch)
+    def heartbeat(body: DeviceReport, device_id: str = DEVICE_ID) -> CommandBatch:
+        """A robot's clock and state; the reply holds every command after the one it applied last."""
+        with state.lock:
+            return state.hub.heartbeat(device_id, body)
+
+    @app.get("/v1/devices/{device_id}/commands", response_model=CommandBatch)
+    async def commands(device_id: str = DEVICE_ID, after: int = Query(0, ge=0, description="The last command applied."),
+                       wait: float = Query(0, ge=0, le=30, description="Seconds to wait for a command (a long poll).")) -> CommandBatch:
+        """The robot's commands after `after`; with `wait`, held open until one is stored or the time is up."""
+        deadline = time.monotonic() + wait
+        loop = asyncio.get_running_loop()
+
+        def pending() -> CommandBatch:
+            with state.lock:
+                return CommandBatch(commands=state.hub.link(device_id).commands(after))
+
+        while True:
+            waiter = (loop, asyncio.Event())
+            state.waiters.setdefault(device_id, []).append(waiter)  # before reading: a command stored meanwhile wakes it
+            try:
+                batch = await anyio.to_thread.run_sync(pending)
+                left = deadline - time.monotonic()
+                if batch.commands or left <= 0:
+                    return batch
+                try:
+                    await asyncio.wait_for(waiter[1].wait(), timeout=left)
+                except asyncio.TimeoutError:
+                    pass
+            finally:
+                state.waiters[device_id].remove(waiter)
 
 
 def _add_other_routes(app: FastAPI, state: ServiceState) -> None:
@@ -196,7 +275,7 @@ def _add_other_routes(app: FastAPI, state: ServiceState) -> None:
     @app.post("/v1/tasks")
     def tasks(body: TaskRequest) -> dict[str, Any]:
         with state.lock:
-            report = Runtime(state.store, state.runner).run_task(body.request, body.device_context)
+            report = state.runtime.run_task(body.request, body.device_context)
         return report.cli_json()
 
     @app.post("/v1/ask", response_model=DecisionRecord)
@@ -218,4 +297,4 @@ def serve(host: str, port: int, state: ServiceState) -> None:
     import uvicorn
 
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    uvicorn.run(create_app(state), host=host, port=port, log_level="warning")
+    uvicorn.run(create_app(state), host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)  # long polls end with it

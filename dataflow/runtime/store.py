@@ -49,6 +49,10 @@ CREATE TABLE IF NOT EXISTS schedule_fires (
   schedule_id VARCHAR, fire_clock_s DOUBLE, workflow_id VARCHAR, PRIMARY KEY (schedule_id, fire_clock_s));
 CREATE TABLE IF NOT EXISTS turns (
   trace_id VARCHAR PRIMARY KEY, workflow_id VARCHAR, first_response_ms DOUBLE, completion_sim_s DOUBLE);
+CREATE TABLE IF NOT EXISTS extensions (
+  workflow_id VARCHAR, seq INTEGER, compiled_json VARCHAR, PRIMARY KEY (workflow_id, seq));
+CREATE TABLE IF NOT EXISTS device_commands (
+  device_id VARCHAR, seq BIGINT, workflow_id VARCHAR, command_json VARCHAR, PRIMARY KEY (device_id, seq));
 """
 
 
@@ -157,6 +161,15 @@ class WorkflowStore:
                  s.device_task.taskMethod if s.device_task else None, s.output_key],
             )
 
+    def add_extension(self, extension: CompiledWorkflow) -> None:
+        """The steps a replan appended to a workflow, as compiled (a service that restarts takes the workflow over with them)."""
+        seq = self.con.execute("SELECT count(*) + 1 FROM extensions WHERE workflow_id = ?", [extension.workflow_id]).fetchone()[0]
+        self._write("INSERT INTO extensions VALUES (?, ?, ?)", [extension.workflow_id, seq, extension.model_dump_json()])
+
+    def extensions(self, workflow_id: str) -> list[CompiledWorkflow]:
+        rows = self.con.execute("SELECT compiled_json FROM extensions WHERE workflow_id = ? ORDER BY seq", [workflow_id]).fetchall()
+        return [CompiledWorkflow.model_validate_json(r[0]) for r in rows]
+
     def has_workflow(self, workflow_id: str) -> bool:
         if workflow_id in self._known:
             return True
@@ -245,6 +258,26 @@ class WorkflowStore:
     def events(self, workflow_id: str) -> list[dict[str, Any]]:
         cur = self.con.execute("SELECT * FROM events WHERE workflow_id = ? ORDER BY received_seq", [workflow_id])
         return [dict(zip([d[0] for d in cur.description], r)) for r in cur.fetchall()]
+
+    # -- commands to robot processes (`a2a device`) ---------------------------------------------
+
+    def add_device_command(self, device_id: str, workflow_id: str, command: dict[str, Any]) -> int:
+        """Store the next command for a robot (in the caller's transaction); its sequence number."""
+        seq = self.con.execute("SELECT coalesce(max(seq), 0) + 1 FROM device_commands WHERE device_id = ?", [device_id]).fetchone()[0]
+        self._write("INSERT INTO device_commands VALUES (?, ?, ?, ?)",
+                    [device_id, seq, workflow_id, json.dumps({**command, "seq": seq}, ensure_ascii=False)])
+        return int(seq)
+
+    def device_commands(self, device_id: str, after: int = 0) -> list[dict[str, Any]]:
+        """A robot's commands with a sequence number above `after`, in order."""
+        rows = self.con.execute("SELECT command_json FROM device_commands WHERE device_id = ? AND seq > ? ORDER BY seq",
+                                [device_id, after]).fetchall()
+        return [json.loads(r[0]) for r in rows]
+
+    def remote_workflows(self) -> dict[str, str]:
+        """workflow id -> the robot it was submitted to, for every workflow a robot process runs."""
+        rows = self.con.execute("SELECT DISTINCT workflow_id, device_id FROM device_commands").fetchall()
+        return {wf: dev for wf, dev in rows}
 
     # -- decisions, turns, schedules -------------------------------------------------------
 
