@@ -138,8 +138,8 @@ class RobotProcess:
                 self._poll(self.poll_wait_s if until is None else max(0.0, min(self.poll_wait_s, until - time.monotonic())))
             elif self.pace:  # real time: commands come with the heartbeats and callback replies
                 time.sleep(max(0.0, 1.0 / self.pace - (time.monotonic() - started)))
-            elif self._waiting_retry():
-                time.sleep(min(0.01, max(0.0, min(o.retry_at for o in self.outbox) - time.monotonic())))
+            elif self._waiting_retry():  # the clock is held: sleep until the first retry falls due
+                time.sleep(min(0.05, max(0.001, min(o.retry_at for o in self.outbox if o.attempts) - time.monotonic())))
 
     @property
     def tick(self) -> int:

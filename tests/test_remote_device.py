@@ -233,3 +233,52 @@ def test_the_robot_routes_are_in_the_openapi_document(runner, tmp_path):
     with serving(runner, tmp_path / "w.duckdb") as url:
         paths = httpx.get(f"{url}/openapi.json", timeout=10).json()["paths"]
     assert {"/v1/workflows/{workflow_id}/events", "/v1/devices/{device_id}/heartbeat", "/v1/devices/{device_id}/commands"} <= set(paths)
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            if int(stat.read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(stat.parent.name))
+        except (OSError, IndexError, ValueError):
+            continue
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads child processes from /proc")
+def test_router_processes_route_as_the_service_does_and_die_with_it(runner, tmp_path):
+    port = _free_port()
+    serve = subprocess.Popen([sys.executable, "-m", "dataflow.cli", "serve", "--port", str(port), "--db", str(tmp_path / "w.duckdb"),
+                              "--routers", "1"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 90
+        while True:
+            try:
+                httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2)
+                break
+            except httpx.TransportError:
+                assert serve.poll() is None and time.monotonic() < deadline, serve.stderr.read() if serve.poll() is not None else "no answer"
+                time.sleep(0.3)
+        for text in ("사진 찍지 마", "거실로 가줘", "프라이버시 모드 켜도 공기청정은 계속 돼?"):
+            routed = httpx.post(f"http://127.0.0.1:{port}/v1/turns", json={"text": text}, timeout=10).json()
+            here = runner.route_text(text)
+            assert (routed["family"], [s["action"] for s in routed["steps"]]) == (here.family, [s.model_dump(mode="json")["action"] for s in here.steps])
+        bad = httpx.post(f"http://127.0.0.1:{port}/v1/turns", content='{"text": "\\ud800 가"}'.encode(), headers={"content-type": "application/json"})
+        assert bad.status_code == 422 and "text" in bad.json()["error"], "bad input from a router is a 4xx too"
+        routers = [p for p in _children(serve.pid) if "spawn_main" in Path(f"/proc/{p}/cmdline").read_bytes().decode(errors="replace")]
+        assert routers, "a router process runs beside the service"
+    finally:
+        serve.send_signal(signal.SIGKILL)
+        serve.wait(timeout=10)
+    deadline = time.monotonic() + 10
+    while any(Path(f"/proc/{p}").exists() and "zombie" not in _state(p) for p in routers) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not [p for p in routers if Path(f"/proc/{p}").exists() and "zombie" not in _state(p)], "a router outlived the killed service"
+
+
+def _state(pid: int) -> str:
+    try:
+        return "zombie" if Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z" else "alive"
+    except OSError:
+        return "zombie"

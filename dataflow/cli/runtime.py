@@ -263,6 +263,8 @@ def serve(
     token: Optional[str] = typer.Option(None, "--token", envvar="A2A_TOKEN", help="Require 'Authorization: Bearer TOKEN' on /v1/ (or A2A_TOKEN)."),
     knowledge_db: Optional[Path] = typer.Option(None, "--knowledge-db", dir_okay=False, help="Knowledge index for /v1/ask (default .a2a/knowledge.duckdb)."),
     runs_dir: Path = typer.Option(Path("runs"), "--runs", file_okay=False, help="Where /v1/runs finds batch runs."),
+    routers: int = typer.Option(0, "--routers", min=0, max=16,
+                                help="Route-only turns in this many worker processes (one core each; heuristic planner only)."),
     backend: BackendOption = "heuristic",
     record_to: RecordOption = None,
     cassette: CassetteOption = None,
@@ -277,7 +279,7 @@ def serve(
         store = open_store(db)
         console.print(f"serving on http://{host}:{port}  (workflows in {db}; Ctrl-C stops)", highlight=False)
         run_service(host, port, ServiceState(runner=runner, store=store, knowledge=KnowledgeStore.open(knowledge_db),
-                                             runs_dir=runs_dir, token=token))
+                                             runs_dir=runs_dir, token=token), routers=routers)
         store.close()
 
 

@@ -174,6 +174,8 @@ class DeviceLink:
         self.pm25: dict[str, float] = {}
         self.evidence_seen: list[tuple[str, str, int]] = []
         self.last_seq: dict[str, int] = {}
+        self.top_seq = self.store.last_device_command(device_id)
+        """The last command stored for this robot (nothing to send while it has applied that one)."""
         self.seen = False
         """A heartbeat arrived (before that the robot's state is unknown and turns use the caller's context)."""
         self.budgets: dict[str, int] = {}
@@ -185,11 +187,13 @@ class DeviceLink:
 
     def send(self, kind: str, workflow_id: str, **fields: Any) -> None:
         seq = self.store.add_device_command(self.device_id, workflow_id, {"kind": kind, "workflow_id": workflow_id, **fields})
-        self.last_seq[workflow_id] = seq
+        self.last_seq[workflow_id] = self.top_seq = seq
         self._on_command(self.device_id)
 
     def commands(self, after: int | None = None) -> list[DeviceCommand]:
         after = self.applied_seq if after is None else max(after, self.applied_seq)
+        if after >= self.top_seq:
+            return []
         return [DeviceCommand.model_validate(c) for c in self.store.device_commands(self.device_id, after)]
 
     def heard(self, report: DeviceReport) -> None:
@@ -212,11 +216,13 @@ class DeviceLink:
         return {**known, **(overrides or {})}
 
     def sweep(self) -> None:
-        """Move every open workflow on by the robot's clock (waits, quiet steps) and end those over their budget."""
+        """Move every open workflow on by the robot's clock (waits, quiet steps) and end those over their budget.
+        A workflow the robot reports busy (queued behind others, running, or a callback still on the wire) is
+        not over budget: its own TaskManager times out what runs too long, and the cloud hears of it."""
         self.orch.absorb([])
         for wf, budget in list(self.budgets.items()):
             run = self.orch.runs.get(wf)
-            if run is not None:
+            if run is not None and wf not in self.busy:
                 self.orch.expire(run, budget)
         self._forget_done()
 
@@ -247,6 +253,7 @@ class DeviceHub:
         store = self.runtime.store
         taken = 0
         for wf, device_id in sorted(store.remote_workflows().items()):
+            self.owner[wf] = device_id  # finished ones too: a late or duplicated callback for them is still theirs
             row = store.workflow(wf)
             if row["status"] != "running":
                 continue
@@ -257,7 +264,6 @@ class DeviceHub:
             self.runtime.supervisor.attach(wf, link.goals[wf])
             link.budgets[wf] = tick_budget(run.compiled, self.physics.callback_grace_s)
             link.last_seq[wf] = max((c["seq"] for c in store.device_commands(device_id) if c["workflow_id"] == wf), default=0)
-            self.owner[wf] = device_id
             taken += 1
         return taken
 
@@ -301,7 +307,7 @@ class DeviceHub:
             raise InputError(why)
         if callback.report is not None:
             link.heard(callback.report)
-        new = event.event_id not in link.orch.applied and not self._stored(event)
+        new = event.event_id not in link.orch.applied and not self.runtime.store.has_event(workflow_id, event.event_id)
         if event.terminal_evidence and new:
             link.evidence_seen.append((event.task_method, event.terminal_evidence, link.tick))
         link.orch.absorb([event])
@@ -326,9 +332,6 @@ class DeviceHub:
         if event.task_method != step.device_task.taskMethod:
             return f"task_method: {event.step_id} runs {step.device_task.taskMethod}, not {event.task_method!r}"
         return evidence_refusal(self.runtime.registry, step, event)
-
-    def _stored(self, event: DeviceEvent) -> bool:
-        return self.runtime.store.stored_event_name(event.event_id) is not None
 
     def heartbeat(self, device_id: str, report: DeviceReport) -> CommandBatch:
         link = self.link(device_id)

@@ -33,7 +33,7 @@ from typing import Any
 import anyio
 from fastapi import FastAPI, Path as PathParam, Query, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from dataflow.rows import turn_from_row
@@ -41,6 +41,7 @@ from dataflow.runtime.console import add_console_routes
 from dataflow.runtime.loop import Runtime
 from dataflow.runtime.remote import DeviceHub
 from dataflow.runtime.store import UnknownWorkflowError
+from stages.compilation import workflow_id_for
 from registry.contracts import TurnInput
 from registry.device_contracts import CommandBatch, DeviceCallback, DeviceReport
 from registry.record_contracts import DecisionRecord
@@ -99,7 +100,23 @@ class ServiceState:
     """One Runtime for the process (its supervisor holds every workflow's decision ledger)."""
     hub: Any = None
     """The robot processes (`a2a device`) and the workflows each runs."""
+    routers: Any = None
+    """Router processes for route-only turns (dataflow/runtime/routers.py), or None: the service routes them itself."""
     waiters: dict[str, list[tuple[asyncio.AbstractEventLoop, asyncio.Event]]] = field(default_factory=dict)
+
+    async def run(self, work):
+        """Do `work` under the lock. With the heuristic planner a call is milliseconds of CPU, run on the event loop
+        itself (a hop to a worker thread costs 1 ms at the median and 3 at p95 on this machine); with a model backend,
+        which waits on the network, in a worker thread so the loop keeps serving."""
+        if self.runner.config.planner_backend == "heuristic":
+            with self.lock:
+                return work()
+
+        def locked():
+            with self.lock:
+                return work()
+
+        return await anyio.to_thread.run_sync(locked)
 
     def wake(self, device_id: str) -> None:
         """A command for a robot was stored: wake its long polls."""
@@ -144,30 +161,60 @@ def _error(status: int, message: str, trace_id: str, **extra: Any) -> JSONRespon
 
 
 def _install_envelope(app: FastAPI, state: ServiceState) -> None:
-    """Trace id, body size limit, bearer token, and one structured log line per request."""
-    @app.middleware("http")
-    async def envelope(request: Request, call_next):
-        trace_id = request.headers.get("x-trace-id") or uuid.uuid4().hex
-        request.state.trace_id = trace_id
-        started = time.perf_counter()
-        status = 500
+    """Trace id, body size limit, bearer token, and one structured log line per request (a plain ASGI middleware:
+    Starlette's @app.middleware costs about a millisecond a request)."""
+    app.add_middleware(Envelope, state=state)
+
+
+class Envelope:
+    """The ASGI envelope of every HTTP request."""
+
+    def __init__(self, app, state: ServiceState):
+        self.app, self.state = app, state
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        headers = dict(scope["headers"])
+        trace_id = headers.get(b"x-trace-id", b"").decode("latin-1") or uuid.uuid4().hex
+        scope.setdefault("state", {})["trace_id"] = trace_id
+        started, status = time.perf_counter(), [500]
+
+        async def traced(message):
+            if message["type"] == "http.response.start":
+                status[0] = message["status"]
+                message["headers"] = [*message.get("headers", []), (b"x-trace-id", trace_id.encode("latin-1"))]
+            await send(message)
+
         try:
-            size = request.headers.get("content-length")
+            size = headers.get(b"content-length")
+            token = self.state.token
             if size is not None and (not size.isdigit() or int(size) > MAX_BODY_BYTES):
-                response = _error(413, f"the body is over {MAX_BODY_BYTES // 1024} KB", trace_id)
-            elif state.token and request.url.path.startswith("/v1/") and request.headers.get("authorization") != f"Bearer {state.token}":
-                response = _error(401, "a bearer token is required (Authorization: Bearer TOKEN)", trace_id)
-            else:
-                body = await request.body()
+                return await _error(413, f"the body is over {MAX_BODY_BYTES // 1024} KB", trace_id)(scope, receive, traced)
+            if token and scope["path"].startswith("/v1/") and headers.get(b"authorization") != f"Bearer {token}".encode("latin-1"):
+                return await _error(401, "a bearer token is required (Authorization: Bearer TOKEN)", trace_id)(scope, receive, traced)
+            body, more = b"", True
+            while more:  # read the body first: a chunked one over the limit is refused before any handler sees it
+                message = await receive()
+                if message["type"] != "http.request":
+                    status[0] = 499  # the client went away before it finished sending
+                    return
+                body += message.get("body", b"")
+                more = message.get("more_body", False)
                 if len(body) > MAX_BODY_BYTES:
-                    response = _error(413, f"the body is over {MAX_BODY_BYTES // 1024} KB", trace_id)
-                else:
-                    response = await call_next(request)
-                    response.headers["x-trace-id"] = trace_id
-            status = response.status_code
-            return response
+                    return await _error(413, f"the body is over {MAX_BODY_BYTES // 1024} KB", trace_id)(scope, receive, traced)
+            replayed = False
+
+            async def replay():
+                nonlocal replayed
+                if replayed:
+                    return await receive()
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+
+            await self.app(scope, replay, traced)
         finally:
-            LOG.info(json.dumps({"trace_id": trace_id, "method": request.method, "path": request.url.path, "status": status,
+            LOG.info(json.dumps({"trace_id": trace_id, "method": scope["method"], "path": scope["path"], "status": status[0],
                                  "ms": round((time.perf_counter() - started) * 1000, 2)}))
 
 
@@ -187,38 +234,73 @@ def _install_error_handlers(app: FastAPI) -> None:
         return _error(status, str(exc), request.state.trace_id)
 
 
+def _turn_reply(record: DecisionRecord | str, workflow_id: str | None = None, run: dict[str, Any] | None = None) -> Response:
+    """A TurnReply as JSON: the record (or its JSON) serialized once, as `a2a route --json` writes it, not validated again."""
+    extra = json.dumps({"workflow_id": workflow_id, "run": run}, ensure_ascii=False)
+    text = record if isinstance(record, str) else record.model_dump_json()
+    return Response(text[:-1] + "," + extra[1:], media_type="application/json")
+
+
+def _stored_turn(state: ServiceState, trace_id: str, text: str) -> Response | None:
+    """An executed turn sent again with its trace id (a client retrying after a lost reply): the stored reply, so the
+    workflow never runs twice. The same trace id for another text is a conflict (409)."""
+    workflow_id = workflow_id_for(trace_id)
+    if not state.store.has_workflow(workflow_id):
+        return None
+    row = state.store.workflow(workflow_id)
+    if row["text"] != text or not row["record_json"]:
+        return _error(409, f"trace id {trace_id} was already used for another turn", trace_id)
+    record = DecisionRecord.model_validate_json(row["record_json"])
+    return _turn_reply(record, workflow_id, state.runtime.stored_report(workflow_id).cli_json())
+
+
 def _add_turn_routes(app: FastAPI, state: ServiceState) -> None:
     """POST /v1/turns (route, or route and execute on the in-process robot) and GET /v1/workflows/{id}."""
     @app.post("/v1/turns", response_model=TurnReply, response_model_exclude_none=False)
-    def turns(body: TurnRequest, request: Request) -> TurnReply:
+    async def turns(body: TurnRequest, request: Request) -> Response:
         trace_id = request.state.trace_id
-        with state.lock:
-            context = body.device_context
-            if body.device_id is not None:  # planned on the state that robot reported, the caller's fields on top
-                context = state.hub.link(body.device_id).device_context(body.device_context)
-            row = {"text": body.text, "voice_context": body.voice_context, "device_context": context}
-            try:
-                turn = turn_from_row(row, state.runner.registry)
-            except ValueError as exc:  # the text itself (a lone surrogate)
-                raise InputError(f"text: {exc}") from None
-            if not body.execute:
-                record = state.runner.route(turn, trace_id=trace_id)
-                return TurnReply(**record.model_dump())
-            if body.device_id is not None:
-                record, run = state.hub.submit_turn(body.device_id, body.text, body.device_context, body.voice_context, trace_id)
-                report = state.runtime.stored_report(run.workflow_id)
-                return TurnReply(**record.model_dump(), workflow_id=run.workflow_id, run=report.cli_json())
-            report = state.runtime.run_text(body.text, body.device_context, voice_context=body.voice_context, trace_id=trace_id)
-            record = DecisionRecord.model_validate_json(state.store.workflow(report.workflow_id)["record_json"])
-        return TurnReply(**record.model_dump(), workflow_id=report.workflow_id, run=report.cli_json())
+        if state.routers is not None and not body.execute:  # routed in a router process, without the lock
+            row = await state.run(lambda: _turn_row(state, body)) if body.device_id is not None else _turn_row(state, body)
+            return _turn_reply(await state.routers.route(row, trace_id))
+        return await state.run(lambda: _turn(state, body, trace_id))
 
     @app.get("/v1/workflows/{workflow_id}")
-    def workflow(workflow_id: str) -> dict[str, Any]:
-        with state.lock:
-            report = state.runtime.stored_report(workflow_id)
-            events = [{k: v for k, v in e.items() if k != "received_seq"} for e in state.store.events(workflow_id)]
-            decisions = state.store.decisions(workflow_id)
-        return {**report.cli_json(), "events": events, "decisions": decisions}
+    async def workflow(workflow_id: str) -> dict[str, Any]:
+        return await state.run(lambda: _workflow(state, workflow_id))
+
+
+def _turn_row(state: ServiceState, body: TurnRequest) -> dict[str, Any]:
+    """The turn as a set row: a turn naming a robot is planned on the state it reported, the caller's fields on top."""
+    context = body.device_context
+    if body.device_id is not None:
+        context = state.hub.link(body.device_id).device_context(body.device_context)
+    return {"text": body.text, "voice_context": body.voice_context, "device_context": context}
+
+
+def _turn(state: ServiceState, body: TurnRequest, trace_id: str) -> Response:
+    """One turn: routed, and run when asked (on the named robot, or on the in-process one)."""
+    try:
+        turn = turn_from_row(_turn_row(state, body), state.runner.registry)
+    except ValueError as exc:  # the text itself (a lone surrogate)
+        raise InputError(f"text: {exc}") from None
+    if not body.execute:
+        return _turn_reply(state.runner.route(turn, trace_id=trace_id).model_dump_json())
+    repeated = _stored_turn(state, trace_id, body.text)
+    if repeated is not None:
+        return repeated
+    if body.device_id is not None:
+        record, run = state.hub.submit_turn(body.device_id, body.text, body.device_context, body.voice_context, trace_id)
+        return _turn_reply(record, run.workflow_id, state.hub.link(body.device_id).orch.report(run).cli_json())
+    report = state.runtime.run_text(body.text, body.device_context, voice_context=body.voice_context, trace_id=trace_id)
+    record = DecisionRecord.model_validate_json(state.store.workflow(report.workflow_id)["record_json"])
+    return _turn_reply(record, report.workflow_id, report.cli_json())
+
+
+def _workflow(state: ServiceState, workflow_id: str) -> dict[str, Any]:
+    """As `a2a workflows show ID --json`: status, steps, response, with the events and decisions."""
+    report = state.runtime.stored_report(workflow_id)
+    events = [{k: v for k, v in e.items() if k != "received_seq"} for e in state.store.events(workflow_id)]
+    return {**report.cli_json(), "events": events, "decisions": state.store.decisions(workflow_id)}
 
 
 DEVICE_ID = PathParam(pattern=r"^[A-Za-z0-9_.-]{1,64}$", description="The robot's id (letters, digits, . _ -).")
@@ -227,16 +309,14 @@ DEVICE_ID = PathParam(pattern=r"^[A-Za-z0-9_.-]{1,64}$", description="The robot'
 def _add_device_routes(app: FastAPI, state: ServiceState) -> None:
     """The robot processes' side: commands by long poll, callbacks, heartbeats (dataflow/runtime/remote.py)."""
     @app.post("/v1/workflows/{workflow_id}/events", response_model=CommandBatch)
-    def events(workflow_id: str, body: DeviceCallback) -> CommandBatch:
+    async def events(workflow_id: str, body: DeviceCallback) -> CommandBatch:
         """A robot's callback, idempotent by event_id; 422 with the reason when its step or evidence is not the workflow's."""
-        with state.lock:
-            return state.hub.callback(workflow_id, body)
+        return await state.run(lambda: state.hub.callback(workflow_id, body))
 
     @app.post("/v1/devices/{device_id}/heartbeat", response_model=CommandBatch)
-    def heartbeat(body: DeviceReport, device_id: str = DEVICE_ID) -> CommandBatch:
+    async def heartbeat(body: DeviceReport, device_id: str = DEVICE_ID) -> CommandBatch:
         """A robot's clock and state; the reply holds every command after the one it applied last."""
-        with state.lock:
-            return state.hub.heartbeat(device_id, body)
+        return await state.run(lambda: state.hub.heartbeat(device_id, body))
 
     @app.get("/v1/devices/{device_id}/commands", response_model=CommandBatch)
     async def commands(device_id: str = DEVICE_ID, after: int = Query(0, ge=0, description="The last command applied."),
@@ -246,14 +326,13 @@ def _add_device_routes(app: FastAPI, state: ServiceState) -> None:
         loop = asyncio.get_running_loop()
 
         def pending() -> CommandBatch:
-            with state.lock:
-                return CommandBatch(commands=state.hub.link(device_id).commands(after))
+            return CommandBatch(commands=state.hub.link(device_id).commands(after))
 
         while True:
             waiter = (loop, asyncio.Event())
             state.waiters.setdefault(device_id, []).append(waiter)  # before reading: a command stored meanwhile wakes it
             try:
-                batch = await anyio.to_thread.run_sync(pending)
+                batch = await state.run(pending)
                 left = deadline - time.monotonic()
                 if batch.commands or left <= 0:
                     return batch
@@ -273,28 +352,38 @@ def _add_other_routes(app: FastAPI, state: ServiceState) -> None:
                 "planner_backend": state.runner.config.planner_backend}
 
     @app.post("/v1/tasks")
-    def tasks(body: TaskRequest) -> dict[str, Any]:
-        with state.lock:
-            report = state.runtime.run_task(body.request, body.device_context)
-        return report.cli_json()
+    async def tasks(body: TaskRequest) -> dict[str, Any]:
+        return await state.run(lambda: state.runtime.run_task(body.request, body.device_context).cli_json())
 
     @app.post("/v1/ask", response_model=DecisionRecord)
-    def ask(body: AskRequest, request: Request) -> DecisionRecord:
-        with state.lock:
+    async def ask(body: AskRequest, request: Request) -> DecisionRecord:
+        def answer() -> DecisionRecord:
             previous, state.runner.knowledge = state.runner.knowledge, state.knowledge
             try:
                 return state.runner.route(TurnInput(recognized_text=body.text), trace_id=request.state.trace_id)
             finally:
                 state.runner.knowledge = previous
 
+        return await state.run(answer)
+
     @app.get("/v1/runs")
     def runs() -> list[dict[str, Any]]:
         return _runs(state.runs_dir)
 
 
-def serve(host: str, port: int, state: ServiceState) -> None:
-    """Run the service with uvicorn until interrupted."""
+def serve(host: str, port: int, state: ServiceState, routers: int = 0) -> None:
+    """Run the service with uvicorn until interrupted; with `routers`, route-only turns go to that many router processes."""
     import uvicorn
 
     logging.basicConfig(level=logging.INFO, format="%(message)s")
-    uvicorn.run(create_app(state), host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)  # long polls end with it
+    if routers:
+        if state.runner.config.planner_backend != "heuristic":
+            raise InputError("--routers routes with the heuristic planner: a model backend keeps its one ledger in the service")
+        from dataflow.runtime.routers import RouterPool
+
+        state.routers = RouterPool(routers)
+    try:
+        uvicorn.run(create_app(state), host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)  # long polls end
+    finally:
+        if state.routers is not None:
+            state.routers.close()

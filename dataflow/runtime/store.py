@@ -235,12 +235,9 @@ class WorkflowStore:
         """Store a callback; False when its event id was already stored (a duplicate). Unknown workflows are rejected."""
         if not self.has_workflow(event.workflow_id):
             raise UnknownWorkflowError(f"event {event.event_id} names unknown workflow {event.workflow_id!r}")
-        known = self._event_ids.get(event.workflow_id)
-        if known is None:  # one read per workflow; afterwards this process is the only writer
-            rows = self.con.execute("SELECT event_id FROM events WHERE workflow_id = ?", [event.workflow_id]).fetchall()
-            known = self._event_ids[event.workflow_id] = {r[0] for r in rows}
-        if event.event_id in known:
+        if self.has_event(event.workflow_id, event.event_id):  # one read per workflow; then this process is the only writer
             return False
+        known = self._event_ids[event.workflow_id]
         self._seq += 1
         self._write(
             "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -250,6 +247,14 @@ class WorkflowStore:
         )
         known.add(event.event_id)
         return True
+
+    def has_event(self, workflow_id: str, event_id: str) -> bool:
+        """The callback is stored (one read per workflow, as record_event keeps them)."""
+        known = self._event_ids.get(workflow_id)
+        if known is None:
+            rows = self.con.execute("SELECT event_id FROM events WHERE workflow_id = ?", [workflow_id]).fetchall()
+            known = self._event_ids[workflow_id] = {r[0] for r in rows}
+        return event_id in known
 
     def stored_event_name(self, event_id: str) -> str | None:
         row = self.con.execute("SELECT event_name FROM events WHERE event_id = ?", [event_id]).fetchone()
@@ -267,6 +272,9 @@ class WorkflowStore:
         self._write("INSERT INTO device_commands VALUES (?, ?, ?, ?)",
                     [device_id, seq, workflow_id, json.dumps({**command, "seq": seq}, ensure_ascii=False)])
         return int(seq)
+
+    def last_device_command(self, device_id: str) -> int:
+        return int(self.con.execute("SELECT coalesce(max(seq), 0) FROM device_commands WHERE device_id = ?", [device_id]).fetchone()[0])
 
     def device_commands(self, device_id: str, after: int = 0) -> list[dict[str, Any]]:
         """A robot's commands with a sequence number above `after`, in order."""
