@@ -30,6 +30,7 @@ SETS = {
     "holdout_v4 (written blind, never tuned on)": ROOT / "data/utterances/holdout_v4.jsonl",
     "holdout_v5 (written blind, never tuned on)": ROOT / "data/utterances/holdout_v5.jsonl",
     "holdout_v6 (written blind, never tuned on)": ROOT / "data/utterances/holdout_v6.jsonl",
+    "holdout_v7 (written blind, never tuned on)": ROOT / "data/utterances/holdout_v7.jsonl",
     "train_v2 (fit set)": ROOT / "data/utterances/train_v2.jsonl",
     "train_v3 (written blind, fit set)": ROOT / "data/utterances/train_v3.jsonl",
     "talk_capability (talk rows)": ROOT / "data/utterances/talk_capability.jsonl",
@@ -40,6 +41,7 @@ SETS = {
     "dqr questions (tuned on)": ROOT / "data/questions/dqr.jsonl",
     "dqr_v2 questions (written blind, tuned on after)": ROOT / "data/questions/dqr_v2.jsonl",
     "dqr_holdout questions (written blind, never tuned on)": ROOT / "data/questions/dqr_holdout.jsonl",
+    "dqr_v3 questions (written blind, never tuned on)": ROOT / "data/questions/dqr_v3.jsonl",
 }
 CORPORA = ROOT.parent / "shared" / "corpora"
 
