@@ -68,6 +68,22 @@ def robot_running(robot: RobotProcess):
         thread.join(30)
 
 
+def a2a_serve(port: int, db: Path, *extra: str) -> subprocess.Popen:
+    return subprocess.Popen([sys.executable, "-m", "dataflow.cli", "serve", "--port", str(port), "--db", str(db), *extra],
+                            cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+
+
+def wait_healthy(serve: subprocess.Popen, url: str, seconds: float = 60) -> None:
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            httpx.get(f"{url}/healthz", timeout=2)
+            return
+        except httpx.TransportError:
+            assert serve.poll() is None and time.monotonic() < deadline, serve.stderr.read() if serve.poll() is not None else "no answer"
+            time.sleep(0.3)
+
+
 def wait_done(client: httpx.Client, workflow_id: str, seconds: float = 30) -> dict:
     deadline = time.monotonic() + seconds
     while True:
@@ -204,19 +220,11 @@ def test_a_restarted_service_takes_over_what_the_robot_is_running(runner, regist
 def test_a2a_device_is_a_process_of_its_own(tmp_path):
     port = _free_port()
     url = f"http://127.0.0.1:{port}"
-    serve = subprocess.Popen([sys.executable, "-m", "dataflow.cli", "serve", "--port", str(port), "--db", str(tmp_path / "w.duckdb")],
-                             cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    serve = a2a_serve(port, tmp_path / "w.duckdb")
     robot = subprocess.Popen([sys.executable, "-m", "dataflow.cli", "device", "--cloud", url, "--device-id", "robot-9",
                               "--summary", str(tmp_path / "robot.json")], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                httpx.get(f"{url}/healthz", timeout=2)
-                break
-            except httpx.TransportError:
-                assert serve.poll() is None and time.monotonic() < deadline, serve.stderr.read() if serve.poll() is not None else "no answer"
-                time.sleep(0.3)
+        wait_healthy(serve, url)
         with httpx.Client(base_url=url, timeout=10) as client:
             done = wait_done(client, submit(client, "안방으로 가", "robot-9")["workflow_id"], seconds=60)
         assert done["status"] == "completed" and done["steps"][0]["terminal_evidence"] == "movement.arrived", done
@@ -249,17 +257,9 @@ def _children(pid: int) -> list[int]:
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads child processes from /proc")
 def test_router_processes_route_as_the_service_does_and_die_with_it(runner, tmp_path):
     port = _free_port()
-    serve = subprocess.Popen([sys.executable, "-m", "dataflow.cli", "serve", "--port", str(port), "--db", str(tmp_path / "w.duckdb"),
-                              "--routers", "1"], cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    serve = a2a_serve(port, tmp_path / "w.duckdb", "--routers", "1")
     try:
-        deadline = time.monotonic() + 90
-        while True:
-            try:
-                httpx.get(f"http://127.0.0.1:{port}/healthz", timeout=2)
-                break
-            except httpx.TransportError:
-                assert serve.poll() is None and time.monotonic() < deadline, serve.stderr.read() if serve.poll() is not None else "no answer"
-                time.sleep(0.3)
+        wait_healthy(serve, f"http://127.0.0.1:{port}", seconds=90)
         for text in ("사진 찍지 마", "거실로 가줘", "프라이버시 모드 켜도 공기청정은 계속 돼?"):
             routed = httpx.post(f"http://127.0.0.1:{port}/v1/turns", json={"text": text}, timeout=10).json()
             here = runner.route_text(text)
