@@ -335,6 +335,14 @@ class UnsupportedFrames(_Model):
                      for f in self.categories)
 
 
+class WorldEvent(_Model):
+    """Things the weather and the world do: a noun with one of its predicates (바람 + 불다, 눈 + 오다) describes the
+    world, whatever capability the noun or the verb also names (바람 is the fan, 오다 is come here)."""
+
+    nouns: list[str]
+    predicates: Morphemes
+
+
 class RequestFrames(_Model):
     """`request_frames.json`: which predicates realize each capability."""
 
@@ -347,6 +355,12 @@ class RequestFrames(_Model):
     capabilities: dict[str, CapabilityFrame]
     unsupported: UnsupportedFrames = Field(default_factory=lambda: UnsupportedFrames(categories=[]))
     """Frames of requests the robot cannot do, by UNS category (tried in order)."""
+    world_events: list[WorldEvent] = Field(default_factory=list)
+
+    @cached_property
+    def world_event_pairs(self) -> frozenset[tuple[str, str, str]]:
+        """(noun, lemma, tag) of every world event."""
+        return frozenset((n, *v.split("/")) for e in self.world_events for n in e.nouns for v in e.predicates)  # type: ignore[misc]
 
     @cached_property
     def light_set(self) -> frozenset[tuple[str, str]]:

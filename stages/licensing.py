@@ -117,6 +117,33 @@ def _spelled_by_syllables(hit, c: ClauseAnalysis, registry: Registry) -> bool:
     return len(covered) >= 2 and all(len(w) == 1 for w in covered)
 
 
+def world_event(c: ClauseAnalysis, registry: Registry) -> tuple[int, int] | None:
+    """Morpheme indexes of the noun and predicate of a world event in the clause (바람 많이 불어, 눈 온대), if any: the
+    noun, then its predicate with no other predicate between (an adverb made of an adjective, 세게, may be)."""
+    pairs = registry.frames.world_event_pairs
+    nouns = {n for n, _, _ in pairs}
+    ms = c.morphemes
+    for i, mo in enumerate(ms):
+        if mo.tag != "NNG" or mo.form not in nouns:
+            continue
+        for j in range(i + 1, len(ms)):
+            if (mo.form, ms[j].form, ms[j].tag) in pairs:
+                return i, j
+            adverb = ms[j].tag == "VA" and j + 1 < len(ms) and ms[j + 1].form == "게"
+            if ms[j].tag.startswith(("VV", "VA", "VX", "XR")) and not adverb:
+                break
+    return None
+
+
+def _part_of_world_event(hit, c: ClauseAnalysis, registry: Registry) -> bool:
+    """The hit's word is the noun or the predicate of a world event (바람 is the wind when it blows)."""
+    found = world_event(c, registry)
+    if found is None:
+        return False
+    start, end = hit.position, hit.position + len(compact(hit.surface))
+    return any(start <= c.compact_offsets[k] < end for k in found)
+
+
 def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, registry: Registry) -> str | None:
     """None when the clause licenses this hit, else why not."""
     if c.role in ("guard", "temporal"):
@@ -125,6 +152,8 @@ def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, registry:
         return "quoted"
     if act.target_owner:
         return f"target:{act.target_owner}"
+    if _part_of_world_event(hit, c, registry):
+        return "target:world"  # 오늘 바람 많이 불어? 눈 온다며?: the weather, not the fan or a move
     if (hit.capability_id in matchers_for(registry).scoped_capabilities and c.cues.get("outside")
             and not c.cues.get("indoor")):
         return "target:outdoors"  # 바깥 공기 괜찮나?: the robot measures only where it is

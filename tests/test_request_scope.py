@@ -261,3 +261,17 @@ def test_regional_polite_endings_are_read_as_their_standard_words(runner):
 def test_an_adverb_made_from_a_manner_is_the_manner(runner):
     assert _caps(runner, "공기 좀 깨끗이 해 주세요")[1] == [("selected_room_clean", "start")]
     assert _caps(runner, "공기가 깨끗이 잘 유지되네")[1] == []
+
+
+@pytest.mark.parametrize("text", ["오늘 바람 많이 불어?", "내일 비 와?", "밖에 눈 내려?", "오늘 밤에 눈 온다며?", "주말에 비 많이 올까?"])
+def test_the_weather_asked_about_is_public_information_not_the_fan_or_a_move(runner, text):
+    """바람 is the fan and 오다 is come here, but wind that blows and snow that comes are the world (request_frames world_events)."""
+    record, caps = _caps(runner, text)
+    assert record.family == "FRG" and caps == []
+
+
+def test_the_fan_and_talk_about_the_weather_stay_what_they_were(runner):
+    assert _caps(runner, "바람 세게 해줘")[1] == [("fan_speed", "level")]
+    assert _caps(runner, "비 오는데 청정 좀 해줘")[1] == [("selected_room_clean", "start")]
+    record, caps = _caps(runner, "어제 바람 엄청 불었어")
+    assert record.family == "DEF" and caps == []
