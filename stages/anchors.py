@@ -198,8 +198,8 @@ def _public_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers, registry: Registry)
         lit("has_unlicensed_capability_mention", 1.0, *said[:3])
     if any(x.endswith(":target:outdoors") for x in c.mentions):
         lit("has_frg_scope", 0.8, "outdoor_query")  # 바깥 공기 괜찮나?: outdoor air is public information
-    if c.act is not None and c.act.mood in _WORLD_QUESTION_MOODS and world_event(c, registry) is not None:
-        lit("has_frg_scope", 0.8, "world_event")  # 내일 눈 와? 비 많이 올까?: the weather asked about is public information
+    if c.act is not None and c.act.mood in _WORLD_QUESTION_MOODS and not c.rooms and world_event(c, registry) is not None:
+        lit("has_frg_scope", 0.8, "world_event")  # 내일 눈 와? 길 막혀?: the weather and the roads asked about (not 거실 가는 길)
     return frg_strength, trailing
 
 

@@ -124,10 +124,14 @@ def world_event(c: ClauseAnalysis, registry: Registry) -> tuple[int, int] | None
     nouns = {n for n, _, _ in pairs}
     ms = c.morphemes
     for i, mo in enumerate(ms):
-        if mo.tag != "NNG" or mo.form not in nouns:
+        if mo.tag not in ("NNG", "NNP"):
+            continue
+        # 영동고속도로, 함박눈: a name ending in a world noun of two syllables or more is one of its kind
+        noun = mo.form if mo.form in nouns else next((n for n in nouns if len(n) >= 2 and mo.form.endswith(n)), None)
+        if noun is None:
             continue
         for j in range(i + 1, len(ms)):
-            if (mo.form, ms[j].form, ms[j].tag) in pairs:
+            if (noun, ms[j].form, ms[j].tag) in pairs:
                 return i, j
             adverb = ms[j].tag == "VA" and j + 1 < len(ms) and ms[j + 1].form == "게"
             if ms[j].tag.startswith(("VV", "VA", "VX", "XR")) and not adverb:

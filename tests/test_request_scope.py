@@ -263,7 +263,8 @@ def test_an_adverb_made_from_a_manner_is_the_manner(runner):
     assert _caps(runner, "공기가 깨끗이 잘 유지되네")[1] == []
 
 
-@pytest.mark.parametrize("text", ["오늘 바람 많이 불어?", "내일 비 와?", "밖에 눈 내려?", "오늘 밤에 눈 온다며?", "주말에 비 많이 올까?"])
+@pytest.mark.parametrize("text", ["오늘 바람 많이 불어?", "내일 비 와?", "밖에 눈 내려?", "오늘 밤에 눈 온다며?", "주말에 비 많이 올까?",
+                                  "장마 언제 끝나?", "지금 경부고속도로 많이 밀려?"])
 def test_the_weather_asked_about_is_public_information_not_the_fan_or_a_move(runner, text):
     """바람 is the fan and 오다 is come here, but wind that blows and snow that comes are the world (request_frames world_events)."""
     record, caps = _caps(runner, text)
