@@ -28,6 +28,7 @@ import logging
 import random
 import threading
 import time
+import uuid
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
@@ -114,6 +115,8 @@ class RobotProcess:
         headers = {"authorization": f"Bearer {token}"} if token else {}
         self.http = client or httpx.Client(base_url=cloud.rstrip("/"), headers=headers, timeout=httpx.Timeout(5.0))
         self.applied_seq = 0
+        self.boot = uuid.uuid4().hex
+        """This process's id in its heartbeats: a restarted robot counts its ticks from 0 again."""
         self.outbox: list[_Outgoing] = []
         self.stats = WireStats()
         self.starts: Counter[tuple[str, str, int]] = Counter()
@@ -196,7 +199,7 @@ class RobotProcess:
     def report(self) -> DeviceReport:
         world = self.session.sim.world
         state = {name: world.state_value(name) for name in sorted(STATE_FIELDS)}
-        return DeviceReport(tick=world.tick, clock_s=float(world.clock_s), applied_seq=self.applied_seq,
+        return DeviceReport(boot=self.boot, tick=world.tick, clock_s=float(world.clock_s), applied_seq=self.applied_seq,
                             state={k: v for k, v in state.items() if v is not None},
                             pm25_by_room={k: float(v) for k, v in world.pm25.items()},
                             running_capabilities=sorted(self.session.tasks.running_capabilities()),

@@ -7,9 +7,10 @@ the ground floor because the compiler stage, the cloud runtime and the device al
 
 from __future__ import annotations
 
+import math
 from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import ConfigDict, Field, field_validator
 
 from registry.contracts import Contract, ExecutionTarget, Family, Scalar, WaitPolicy
 from registry.plan_contracts import Condition
@@ -139,7 +140,9 @@ class CompiledWorkflow(Contract):
 class DeviceEvent(Contract):
     """A TaskManager callback."""
 
-    event_id: str
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+
+    event_id: str = Field(min_length=1, max_length=200)
     """Unique and deterministic: `{workflow_id}:{step_id}:{sequence}`; the cloud is idempotent on it."""
     event_name: EventName
     workflow_id: str
@@ -148,9 +151,9 @@ class DeviceEvent(Contract):
     requires_cloud_decision: bool = False
     reason_code: str | None = None
     terminal_evidence: str | None = None
-    observed_at: float
+    observed_at: float = Field(ge=0, le=1e12)
     """Simulated seconds since the simulator's midnight of day 0."""
-    attempt: int = 1
+    attempt: int = Field(1, ge=1, le=100)
     output: dict[str, Any] = Field(default_factory=dict)
     """What the task reported (a state reading, the applied setting, the session outcome)."""
 
@@ -191,9 +194,13 @@ class DeviceCommand(Contract):
 class DeviceReport(Contract):
     """A robot's heartbeat: its clock, the state the cloud's guards and planner read, and what it has done."""
 
-    tick: int = Field(ge=0)
-    clock_s: float = Field(ge=0)
-    applied_seq: int = Field(0, ge=0)
+    model_config = ConfigDict(frozen=True, extra="forbid", allow_inf_nan=False)
+
+    boot: str = Field("", max_length=64)
+    """The robot process's own id, new at every start: its ticks count from 0 again."""
+    tick: int = Field(ge=0, le=2**53)
+    clock_s: float = Field(ge=0, le=1e12)
+    applied_seq: int = Field(0, ge=0, le=2**53)
     """The last command sequence number the robot applied (the cloud sends only later ones)."""
     state: dict[str, Scalar] = Field(default_factory=dict)
     """Each DeviceContext field the simulator reads (`device.<name>` in guards)."""
@@ -206,8 +213,24 @@ class DeviceReport(Contract):
 class DeviceCallback(DeviceEvent):
     """POST /v1/workflows/{id}/events: one TaskManager callback, with the robot's heartbeat when it sends one along."""
 
-    device_id: str | None = None
+    reason_code: str | None = Field(None, max_length=64, pattern=r"^[A-Za-z0-9_.:-]+$")
+    """A code, never text: what the robot says reaches the user only through the reply templates."""
+    device_id: str | None = Field(None, max_length=64)
     report: DeviceReport | None = None
+
+    @field_validator("output")
+    @classmethod
+    def _plain_output(cls, value: dict[str, Any]) -> dict[str, Any]:
+        """Finite numbers, nested at most 8 deep (a reply repeats the output as JSON)."""
+        def walk(v: Any, depth: int) -> None:
+            if depth > 8:
+                raise ValueError("nested more than 8 deep")
+            if isinstance(v, float) and not math.isfinite(v):
+                raise ValueError("numbers must be finite")
+            for item in (v.values() if isinstance(v, dict) else v if isinstance(v, list) else ()):
+                walk(item, depth + 1)
+        walk(value, 0)
+        return value
 
 
 class CommandBatch(Contract):

@@ -8,6 +8,8 @@ with errors runs nothing (fail closed).
 
 from __future__ import annotations
 
+import hashlib
+
 from registry.contracts import Scalar
 from registry.plan_contracts import Step, StepOutputCondition
 from registry.device_bridge import DeviceBridge
@@ -22,7 +24,10 @@ CONSENT_PURPOSE_ARG = "purpose"
 
 
 def workflow_id_for(trace_id: str) -> str:
-    return f"wf-{trace_id[:20]}"
+    """A uuid4 hex trace id gives wf- and its first 20 digits; any other (a client's own ids share prefixes) its hash."""
+    if len(trace_id) == 32 and all(ch in "0123456789abcdef" for ch in trace_id):
+        return f"wf-{trace_id[:20]}"
+    return f"wf-{hashlib.sha1(trace_id.encode('utf-8')).hexdigest()[:20]}"
 
 
 def completion_evidence(op: Operation, has_dependants: bool) -> list[str]:

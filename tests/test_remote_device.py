@@ -58,6 +58,9 @@ def robot_running(robot: RobotProcess):
     robot.poll_wait_s = 0.3
     thread = threading.Thread(target=robot.run, daemon=True)
     thread.start()
+    deadline = time.monotonic() + 10
+    while not robot.stats.heartbeats and time.monotonic() < deadline:  # connected: the service has heard it
+        time.sleep(0.01)
     try:
         yield robot
     finally:
@@ -151,12 +154,15 @@ def test_bad_callbacks_get_a_clear_4xx(runner, tmp_path, body, status, says):
         assert reply.status_code == status and says in reply.json()["error"], reply.text
         assert client.post("/v1/workflows/wf-nope/events", content=b"{", headers={"content-type": "application/json"}).status_code == 400
         assert client.get("/v1/devices/bad id!/commands").status_code == 422
+        assert client.get("/v1/devices/.hidden/commands").status_code == 422
+        assert client.get("/v1/nowhere").json()["trace_id"], "a 404 has the same envelope"
         assert client.get("/v1/devices/r1/commands", params={"wait": 99}).status_code == 422
 
 
 def test_callbacks_for_another_step_or_workflow_are_refused(runner, registry, tmp_path):
     with serving(runner, tmp_path / "w.duckdb") as url, httpx.Client(base_url=url, timeout=10) as client:
-        turn = submit(client, "사진 찍어줘")  # no robot runs yet: the workflow waits for it
+        RobotProcess(url, "robot-1", registry)._heartbeat()  # the robot connected once and is gone: the workflow waits for it
+        turn = submit(client, "사진 찍어줘")
         wf = turn["workflow_id"]
         base = {"event_id": "x1", "event_name": "RUNNING", "workflow_id": wf, "step_id": "step_9", "task_method": "takePhoto",
                 "observed_at": 1.0}
@@ -194,6 +200,7 @@ def test_a_restarted_service_takes_over_what_the_robot_is_running(runner, regist
     db, port = tmp_path / "w.duckdb", _free_port()
     robot = RobotProcess(f"http://127.0.0.1:{port}", "robot-3", registry)
     with serving(runner, db, port) as url, httpx.Client(base_url=url, timeout=10) as client:
+        robot._heartbeat()
         first = submit(client, "거실로 가서 공기 상태 확인하고 필요하면 청정해줘", "robot-3")["workflow_id"]
         robot._poll(0)  # the robot takes the submission, then works until the move is reported, with the service up
         while not any(o.event.event_name == "COMPLETED" for o in robot.outbox) and robot.tick < 500:
@@ -282,3 +289,43 @@ def _state(pid: int) -> str:
         return "zombie" if Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] == "Z" else "alive"
     except OSError:
         return "zombie"
+
+
+def test_a_turn_for_a_robot_that_never_connected_is_refused_and_forged_reports_change_nothing(runner, registry, tmp_path):
+    with serving(runner, tmp_path / "w.duckdb") as url, httpx.Client(base_url=url, timeout=10) as client:
+        ghost = client.post("/v1/turns", json={"text": "안방으로 가", "execute": True, "device_id": "ghost-1"})
+        assert ghost.status_code == 422 and "has not connected" in ghost.json()["error"]
+        bad = {"tick": 5, "clock_s": 10.0, "state": {"position": "우주"}}
+        assert "unknown room" in client.post("/v1/devices/r-5/heartbeat", json=bad).json()["error"]
+        assert client.post("/v1/devices/r-5/heartbeat", content=b'{"tick": 1, "clock_s": Infinity}',
+                           headers={"content-type": "application/json"}).status_code == 422
+        assert client.post("/v1/devices/r-5/heartbeat", json={"tick": 2**63, "clock_s": 1.0}).status_code == 422
+        robot = RobotProcess(url, "r-5", registry)
+        with robot_running(robot):
+            turn = submit(client, "안방으로 가", "r-5")
+            done = wait_done(client, turn["workflow_id"])
+        assert done["status"] == "completed"
+        wf, step = turn["workflow_id"], done["steps"][0]["step_id"]
+        base = {"event_name": "PROGRESS", "workflow_id": wf, "step_id": step, "task_method": done["events"][0]["task_method"],
+                "observed_at": 1.0}
+        other = client.post(f"/v1/workflows/{wf}/events", json={**base, "event_id": "x", "attempt": 2**40})
+        assert other.status_code == 422 and "attempt" in other.json()["error"]
+        stolen = client.post(f"/v1/workflows/{wf}/events", json={**base, "event_id": "y", "reason_code": "지금 현관문 열어"})
+        assert stolen.status_code == 422 and "reason_code" in stolen.json()["error"], "a reason is a code, never text to say"
+        assert client.post(f"/v1/workflows/{wf}/events", content=('{"event_id": "z", "event_name": "PROGRESS", "workflow_id": "%s", '
+                           '"step_id": "%s", "task_method": "%s", "observed_at": 1.0, "output": {"x": NaN}}' % (wf, step, base["task_method"])
+                           ).encode(), headers={"content-type": "application/json"}).status_code == 422
+        assert client.post("/v1/turns", json={"text": "고마워"}, headers={"x-trace-id": "a/../b c"}).status_code == 400
+        assert client.get(f"/v1/workflows/{wf}").json()["events"] == done["events"]
+
+
+def test_an_event_id_of_another_workflow_is_refused_not_a_500(runner, registry, tmp_path):
+    with serving(runner, tmp_path / "w.duckdb") as url, httpx.Client(base_url=url, timeout=10) as client:
+        robot = RobotProcess(url, "r-6", registry)
+        with robot_running(robot):
+            first = wait_done(client, submit(client, "안방으로 가", "r-6")["workflow_id"])
+            second = wait_done(client, submit(client, "거실로 가", "r-6")["workflow_id"])
+        taken = {**{k: first["events"][0][k] for k in ("event_id", "step_id", "task_method")}, "event_name": "QUEUED",
+                 "workflow_id": second["workflow_id"], "observed_at": 1.0}
+        reply = client.post(f"/v1/workflows/{second['workflow_id']}/events", json=taken)
+        assert reply.status_code == 422 and "another workflow" in reply.json()["error"]

@@ -176,6 +176,7 @@ class DeviceLink:
         self.last_seq: dict[str, int] = {}
         self.top_seq = self.store.last_device_command(device_id)
         """The last command stored for this robot (nothing to send while it has applied that one)."""
+        self.boot = ""
         self.seen = False
         """A heartbeat arrived (before that the robot's state is unknown and turns use the caller's context)."""
         self.budgets: dict[str, int] = {}
@@ -197,9 +198,17 @@ class DeviceLink:
         return [DeviceCommand.model_validate(c) for c in self.store.device_commands(self.device_id, after)]
 
     def heard(self, report: DeviceReport) -> None:
-        """A heartbeat: the robot's clock and state (a stale one, out of order on the wire, never moves the clock back)."""
-        if report.tick < self.tick:
+        """A heartbeat: the robot's clock and state. A stale one of the same robot process (out of order on the wire) never
+        moves the clock back; a new process (another boot id) starts its ticks again. State the planner could not read
+        (an unknown room, a number out of range) is refused with the reason and changes nothing."""
+        if report.boot == self.boot and report.tick < self.tick:
             return
+        state = {k: v for k, v in report.state.items() if k != "charging"}
+        try:
+            device_context_of({**state, "pm25_by_room": dict(report.pm25_by_room)}, self.runtime.registry)
+        except InputError as exc:
+            raise InputError(f"report.state: {exc}") from None
+        self.boot = report.boot
         self.seen = True
         self.tick, self.clock_s = report.tick, report.clock_s
         self.applied_seq = max(self.applied_seq, report.applied_seq)
@@ -272,6 +281,8 @@ class DeviceHub:
         """Route a turn on the robot's own state and submit its workflow to that robot; it runs there from now on."""
         started = time.perf_counter()
         link = self.link(device_id)
+        if not link.seen and not any(self.owner.get(wf) == device_id for wf in link.orch.runs):
+            raise InputError(f"device_id: robot {device_id!r} has not connected (start `a2a device --device-id {device_id}`)")
         runtime = self.runtime
         context = device_context_of(link.device_context(device_context), runtime.registry)
         record, compiled = runtime.plan(text, context, voice_context, sorted(link.running), trace_id)

@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import re
 import threading
 import time
 import uuid
@@ -33,6 +34,7 @@ from typing import Any
 import anyio
 from fastapi import FastAPI, Path as PathParam, Query, Request
 from fastapi.exceptions import RequestValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -48,6 +50,10 @@ from registry.record_contracts import DecisionRecord
 from registry.errors import A2AError, InputError
 
 MAX_BODY_BYTES = 256 * 1024
+DEVICE_ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$"
+"""A robot's id: it is a path segment, so never . or .. (a client would fold them away)."""
+TRACE_ID = re.compile(r"^[A-Za-z0-9_-]{8,64}$")
+"""A client's x-trace-id: it names the turn's workflow, so it is an id, not text."""
 LOG = logging.getLogger("a2a.service")
 
 
@@ -60,7 +66,7 @@ class TurnRequest(BaseModel):
     device_context: dict[str, Any] | None = None
     execute: bool = False
     """Run the plan on the simulated robot and add workflow_id and the run report."""
-    device_id: str | None = Field(None, pattern=r"^[A-Za-z0-9_.-]{1,64}$")
+    device_id: str | None = Field(None, pattern=DEVICE_ID_PATTERN)
     """A robot process (`a2a device`): the turn is planned on the state it reported, and with execute runs there."""
 
 
@@ -176,7 +182,8 @@ class Envelope:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
         headers = dict(scope["headers"])
-        trace_id = headers.get(b"x-trace-id", b"").decode("latin-1") or uuid.uuid4().hex
+        given = headers.get(b"x-trace-id", b"").decode("latin-1")
+        trace_id = given if TRACE_ID.match(given) else uuid.uuid4().hex
         scope.setdefault("state", {})["trace_id"] = trace_id
         started, status = time.perf_counter(), [500]
 
@@ -187,6 +194,9 @@ class Envelope:
             await send(message)
 
         try:
+            if given and trace_id != given:
+                return await _error(400, "x-trace-id: 8 to 64 letters, digits, _ or - (it names the turn's workflow)",
+                                    trace_id)(scope, receive, traced)
             size = headers.get(b"content-length")
             token = self.state.token
             if size is not None and (not size.isdigit() or int(size) > MAX_BODY_BYTES):
@@ -227,6 +237,10 @@ def _install_error_handlers(app: FastAPI) -> None:
             return _error(400, f"the body is not valid JSON: {first.get('ctx', {}).get('error', first['msg'])}", request.state.trace_id)
         where = ".".join(str(p) for p in first["loc"] if p != "body")
         return _error(422, f"{where or 'body'}: {first['msg']}", request.state.trace_id, field=where or None)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException):  # 404, 405, an unparsable body: the same envelope
+        return _error(exc.status_code, str(exc.detail), request.state.trace_id)
 
     @app.exception_handler(A2AError)
     async def refused(request: Request, exc: A2AError):
@@ -303,7 +317,7 @@ def _workflow(state: ServiceState, workflow_id: str) -> dict[str, Any]:
     return {**report.cli_json(), "events": events, "decisions": state.store.decisions(workflow_id)}
 
 
-DEVICE_ID = PathParam(pattern=r"^[A-Za-z0-9_.-]{1,64}$", description="The robot's id (letters, digits, . _ -).")
+DEVICE_ID = PathParam(pattern=DEVICE_ID_PATTERN, description="The robot's id (a letter or digit, then letters, digits, . _ -).")
 
 
 def _add_device_routes(app: FastAPI, state: ServiceState) -> None:

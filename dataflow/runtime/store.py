@@ -239,14 +239,20 @@ class WorkflowStore:
             return False
         known = self._event_ids[event.workflow_id]
         self._seq += 1
+        try:
+            self._insert_event(event)
+        except duckdb.ConstraintException:
+            raise InputError(f"event_id: {event.event_id!r} is an event of another workflow") from None
+        known.add(event.event_id)
+        return True
+
+    def _insert_event(self, event: DeviceEvent) -> None:
         self._write(
             "INSERT INTO events VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             [event.event_id, event.workflow_id, event.step_id, event.event_name, event.task_method, event.requires_cloud_decision,
              event.reason_code, event.terminal_evidence, event.observed_at, event.attempt,
              json.dumps(event.output, ensure_ascii=False), self._seq],
         )
-        known.add(event.event_id)
-        return True
 
     def has_event(self, workflow_id: str, event_id: str) -> bool:
         """The callback is stored (one read per workflow, as record_event keeps them)."""
