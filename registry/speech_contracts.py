@@ -244,6 +244,9 @@ class SpeechActLexicon(_Model):
     exclamation_interjections: list[str]
     """Tags of interjections (IC)."""
     voice_stop: VoiceStop
+    retractions: Morphemes = Field(default_factory=list)
+    """Words that take back what was just asked (아 아니다, 취소, 됐어, 관둬): a clause of only these, interjections and
+    endings, after a request in the same turn, retracts it."""
     fragment_max_words: int = Field(ge=1, le=10)
     """A predicate-less clause this short may still be an elliptical command ("거실 청정")."""
     other_targets: OtherTargets
@@ -252,6 +255,10 @@ class SpeechActLexicon(_Model):
     def content_key(self) -> str:
         """A digest of the content: caches built from the lexicon are keyed by what it says."""
         return hashlib.sha1(self.model_dump_json().encode()).hexdigest()
+
+    @cached_property
+    def retraction_set(self) -> frozenset[tuple[str, str]]:
+        return frozenset(tuple(v.split("/")) for v in self.retractions)  # type: ignore[misc]
 
     @cached_property
     def person_set(self) -> frozenset[str]:

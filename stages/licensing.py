@@ -251,15 +251,29 @@ def _deictic_identity(c: ClauseAnalysis, act: SpeechAct, cues: dict, registry: R
     return (True, {k: v for k, v in cues.items() if k != "vague"}) if said else (c.identity, cues)
 
 
+def _retracts(c: ClauseAnalysis, registry: Registry) -> bool:
+    """아 아니다 / 취소 / 아니 됐어 관둬: a clause of nothing but retraction words (speech_acts retractions),
+    interjections, particles and endings takes back what was asked before it."""
+    words = registry.speech_acts.retraction_set
+    if c.role != "action" or c.capabilities or c.rooms or not c.morphemes:
+        return False
+    for mo in c.morphemes:
+        if (mo.form, mo.tag) not in words and not (mo.tag in ("IC", "NNB") or mo.tag.startswith(("J", "E", "S"))):
+            return False
+    return any((mo.form, mo.tag) in words for mo in c.morphemes)
+
+
 def license_clauses(clauses: list[ClauseAnalysis], acts: list[SpeechAct], registry: Registry) -> list[ClauseAnalysis]:
     """The clauses with only the capability hits their speech act licenses; the rest kept as mentions."""
     category = registry.speech_acts.other_targets.category
     requested = any(a.licenses_action or a.licenses_state_query for c, a in zip(clauses, acts) if c.role == "action")
+    # 안방으로 가. 아 아니다, 취소: what was asked before a retraction is taken back (a request after it still counts)
+    retracted_before = max((i for i, c in enumerate(clauses) if i and _retracts(c, registry)), default=0)
     out = []
     for i, (c, act) in enumerate(zip(clauses, acts)):
         kept, mentions = [], []
         for hit in c.capabilities:
-            reason = _licensed(hit, c, act, requested, registry)
+            reason = "retracted" if i < retracted_before else _licensed(hit, c, act, requested, registry)
             if reason is None:
                 kept.append(hit)
             else:

@@ -276,3 +276,15 @@ def test_the_fan_and_talk_about_the_weather_stay_what_they_were(runner):
     assert _caps(runner, "비 오는데 청정 좀 해줘")[1] == [("selected_room_clean", "start")]
     record, caps = _caps(runner, "어제 바람 엄청 불었어")
     assert record.family == "DEF" and caps == []
+
+
+@pytest.mark.parametrize("text", ["안방으로 가. 아 아니다, 취소", "거실로 가 아니 됐어", "사진 찍어 줘 아 아니다"])
+def test_a_request_taken_back_in_the_same_turn_does_nothing(runner, text):
+    """speech_acts retractions: a clause of only 아니다 / 취소 / 됐어 after a request retracts it."""
+    assert _caps(runner, text)[1] == []
+
+
+def test_a_request_after_the_retraction_or_a_no_before_it_still_acts(runner):
+    caps = [cap for cap, _ in _caps(runner, "청정해 줘. 아 아니다, 사진 찍어 줘")[1]]
+    assert "take_photo" in caps and "selected_room_clean" not in caps
+    assert _caps(runner, "아니다 그냥 안방으로 가")[1] == [("move_to_room", "start")]
