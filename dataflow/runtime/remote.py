@@ -30,7 +30,6 @@ from registry.device_contracts import (
     AfterEvent,
     ClockDelay,
     CommandBatch,
-    CompiledWorkflow,
     DeviceCallback,
     DeviceCommand,
     DeviceEvent,
@@ -130,9 +129,7 @@ def adopt(orch: Orchestrator, workflow_id: str) -> WorkflowRun:
     its steps with the extensions replans appended, their states, results, events and decisions. Nothing is
     submitted again; callbacks already stored count as applied."""
     row = orch.store.workflow(workflow_id)
-    compiled = CompiledWorkflow.model_validate_json(row["compiled_json"])
-    extensions = orch.store.extensions(workflow_id)
-    compiled = compiled.model_copy(update={"steps": [*compiled.steps, *(s for e in extensions for s in e.steps)]})
+    compiled, added = orch.store.compiled(workflow_id)
     stored = {s["step_id"]: s for s in orch.store.steps(workflow_id)}
     results = orch.store.results(workflow_id)
     states = {}
@@ -151,7 +148,7 @@ def adopt(orch: Orchestrator, workflow_id: str) -> WorkflowRun:
         states[sid].output = dict(r.data)
     run.decisions = [{k: d.get(k) for k in ("step_id", "event", "reason_code", "action", "reason")} for d in orch.store.decisions(workflow_id)]
     run.replaced = {d["step_id"] for d in run.decisions if d.get("action") == "replan"}
-    run.added = {s.step_id for e in extensions for s in e.steps}
+    run.added = added
     run.first_response_ms = (orch.store.turn(row["trace_id"]) or {}).get("first_response_ms") or 0.0
     orch.applied |= {e["event_id"] for e in orch.store.events(workflow_id)}
     orch.runs[workflow_id] = run
@@ -171,7 +168,8 @@ class DeviceLink:
         self.applied_seq = 0
         self.busy: set[str] = set()
         self.running: list[str] = []
-        self.pm25: dict[str, float] = {}
+        self.context: dict[str, Any] = {}
+        """The robot's state as a device context (checked when it arrived); empty until a heartbeat."""
         self.evidence_seen: list[tuple[str, str, int]] = []
         self.last_seq: dict[str, int] = {}
         self.top_seq = self.store.last_device_command(device_id)
@@ -187,7 +185,8 @@ class DeviceLink:
         self.orch.on_end = lambda run: runtime._save_goal(run, self.goals.get(run.workflow_id))
 
     def send(self, kind: str, workflow_id: str, **fields: Any) -> None:
-        seq = self.store.add_device_command(self.device_id, workflow_id, {"kind": kind, "workflow_id": workflow_id, **fields})
+        seq = self.top_seq + 1
+        self.store.add_device_command(self.device_id, seq, workflow_id, {"kind": kind, "workflow_id": workflow_id, **fields})
         self.last_seq[workflow_id] = self.top_seq = seq
         self._on_command(self.device_id)
 
@@ -203,9 +202,9 @@ class DeviceLink:
         (an unknown room, a number out of range) is refused with the reason and changes nothing."""
         if report.boot == self.boot and report.tick < self.tick:
             return
-        state = {k: v for k, v in report.state.items() if k != "charging"}
+        context = {**report.state, "pm25_by_room": dict(report.pm25_by_room)}
         try:
-            device_context_of({**state, "pm25_by_room": dict(report.pm25_by_room)}, self.runtime.registry)
+            device_context_of(context, self.runtime.registry)
         except InputError as exc:
             raise InputError(f"report.state: {exc}") from None
         self.boot = report.boot
@@ -213,16 +212,13 @@ class DeviceLink:
         self.tick, self.clock_s = report.tick, report.clock_s
         self.applied_seq = max(self.applied_seq, report.applied_seq)
         self.world.state = dict(report.state)
-        self.pm25 = dict(report.pm25_by_room)
+        self.context = context
         self.running = list(report.running_capabilities)
         self.busy = set(report.busy_workflows)
 
     def device_context(self, overrides: dict[str, Any] | None) -> dict[str, Any]:
         """The robot's state as a device context, the caller's fields on top."""
-        known = {k: v for k, v in self.world.state.items() if k != "charging"} if self.seen else {}
-        if self.seen and self.pm25:
-            known["pm25_by_room"] = self.pm25
-        return {**known, **(overrides or {})}
+        return {**self.context, **(overrides or {})}
 
     def sweep(self) -> None:
         """Move every open workflow on by the robot's clock (waits, quiet steps) and end those over their budget.
@@ -261,7 +257,7 @@ class DeviceHub:
         """Take over the running remote workflows a previous service process left; how many."""
         store = self.runtime.store
         taken = 0
-        for wf, device_id in sorted(store.remote_workflows().items()):
+        for wf, (device_id, last_seq) in sorted(store.remote_workflows().items()):
             self.owner[wf] = device_id  # finished ones too: a late or duplicated callback for them is still theirs
             row = store.workflow(wf)
             if row["status"] != "running":
@@ -272,7 +268,7 @@ class DeviceHub:
             link.goals[wf] = stored[0] if stored else None
             self.runtime.supervisor.attach(wf, link.goals[wf])
             link.budgets[wf] = tick_budget(run.compiled, self.physics.callback_grace_s)
-            link.last_seq[wf] = max((c["seq"] for c in store.device_commands(device_id) if c["workflow_id"] == wf), default=0)
+            link.last_seq[wf] = last_seq
             taken += 1
         return taken
 
@@ -281,7 +277,7 @@ class DeviceHub:
         """Route a turn on the robot's own state and submit its workflow to that robot; it runs there from now on."""
         started = time.perf_counter()
         link = self.link(device_id)
-        if not link.seen and not any(self.owner.get(wf) == device_id for wf in link.orch.runs):
+        if not link.seen and not link.orch.runs:  # never heard of, and running nothing taken over after a restart
             raise InputError(f"device_id: robot {device_id!r} has not connected (start `a2a device --device-id {device_id}`)")
         runtime = self.runtime
         context = device_context_of(link.device_context(device_context), runtime.registry)
@@ -330,12 +326,9 @@ class DeviceHub:
         terminal evidence the step does not declare (checked on finished workflows too, from the store)."""
         run = link.orch.runs.get(event.workflow_id)
         if run is not None:
-            steps = {sid: st.step for sid, st in run.states.items()}
+            step = run.states[event.step_id].step if event.step_id in run.states else None
         else:
-            compiled = CompiledWorkflow.model_validate_json(self.runtime.store.workflow(event.workflow_id)["compiled_json"])
-            extended = [s for e in self.runtime.store.extensions(event.workflow_id) for s in e.steps]
-            steps = {s.step_id: s for s in [*compiled.steps, *extended]}
-        step = steps.get(event.step_id)
+            step = self.runtime.store.compiled(event.workflow_id)[0].step(event.step_id)
         if step is None:
             return f"step_id: {event.workflow_id} has no step {event.step_id!r}"
         if step.device_task is None:

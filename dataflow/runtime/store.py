@@ -166,9 +166,12 @@ class WorkflowStore:
         seq = self.con.execute("SELECT count(*) + 1 FROM extensions WHERE workflow_id = ?", [extension.workflow_id]).fetchone()[0]
         self._write("INSERT INTO extensions VALUES (?, ?, ?)", [extension.workflow_id, seq, extension.model_dump_json()])
 
-    def extensions(self, workflow_id: str) -> list[CompiledWorkflow]:
+    def compiled(self, workflow_id: str) -> tuple[CompiledWorkflow, set[str]]:
+        """A workflow as compiled, with the steps replans appended to it, and the ids of those appended steps."""
+        compiled = CompiledWorkflow.model_validate_json(self.workflow(workflow_id)["compiled_json"])
         rows = self.con.execute("SELECT compiled_json FROM extensions WHERE workflow_id = ? ORDER BY seq", [workflow_id]).fetchall()
-        return [CompiledWorkflow.model_validate_json(r[0]) for r in rows]
+        added = [s for r in rows for s in CompiledWorkflow.model_validate_json(r[0]).steps]
+        return compiled.model_copy(update={"steps": [*compiled.steps, *added]}), {s.step_id for s in added}
 
     def has_workflow(self, workflow_id: str) -> bool:
         if workflow_id in self._known:
@@ -272,12 +275,10 @@ class WorkflowStore:
 
     # -- commands to robot processes (`a2a device`) ---------------------------------------------
 
-    def add_device_command(self, device_id: str, workflow_id: str, command: dict[str, Any]) -> int:
-        """Store the next command for a robot (in the caller's transaction); its sequence number."""
-        seq = self.con.execute("SELECT coalesce(max(seq), 0) + 1 FROM device_commands WHERE device_id = ?", [device_id]).fetchone()[0]
+    def add_device_command(self, device_id: str, seq: int, workflow_id: str, command: dict[str, Any]) -> None:
+        """Store a robot's command number `seq` (the next after last_device_command; in the caller's transaction)."""
         self._write("INSERT INTO device_commands VALUES (?, ?, ?, ?)",
                     [device_id, seq, workflow_id, json.dumps({**command, "seq": seq}, ensure_ascii=False)])
-        return int(seq)
 
     def last_device_command(self, device_id: str) -> int:
         return int(self.con.execute("SELECT coalesce(max(seq), 0) FROM device_commands WHERE device_id = ?", [device_id]).fetchone()[0])
@@ -288,10 +289,10 @@ class WorkflowStore:
                                 [device_id, after]).fetchall()
         return [json.loads(r[0]) for r in rows]
 
-    def remote_workflows(self) -> dict[str, str]:
-        """workflow id -> the robot it was submitted to, for every workflow a robot process runs."""
-        rows = self.con.execute("SELECT DISTINCT workflow_id, device_id FROM device_commands").fetchall()
-        return {wf: dev for wf, dev in rows}
+    def remote_workflows(self) -> dict[str, tuple[str, int]]:
+        """workflow id -> (the robot it was submitted to, its last command's number), for every workflow a robot runs."""
+        rows = self.con.execute("SELECT workflow_id, device_id, max(seq) FROM device_commands GROUP BY workflow_id, device_id").fetchall()
+        return {wf: (dev, int(seq)) for wf, dev, seq in rows}
 
     # -- decisions, turns, schedules -------------------------------------------------------
 
