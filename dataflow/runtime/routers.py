@@ -49,13 +49,18 @@ def _die_with(parent: int) -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
-def _route_json(row: dict[str, Any], trace_id: str) -> str:
-    """One turn routed in a router: its decision record as JSON (bad input raises InputError, as in the service)."""
+def route_json(runner, row: dict[str, Any], trace_id: str) -> str:
+    """One turn (a set row) routed: its decision record as JSON. Bad input raises InputError; the service routes
+    with its own runner, a router with its warm one."""
     try:
-        turn = turn_from_row(row, _RUNNER.registry)
+        turn = turn_from_row(row, runner.registry)
     except ValueError as exc:  # the text itself (a lone surrogate)
         raise InputError(f"text: {exc}") from None
-    return _RUNNER.route(turn, trace_id=trace_id).model_dump_json()
+    return runner.route(turn, trace_id=trace_id).model_dump_json()
+
+
+def _route_json(row: dict[str, Any], trace_id: str) -> str:
+    return route_json(_RUNNER, row, trace_id)
 
 
 def _ready() -> bool:

@@ -38,10 +38,10 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from dataflow.rows import turn_from_row
 from dataflow.runtime.console import add_console_routes
 from dataflow.runtime.loop import Runtime
 from dataflow.runtime.remote import DeviceHub
+from dataflow.runtime.routers import route_json
 from dataflow.runtime.store import UnknownWorkflowError
 from stages.compilation import workflow_id_for
 from registry.contracts import TurnInput
@@ -114,14 +114,12 @@ class ServiceState:
         """Do `work` under the lock. With the heuristic planner a call is milliseconds of CPU, run on the event loop
         itself (a hop to a worker thread costs 1 ms at the median and 3 at p95 on this machine); with a model backend,
         which waits on the network, in a worker thread so the loop keeps serving."""
-        if self.runner.config.planner_backend == "heuristic":
-            with self.lock:
-                return work()
-
         def locked():
             with self.lock:
                 return work()
 
+        if self.runner.config.planner_backend == "heuristic":
+            return locked()
         return await anyio.to_thread.run_sync(locked)
 
     def wake(self, device_id: str) -> None:
@@ -293,12 +291,8 @@ def _turn_row(state: ServiceState, body: TurnRequest) -> dict[str, Any]:
 
 def _turn(state: ServiceState, body: TurnRequest, trace_id: str) -> Response:
     """One turn: routed, and run when asked (on the named robot, or on the in-process one)."""
-    try:
-        turn = turn_from_row(_turn_row(state, body), state.runner.registry)
-    except ValueError as exc:  # the text itself (a lone surrogate)
-        raise InputError(f"text: {exc}") from None
     if not body.execute:
-        return _turn_reply(state.runner.route(turn, trace_id=trace_id).model_dump_json())
+        return _turn_reply(route_json(state.runner, _turn_row(state, body), trace_id))
     repeated = _stored_turn(state, trace_id, body.text)
     if repeated is not None:
         return repeated
