@@ -370,6 +370,12 @@ class RequestFrames(_Model):
         return frozenset((n, *v.split("/")) for e in self.world_events for n in e.nouns for v in e.predicates)  # type: ignore[misc]
 
     @cached_property
+    def world_nouns(self) -> tuple[frozenset[str], tuple[str, ...]]:
+        """The world nouns, and those of two syllables or more that a longer name may end in (영동고속도로)."""
+        nouns = frozenset(n for e in self.world_events for n in e.nouns)
+        return nouns, tuple(n for n in nouns if len(n) >= 2)
+
+    @cached_property
     def light_set(self) -> frozenset[tuple[str, str]]:
         """The light verbs as (lemma, tag) pairs."""
         return frozenset(tuple(v.split("/")) for v in self.light_verbs)  # type: ignore[misc]

@@ -70,6 +70,8 @@ class ClauseAnalysis:
     """Set by licensing (stages/speech_acts.py): what the clause does."""
     mentions: list[str] = field(default_factory=list)
     """Capability and category words the clause holds without a licence ("move_to_room:prohibited")."""
+    world_event: tuple[int, int] | None = None
+    """Set by licensing: morpheme indexes of a world event's noun and predicate (바람 ... 불어), if the clause has one."""
 
 
 def _things(c: ClauseAnalysis, lex: SpeechActLexicon):

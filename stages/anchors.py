@@ -11,7 +11,7 @@ from registry.loader import Registry
 from registry.speech_contracts import PRODUCT_NOUN_TAGS
 from stages._clauses import ENDS_SENTENCE, ClauseAnalysis, thing_before
 from stages.ngram_model import LEARNED_PREFIX
-from stages.licensing import OTHER_THINGS_PART, world_event
+from stages.licensing import OTHER_THINGS_PART
 from stages._matchers import Matchers, matchers_for
 
 LEARNED_FLOOR = 0.2
@@ -162,7 +162,7 @@ def _anchor_axes(c: ClauseAnalysis, lit: _Axes, history: HistoryEvidence) -> Non
         lit("has_reminder_cue", 1.0, *cues["sch_reminder"][:1])
 
 
-def _public_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers, registry: Registry) -> tuple[float, bool]:
+def _public_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers) -> tuple[float, bool]:
     """Public-information and vagueness axes; returns the FRG scope strength and whether the clause trails off."""
     cues, words = c.cues, c.text.split()
     # 날씨 그 저기 / 필터 아 뭐지: a topic word that trails off into fillers is a broken turn, not a question about it
@@ -198,7 +198,7 @@ def _public_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers, registry: Registry)
         lit("has_unlicensed_capability_mention", 1.0, *said[:3])
     if any(x.endswith(":target:outdoors") for x in c.mentions):
         lit("has_frg_scope", 0.8, "outdoor_query")  # 바깥 공기 괜찮나?: outdoor air is public information
-    if c.act is not None and c.act.mood in _WORLD_QUESTION_MOODS and not c.rooms and world_event(c, registry) is not None:
+    if c.act is not None and c.act.mood in _WORLD_QUESTION_MOODS and not c.rooms and c.world_event is not None:
         lit("has_frg_scope", 0.8, "world_event")  # 내일 눈 와? 길 막혀?: the weather and the roads asked about (not 거실 가는 길)
     return frg_strength, trailing
 
@@ -300,7 +300,7 @@ def _fragment_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers) -> None:
 def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, registry: Registry) -> dict[str, EvidenceAxis]:
     lit = _Axes()
     _anchor_axes(c, lit, history)
-    frg_strength, trailing = _public_axes(c, lit, m, registry)
+    frg_strength, trailing = _public_axes(c, lit, m)
     _act_axes(c, lit, registry, trailing)
     act, cues = c.act, c.cues
     any_scope = bool(_anchored(c) or c.identity or cues.get("sch_scope") or frg_strength or c.mentions

@@ -117,17 +117,17 @@ def _spelled_by_syllables(hit, c: ClauseAnalysis, registry: Registry) -> bool:
     return len(covered) >= 2 and all(len(w) == 1 for w in covered)
 
 
-def world_event(c: ClauseAnalysis, registry: Registry) -> tuple[int, int] | None:
+def _world_event(c: ClauseAnalysis, registry: Registry) -> tuple[int, int] | None:
     """Morpheme indexes of the noun and predicate of a world event in the clause (바람 많이 불어, 눈 온대), if any: the
     noun, then its predicate with no other predicate between (an adverb made of an adjective, 세게, may be)."""
     pairs = registry.frames.world_event_pairs
-    nouns = {n for n, _, _ in pairs}
+    nouns, endings = registry.frames.world_nouns
     ms = c.morphemes
     for i, mo in enumerate(ms):
         if mo.tag not in ("NNG", "NNP"):
             continue
         # 영동고속도로, 함박눈: a name ending in a world noun of two syllables or more is one of its kind
-        noun = mo.form if mo.form in nouns else next((n for n in nouns if len(n) >= 2 and mo.form.endswith(n)), None)
+        noun = mo.form if mo.form in nouns else next((n for n in endings if mo.form.endswith(n)), None)
         if noun is None:
             continue
         for j in range(i + 1, len(ms)):
@@ -139,24 +139,24 @@ def world_event(c: ClauseAnalysis, registry: Registry) -> tuple[int, int] | None
     return None
 
 
-def _part_of_world_event(hit, c: ClauseAnalysis, registry: Registry) -> bool:
-    """The hit's word is the noun or the predicate of a world event (바람 is the wind when it blows)."""
-    found = world_event(c, registry)
-    if found is None:
+def _part_of_world_event(hit, c: ClauseAnalysis, event: tuple[int, int] | None) -> bool:
+    """The hit's word is the noun or the predicate of the clause's world event (바람 is the wind when it blows)."""
+    if event is None:
         return False
     start, end = hit.position, hit.position + len(compact(hit.surface))
-    return any(start <= c.compact_offsets[k] < end for k in found)
+    return any(start <= c.compact_offsets[k] < end for k in event)
 
 
-def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, registry: Registry) -> str | None:
-    """None when the clause licenses this hit, else why not."""
+def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, registry: Registry,
+              event: tuple[int, int] | None = None) -> str | None:
+    """None when the clause licenses this hit, else why not (`event`: the clause's world event)."""
     if c.role in ("guard", "temporal"):
         return None if requested else "condition_without_request"  # a guard's subject is read, never acted on
     if hit.position < act.quoted_until:
         return "quoted"
     if act.target_owner:
         return f"target:{act.target_owner}"
-    if _part_of_world_event(hit, c, registry):
+    if _part_of_world_event(hit, c, event):
         return "target:world"  # 오늘 바람 많이 불어? 눈 온다며?: the weather, not the fan or a move
     if (hit.capability_id in matchers_for(registry).scoped_capabilities and c.cues.get("outside")
             and not c.cues.get("indoor")):
@@ -272,8 +272,9 @@ def license_clauses(clauses: list[ClauseAnalysis], acts: list[SpeechAct], regist
     out = []
     for i, (c, act) in enumerate(zip(clauses, acts)):
         kept, mentions = [], []
+        event = _world_event(c, registry)
         for hit in c.capabilities:
-            reason = "retracted" if i < retracted_before else _licensed(hit, c, act, requested, registry)
+            reason = "retracted" if i < retracted_before else _licensed(hit, c, act, requested, registry, event)
             if reason is None:
                 kept.append(hit)
             else:
@@ -315,5 +316,6 @@ def license_clauses(clauses: list[ClauseAnalysis], acts: list[SpeechAct], regist
         asking = next((a for d, a in zip(clauses[i:], acts[i:]) if d.role == "action"), act) if c.role == "guard" else act
         identity, cues = _deictic_identity(c, asking, cues, registry)
         out.append(dataclasses.replace(c, capabilities=kept, unsupported=unsupported, anchors=anchors, cues=cues,
-                                       act=act, mentions=mentions, qna_topics=topics, unknown_modes=modes, identity=identity))
+                                       act=act, mentions=mentions, qna_topics=topics, unknown_modes=modes, identity=identity,
+                                       world_event=event))
     return out
