@@ -134,10 +134,11 @@ class RobotProcess:
             if self._should_tick():
                 self._queue(self.session.tasks.tick())
             self._flush()
-            if self.tick - last_report >= REPORT_EVERY_TICKS or not self.busy_workflows():
+            idle = not self.busy_workflows()
+            if self.tick - last_report >= REPORT_EVERY_TICKS or idle:
                 self._heartbeat()
                 last_report = self.tick
-            if not self.busy_workflows() and not self.pace:
+            if idle and not self.pace and not self.busy_workflows():  # the heartbeat's reply may have brought work
                 self._poll(self.poll_wait_s if until is None else max(0.0, min(self.poll_wait_s, until - time.monotonic())))
             elif self.pace:  # real time: commands come with the heartbeats and callback replies
                 time.sleep(max(0.0, 1.0 / self.pace - (time.monotonic() - started)))
@@ -261,7 +262,7 @@ class RobotProcess:
                 reply = self.http.post(f"/v1/workflows/{out.event.workflow_id}/events", content=body,
                                        headers={"content-type": "application/json"})
             except httpx.HTTPError:
-                return taken
+                break
             if reply.status_code == 200:
                 if lose == "reply":
                     self.stats.lost_on_wire += 1
@@ -274,7 +275,7 @@ class RobotProcess:
                 LOG.warning("callback %s refused: %s", out.event.event_id, reply.text[:200])
                 return True
             else:
-                return taken
+                break
         out.copies = 1
         self.stats.delivered += taken
         return taken
