@@ -239,6 +239,9 @@ class EvidenceWeights(_Model):
     learned_gray_margin: float = Field(2.0, ge=0.0)
     """The learned family axes light only when the lexical scores' top two are closer than this (a gray zone)."""
     learned_opening: LearnedOpening = Field(default_factory=lambda: LearnedOpening())
+    learned_min_chars: int = Field(0, ge=0)
+    """The learned model abstains on a text shorter than this (compact characters): a character model has no
+    evidence in a lone particle or a two-syllable noun (는, 맘마), only its prior."""
     learned_closed_by: list[str] = Field(default_factory=list)
     """Axes that decide by mechanism, not by wording (a clock delay holding device steps, an open slot answer,
     a voice stop): while one is lit the learned tier stays closed."""

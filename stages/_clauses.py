@@ -55,6 +55,8 @@ class ClauseAnalysis:
     noun_count: int = 0
     has_proper_noun: bool = False
     filler_words: int = 0
+    bound_forms_only: bool = False
+    """Every word is particles and endings only (는, 를요, 더라고요): the tail of a sentence recognition lost."""
     start: int = 0
     """Offsets of the clause in the normalized text."""
     end: int = 0

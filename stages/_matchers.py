@@ -197,6 +197,8 @@ class Matchers:
         self.product_deictics = {compact(w) for w in lex["fragments"].get("product_deictics", [])}
         """이거 밤에 틀어 놓으면 시끄러워?: in a question to the robot, "this" is the robot, not a vague reference."""
         self.filler_words = set(lex["fragments"]["filler_words"])
+        self.bound_forms = frozenset(compact(w) for w in lex["fragments"].get("bound_forms", []))
+        """Particles and endings that never stand as a word (는, 까지, 더라고요): see `spelled_by_bound_forms`."""
         self.ignorable_words = set(lex["clauses"]["ignorable_words"])
         clauses = lex["clauses"]
         self.connective_endings = set(clauses["connective_endings"])
@@ -259,3 +261,23 @@ class Matchers:
 @lru_cache(maxsize=8)
 def matchers_for(registry: Registry) -> Matchers:
     return Matchers(registry)
+
+
+def spelled_by_bound_forms(text: str, forms: frozenset[str]) -> bool:
+    """Every word of `text` is a run of particles and endings only (는 / 를요 / 까지만 / 습니다만): the tail of a
+    sentence whose head recognition lost. A segmentation over the forms, so 까지+만 needs no entry of its own."""
+    words = [w.strip("?.!,~") for w in text.split()]
+    words = [w for w in words if w]
+    if not words or not forms:
+        return False
+    longest = max(len(f) for f in forms)
+
+    def segments(word: str) -> bool:
+        ends = {0}
+        for i in range(1, len(word) + 1):
+            if any(j in ends and word[j:i] in forms for j in range(max(0, i - longest), i)):
+                ends.add(i)
+        return len(word) in ends
+
+    return all(segments(w) for w in words)
+

@@ -191,7 +191,7 @@ def _public_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers) -> tuple[float, boo
     lit("has_outdoor_scope", 0.6 if cues.get("outdoor") else 0.0, *cues.get("outdoor", [])[:2])
     lit("has_clear_conversation_reply_shape", 1.0 if cues.get("reply_shape") else 0.0, *cues.get("reply_shape", []))
     lit("has_generic_help", 1.0 if cues.get("generic_help") else 0.0, *cues.get("generic_help", []))
-    said = [x for x in c.mentions if not x.endswith(":spelled_by_syllables")]  # nobody said those words
+    said = _said(c)
     if c.unsupported:
         said = []  # 이 사진 엄마한테 보내 줘: the device word is what the unsupported request acts on, not talk
     if said:
@@ -249,6 +249,17 @@ def _act_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: bool)
             "past" if act.past else "")
 
 
+FRAMELESS_PART = ":fragment_without_frame"
+"""The licensing reason of a device word in a clause with no frame around it (stages/licensing.py)."""
+
+
+def _said(c: ClauseAnalysis) -> list[str]:
+    """The clause's unlicensed device words that were talked about: not those nobody said (spelled by syllables),
+    and not a device word with nothing said of it (풍량 / 볼륨 좀: no predicate), which is a fragment's scope."""
+    return [x for x in c.mentions if not x.endswith(":spelled_by_syllables")
+            and (c.has_predicate or not x.endswith(FRAMELESS_PART))]
+
+
 def _complete(c: ClauseAnalysis) -> bool:
     """나 이제 잘게 / 밥은 묵었나: Kiwi tags some sentence endings EC; the speech act knows the sentence is whole."""
     return c.has_final_ending or (c.act is not None and c.has_predicate and c.act.mood in _WHOLE_MOODS
@@ -279,6 +290,10 @@ def _fragment_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers) -> None:
     if c.compact.strip("?.!,") in (m.fillers | m.acknowledgements):
         fragment = 1.0
         signals.append("filler_only")
+    if c.bound_forms_only:
+        fragment = 1.0
+        signals.append("bound_forms_only")
+        lit("is_sentence_tail", 1.0, c.compact)  # 는 / 더라고요: a fragment by mechanism, not by wording
     proper = not c.has_predicate and any(t == "NNP" for t in c.morpheme_tags)
     # "드래곤 길들이기": a noun phrase closed by a nominalizer, with no sentence ending, reads as a name
     nominalized = (not c.has_final_ending and c.morpheme_tags[-1:] == ["ETN"]
@@ -303,7 +318,7 @@ def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, regis
     frg_strength, trailing = _public_axes(c, lit, m)
     _act_axes(c, lit, registry, trailing)
     act, cues = c.act, c.cues
-    any_scope = bool(_anchored(c) or c.identity or cues.get("sch_scope") or frg_strength or c.mentions
+    any_scope = bool(_anchored(c) or c.identity or cues.get("sch_scope") or frg_strength or _said(c)
                      or (act is not None and (act.polarity == "prohibited" or act.mood == "stop")))
     if c.has_proper_noun and (cues.get("question") or cues.get("check")) and not _anchored(c):
         lit("has_public_entity_question", 1.0, "proper_noun_question")
@@ -367,7 +382,8 @@ def _stt_null_strategy(axes: dict[str, EvidenceAxis], clause_analyses: list[Clau
     """How a fragmentary turn is repaired: a scoped probe when a weak scope survives, a retry when nothing does."""
     fragment = axes.get("looks_fragmentary")
     weak_scope = any(a.via in ("lemma", "ambiguous") for c in clause_analyses for a in c.anchors) or any(
-        c.rooms or c.times.strength for c in clause_analyses
+        c.rooms or c.times.strength or (not c.has_predicate and any(x.endswith(FRAMELESS_PART) for x in c.mentions))
+        for c in clause_analyses
     )
     if fragment is None or fragment.strength < 0.5:
         return "none"

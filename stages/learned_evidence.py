@@ -10,7 +10,7 @@ from stages.ngram_model import family_probabilities
 def learned_family_evidence(normalized_text: NormalizedText, registry: Registry) -> LearnedEvidence:
     """Each family's calibrated probability under the learned model (empty without a model or text)."""
     model = registry.learned
-    if model is None or not normalized_text.text:
+    if model is None or len(normalized_text.compact) < max(1, registry.weights.learned_min_chars):
         return LearnedEvidence()
     probs = family_probabilities(model.weights, model.bias, model.temperature, normalized_text.text)
     return LearnedEvidence(probabilities={f: round(float(p), 4) for f, p in zip(FAMILIES, probs)},

@@ -42,10 +42,18 @@ def test_the_learned_axis_shows_its_probability_and_counts_only_in_a_gray_zone(o
     clear = odl_sure_runner.route(TurnInput(recognized_text="거실로 가서 청정해줘"))
     axis = clear.evidence.axes["learned_ODL"]
     assert axis.strength == 1.0 and axis.signals[0] == "p=1.00"
-    talk = odl_sure_runner.route(TurnInput(recognized_text="고마워"))
+    talk = odl_sure_runner.route(TurnInput(recognized_text="정말 고마워요"))
     assert "learned_ODL" in talk.evidence.axes
-    # 고마워 is lexically clear (DEF): the learned axis is recorded but does not count
+    # 정말 고마워요 is lexically clear (DEF): the learned axis is recorded but does not count
     assert "learned_ODL" not in talk.evidence.family_contributions["ODL"] and talk.family == "DEF"
+
+
+@pytest.mark.parametrize("text", ["는", "맘마", "고마워"])
+def test_the_learned_model_abstains_on_too_little_text(odl_sure_runner, text):
+    """A character model has only its prior on a particle or a two-syllable word: no learned axis lights."""
+    assert len(text) < load_registry().weights.learned_min_chars
+    record = odl_sure_runner.route(TurnInput(recognized_text=text))
+    assert not [a for a in record.evidence.axes if a.startswith("learned_")]
 
 
 def test_the_learned_tier_opens_between_reply_families_but_never_toward_an_action():

@@ -299,6 +299,26 @@ def test_fillers_and_noun_phrase_shards_stay_repairs(runner, text):
     assert _route(runner, text).family == "STT_NULL"
 
 
+@pytest.mark.parametrize("text", ["는", "를요", "까지만", "습니다만", "더라고요"])
+def test_a_turn_of_particles_and_endings_only_is_a_lost_sentence(runner, text):
+    """Kiwi reads 는 as 늘/VV and 더라고요 as a whole ending; spelled only by bound forms, it is a sentence's tail."""
+    record = _route(runner, text)
+    assert record.family == "STT_NULL" and record.stt_null_subtype == "HARD" and actions(record) == []
+    assert "is_sentence_tail" in record.evidence.axes
+
+
+@pytest.mark.parametrize("text", ["네요", "그렇더라고요", "청정해 도"])
+def test_a_sentence_with_a_word_of_its_own_is_not_a_tail(runner, text):
+    assert "is_sentence_tail" not in _route(runner, text).evidence.axes
+
+
+@pytest.mark.parametrize("text", ["풍량", "볼륨 좀", "청정 그..."])
+def test_a_device_word_with_nothing_said_of_it_gets_a_scoped_probe(runner, text):
+    """Not talk about the device (no predicate) and not a request (no frame): ask back within its scope."""
+    record = _route(runner, text)
+    assert record.family == "STT_NULL" and record.stt_null_subtype == "SOFT" and actions(record) == []
+
+
 @pytest.mark.parametrize("text", ["야 근처 마트 몇 시에 열어?", "세무서 몇 시까지 해?", "일교차 심해?", "가까운 약국 어디야"])
 def test_a_question_about_a_thing_of_the_world_is_public_information(runner, text):
     record = _route(runner, text)
