@@ -181,6 +181,8 @@ class Matchers:
         frg = lex["frg"]
         self.frg_scope, self.frg_recommend = CueSet(frg["scope"]), CueSet(frg["recommendation"])
         self.frg_targets, self.frg_lookup = CueSet(frg["public_targets"]), CueSet(frg["lookup_shapes"])
+        self.public_places = frozenset(compact(w) for w in frg.get("public_places", []))
+        self.public_place_suffixes = tuple(compact(w) for w in frg.get("public_place_suffixes", []))
         dqr = lex["dqr"]
         self.question_shape, self.capability_question = CueSet(dqr["question_shapes"]), CueSet(dqr["capability_question_shapes"])
         conv = lex["conversation"]
@@ -281,3 +283,27 @@ def spelled_by_bound_forms(text: str, forms: frozenset[str]) -> bool:
 
     return all(segments(w) for w in words)
 
+
+PLACE_SUFFIX_MIN_SYLLABLES = 3
+"""A place suffix names a place only at the end of a longer noun (서울역, 주민센터; never 지역 or 청 alone)."""
+
+
+def public_place_of(morphemes, m: "Matchers") -> str | None:
+    """The first noun that names a place or service of the outside world (lexicon frg.public_places); nouns
+    written as one word are read whole (주민/NNG 센터/NNG is 주민센터, 국밥/NNG 집/NNG is 국밥집)."""
+    words: list[str] = []
+    end = None
+    for mo in morphemes:
+        if not mo.tag.startswith("NN"):
+            end = None
+            continue
+        form = mo.form.lower()
+        if end == mo.start and words:
+            words[-1] += form
+        else:
+            words.append(form)
+        end = mo.start + mo.length
+        for word in {words[-1], form}:
+            if word in m.public_places or (len(word) >= PLACE_SUFFIX_MIN_SYLLABLES and word.endswith(m.public_place_suffixes)):
+                return word
+    return None

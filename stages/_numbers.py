@@ -20,6 +20,7 @@ class NumberConverter:
         self.native_units = numbers["native_units"]
         self.native_tens = numbers["native_tens"]
         self.standalone = set(numbers["standalone_native"])
+        self.verb_spellings = frozenset(numbers.get("standalone_verb_spellings", []))
         self.level_counters = set(numbers.get("level_counters", []))
         self.ambiguous_lone = set(numbers.get("ambiguous_lone_sino", []))
         self.counter_followers = tuple(numbers.get("counter_followers", []))
@@ -80,9 +81,15 @@ class NumberConverter:
             value = self._native_value(m.group(1))
             return f"{value}{m.group(2)}" if value is not None else m.group(0)
 
+        def standalone(m: re.Match) -> str:
+            spelled = m.string[m.start():].split(" ", 1)[0].rstrip("?.!,")
+            if spelled in self.verb_spellings:
+                return m.group(0)  # 몇 시까지 하나요?: the verb 하다 asked, not the number one
+            return str(self.native_units[m.group(1)])
+
         text = self._native_re.sub(native, text)
         text = self._sino_re.sub(sino, text)
-        return self._standalone_re.sub(lambda m: str(self.native_units[m.group(1)]), text)
+        return self._standalone_re.sub(standalone, text)
 
 
 @lru_cache(maxsize=8)

@@ -12,7 +12,7 @@ from registry.speech_contracts import PRODUCT_NOUN_TAGS
 from stages._clauses import ENDS_SENTENCE, ClauseAnalysis, thing_before
 from stages.ngram_model import LEARNED_PREFIX
 from stages.licensing import OTHER_THINGS_PART
-from stages._matchers import Matchers, matchers_for
+from stages._matchers import Matchers, matchers_for, public_place_of
 
 LEARNED_FLOOR = 0.2
 """A learned probability below this lights no axis (keeps records short; the weight does the rest)."""
@@ -203,14 +203,38 @@ def _public_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers) -> tuple[float, boo
     return frg_strength, trailing
 
 
+_PLACE_MOODS = ("question", "knowledge_question", "state_question")
+
+
+def _public_place_asked(c: ClauseAnalysis, registry: Registry) -> str | None:
+    """The place of the outside world a question to the robot (or a request to look it up) names, when nothing in
+    the clause is licensed and nobody else's thing or words are in it."""
+    act = c.act
+    m = matchers_for(registry)
+    asking = act.mood in _PLACE_MOODS or (act.mood == "request" and m.frg_lookup.first(c.compact) is not None)
+    if not asking or c.capabilities or c.unsupported or act.target_owner or act.reported or act.agent != "robot":
+        return None
+    return public_place_of(c.morphemes, m)
+
+
 def _question_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: bool) -> None:
     """What a question or a problem report asks about: the device, the manual, or the world."""
     act = c.act
+    place = _public_place_asked(c, registry)
+    if place:  # 약국 지금 문 열었어? 우체국 몇 시까지 해?: the place's door and hours, not the robot's
+        lit("has_world_question", 1.0, place, act.mood)
+        lit("has_frg_scope", 0.8, "public_place")  # a place of the world asked about is a stable public target
+        return
     # a question whose device words license nothing asks about the device (바이탈사인 돼? 볼륨 최대 몇까지 올라가?)
     # (not when the words are about something else or somebody else's act: 약국 어디야, 티비 소리 몇이야, 엄마 언제 와?)
     about_robot = [x for x in c.mentions if _about_the_robot(x)]
     about_device = bool(about_robot or _anchored(c) or c.identity)
-    asks_about = act.mood in ("question", "state_question") and bool(about_robot)
+    # 청정 켜져 있나? 무슨 모드로 돌고 있어?: a state question its state query answers asks the robot, not the manual
+    # (the execution word in it is what the state is of)
+    # (not when a modifier clause qualifies a noun: 배터리 없을 때도 돌아가는 건 돼? asks about an act in a circumstance)
+    modified = any(a.tag == "ETM" and b.tag.startswith("NN") for a, b in zip(c.morphemes, c.morphemes[1:]))
+    answered = act.mood == "state_question" and not modified and any(h.kind == "state_query" for h in c.capabilities)
+    asks_about = act.mood in ("question", "state_question") and bool(about_robot) and not answered
     if (act.mood == "knowledge_question" and about_device) or asks_about:
         lit("has_device_knowledge_question", 1.0, act.mood, *act.signals[:2])
     elif act.mood == "knowledge_question" and not trailing and not any(x.endswith(OTHER_THINGS_PART) for x in c.mentions):

@@ -494,3 +494,28 @@ def test_a_setting_word_without_a_person_before_it_is_still_asked(runner):
 def test_household_handling_verbs_are_physical_manipulation(runner, text):
     record = _replied(runner, text, "UNS")
     assert record.unsupported_categories == ["physical_manipulation"]
+
+
+@pytest.mark.parametrize("text, capability", [
+    ("음 공기 청정 켜져 있나", "air_clean_operation"), ("지금 무슨 모드로 돌고 있어?", "air_clean_operation"),
+    ("어어 지금 충전 중이야?", "battery_status"),
+])
+def test_a_state_question_its_state_query_answers_checks_the_robot(runner, text, capability):
+    """The execution word inside (청정 켜져 있나) is what the state is of; the robot answers it, not the manual."""
+    record = _route(runner, text)
+    assert record.family == "ODL" and [a[0] for a in actions(record)] == [capability]
+
+
+def test_a_question_about_an_act_in_a_circumstance_stays_a_question_for_the_manual(runner):
+    record = _route(runner, "배터리 거의 없을 때도 충전대로 돌아가는 건 돼?")
+    assert record.family == "DQR" and actions(record) == []
+
+
+@pytest.mark.parametrize("text", [
+    "우체국 몇 시까지 하나요?", "주민센터 토요일에도 해요?", "국립중앙박물관 월요일에 문 열어?",
+    "서울역 가는 지하철 지금 다니나?", "근처 맛있는 국밥집 알려 줘",
+])
+def test_a_question_about_a_place_of_the_world_is_public_information(runner, text):
+    """The place's door and hours (문 열어), not the robot's, whatever device word the verb shares (가는, 열어)."""
+    record = _route(runner, text)
+    assert record.family == "FRG" and actions(record) == []

@@ -26,6 +26,9 @@ def test_normalization_turns_number_words_into_digits(registry):
     # "이 시간" is "this time", not "2 hours"; "한 다음" is "after doing"
     assert _nt("이 시간에", registry).text == "이 시간에"
     assert _nt("청정 한 다음 거실로 와", registry).text == "청정 한 다음 거실로 와"
+    # "하나요" is 하 + 나요 (do they?), a lone 하나 the number
+    assert _nt("우체국 몇 시까지 하나요?", registry).text == "우체국 몇 시까지 하나요?"
+    assert _nt("풍량 하나로", registry).text == "풍량 1로"
 
 
 def test_normalization_cleans_symbols_and_rejects_empty(registry):

@@ -43,7 +43,7 @@ def test_rescoring_under_the_run_weights_reproduces_the_run(core_run):
 
 PERTURBATION = {("FRG", "has_frg_scope"): 1.2, ("DEF", "has_coherent_conversation_purpose"): 2.6,
                 ("STT_NULL", "looks_fragmentary"): 1.4, ("ODL", "has_device_action_cue_surface"): 2.5,
-                ("DQR", "has_device_knowledge_question"): 1.0}
+                ("DQR", "has_device_knowledge_question"): 0.5}
 
 
 @pytest.mark.parametrize("set_path", [CORE, HOLDOUT], ids=["core", "holdout"])
