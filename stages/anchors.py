@@ -8,11 +8,11 @@ from __future__ import annotations
 
 from registry.contracts import Clause, EvidenceAxis, HistoryEvidence, LearnedEvidence, NormalizedText, PreclassifierHints
 from registry.loader import Registry
-from registry.speech_contracts import PRODUCT_NOUN_TAGS
-from stages._clauses import ENDS_SENTENCE, ClauseAnalysis, thing_before
+from stages._asked_about import about_the_robot, product_topic, public_place_asked, world_question
+from stages._clauses import ENDS_SENTENCE, ClauseAnalysis
 from stages.ngram_model import LEARNED_PREFIX
 from stages.licensing import OTHER_THINGS_PART
-from stages._matchers import Matchers, matchers_for, public_place_of
+from stages._matchers import Matchers, matchers_for
 
 LEARNED_FLOOR = 0.2
 """A learned probability below this lights no axis (keeps records short; the weight does the rest)."""
@@ -43,48 +43,6 @@ _WORLD_QUESTION_MOODS = ("question", "knowledge_question", "state_question", "su
 """Moods that ask about a world event (its -ㄹ까 asks whether it will happen; rain proposes nothing): public
 information. One talked about is talk."""
 _WHOLE_MOODS = ("statement", "exclamation", "wish", "question", "knowledge_question", "state_question", "suggestion")
-
-
-def _product_topic(c: ClauseAnalysis, registry: Registry) -> str | None:
-    """The first whole noun of the clause that names this product or one of its parts or properties."""
-    words = registry.product.words
-    for mo, at in zip(c.morphemes, c.compact_offsets):
-        if mo.tag in PRODUCT_NOUN_TAGS and mo.form.lower() in words:
-            # 엄마 폰 화면: the part belongs to another thing in the home, not to the robot
-            return None if thing_before(c, registry.speech_acts, [at]) else mo.form
-    return None
-
-
-_ELSEWHERE_REASONS = ("subject", "target", "third_person", "user")
-"""Mention reasons that put a capability word on something or somebody else (약국 어디야, 티비 소리, 엄마 와?)."""
-
-
-def _about_the_robot(mention: str) -> bool:
-    """Whether a mention ("capability:reason") still concerns the robot's own device."""
-    return not mention.split(":", 1)[1].startswith(_ELSEWHERE_REASONS)
-
-
-_ASKS_ABOUT_SOMEBODY = ("robot_subject", "speaker_subject", "subject:", "vocative", "robot_vocative", "promissive")
-
-
-def _world_question(c: ClauseAnalysis, registry: Registry) -> str | None:
-    """The noun a question to the robot asks about when it is a thing of the world: no device word, no product word,
-    nobody in the home (너, 나, 엄마) as its subject; asked by a question word or by an adjective (심해? 더워?)."""
-    act = c.act
-    if act is None or act.mood not in ("question", "state_question") or c.capabilities or c.unsupported or c.qna_topics:
-        return None
-    if act.target_owner or act.reported or act.agent != "robot" or any(s.startswith(_ASKS_ABOUT_SOMEBODY) for s in act.signals):
-        return None
-    if any(not m.split(":", 1)[1].startswith("subject") for m in c.mentions):
-        return None  # a device word that failed its frame for another reason is about the device, not the world
-    lex = registry.speech_acts
-    persons = lex.person_set
-    asks = any(f"{mo.form}/{mo.tag}" in lex.question_word_set for mo in c.morphemes) or any(
-        mo.tag in ("VA", "VA-I") for mo in c.morphemes)
-    if not asks:
-        return None
-    return next((mo.form for i, mo in enumerate(c.morphemes) if mo.tag in ("NNG", "NNP") and not c.in_registry_word[i]
-                 and mo.form not in persons and len(mo.form) >= 2), None)
 
 
 FOLLOW_UP_PREFIX = "follows_up_"
@@ -203,31 +161,17 @@ def _public_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers) -> tuple[float, boo
     return frg_strength, trailing
 
 
-_PLACE_MOODS = ("question", "knowledge_question", "state_question")
-
-
-def _public_place_asked(c: ClauseAnalysis, registry: Registry) -> str | None:
-    """The place of the outside world a question to the robot (or a request to look it up) names, when nothing in
-    the clause is licensed and nobody else's thing or words are in it."""
-    act = c.act
-    m = matchers_for(registry)
-    asking = act.mood in _PLACE_MOODS or (act.mood == "request" and m.frg_lookup.first(c.compact) is not None)
-    if not asking or c.capabilities or c.unsupported or act.target_owner or act.reported or act.agent != "robot":
-        return None
-    return public_place_of(c.morphemes, m)
-
-
 def _question_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: bool) -> None:
     """What a question or a problem report asks about: the device, the manual, or the world."""
     act = c.act
-    place = _public_place_asked(c, registry)
+    place = public_place_asked(c, registry)
     if place:  # 약국 지금 문 열었어? 우체국 몇 시까지 해?: the place's door and hours, not the robot's
         lit("has_world_question", 1.0, place, act.mood)
         lit("has_frg_scope", 0.8, "public_place")  # a place of the world asked about is a stable public target
         return
     # a question whose device words license nothing asks about the device (바이탈사인 돼? 볼륨 최대 몇까지 올라가?)
     # (not when the words are about something else or somebody else's act: 약국 어디야, 티비 소리 몇이야, 엄마 언제 와?)
-    about_robot = [x for x in c.mentions if _about_the_robot(x)]
+    about_robot = [x for x in c.mentions if about_the_robot(x)]
     about_device = bool(about_robot or _anchored(c) or c.identity)
     # 청정 켜져 있나? 무슨 모드로 돌고 있어?: a state question its state query answers asks the robot, not the manual
     # (the execution word in it is what the state is of)
@@ -242,7 +186,7 @@ def _question_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: 
         lit("has_unanchored_knowledge_question", 1.0, *act.signals[:2])
     # 카메라 화소가 몇이야? 화면 터치가 갑자기 안 먹어: a question or a problem report about the product itself
     # (a noun of the product's vocabulary, nothing licensed, nobody else's thing) asks the manual
-    topic = _product_topic(c, registry) if not trailing else None
+    topic = product_topic(c, registry) if not trailing else None
     if topic and not c.capabilities and act.target_owner is None and act.agent != "third_person" and (
             act.displayed or not act.reported):
         if act.mood in ("question", "knowledge_question"):
@@ -251,7 +195,7 @@ def _question_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: 
                 (act.polarity == "negated" and "not_needed" not in act.signals) or act.displayed
                 or any(s.startswith("event:") for s in act.signals)):  # 필터 끼웠는데 자꾸 에러 나
             lit("has_device_problem_report", 1.0, topic, *act.signals[:1])
-    world = _world_question(c, registry) if topic is None else None
+    world = world_question(c, registry) if topic is None else None
     if world:
         lit("has_world_question", 1.0, world, act.mood)  # 마트 몇 시에 열어? 일교차 심해?: public information
 
@@ -290,6 +234,19 @@ def _complete(c: ClauseAnalysis) -> bool:
                                   and "joined_predicate" not in c.act.signals and c.connective in ENDS_SENTENCE)
 
 
+SHARD_RUN = 3
+"""One-syllable words in a row that read as a word spelled out by syllables (청 정 해 줘); two are plain Korean
+(너도 잠 자?, 꿈 같은 거 꿔?)."""
+
+
+def _longest_run(flags: list[bool]) -> int:
+    best = run = 0
+    for flag in flags:
+        run = run + 1 if flag else 0
+        best = max(best, run)
+    return best
+
+
 def _fragment_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers) -> None:
     """How fragmentary a clause with no scope at all looks, and whether it reads as a title or a whole sentence."""
     complete = _complete(c)
@@ -308,7 +265,8 @@ def _fragment_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers) -> None:
         fragment += 0.2
         signals.append("very_short")
     words = c.text.split()
-    if len(words) >= 3 and sum(1 for w in words if len(w.strip("?.!,")) == 1) >= 0.6 * len(words):
+    single = [len(w.strip("?.!,")) == 1 for w in words]
+    if len(words) >= 3 and sum(single) >= 0.6 * len(words) and _longest_run(single) >= SHARD_RUN:
         fragment += 0.4
         signals.append("syllable_shards")
     if c.compact.strip("?.!,") in (m.fillers | m.acknowledgements):
@@ -325,7 +283,9 @@ def _fragment_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers) -> None:
     if (proper or nominalized) and len(c.compact) >= 3:
         lit("looks_title_like", 0.8, "proper_noun_phrase" if proper else "nominalized_phrase")
         fragment -= 0.2
-    if c.has_predicate and complete and not foreign and "syllable_shards" not in signals:
+    # 이거 켜 줘: a request whose only object is "this" asks back, it is no whole sentence of conversation
+    vague_request = c.act is not None and c.act.asks_for_an_act and bool(c.cues.get("vague"))
+    if c.has_predicate and complete and not foreign and "syllable_shards" not in signals and not vague_request:
         lit("has_coherent_conversation_purpose", 0.8, "complete_sentence")
         fragment = min(fragment, 0.3)
     if c.act is not None and "interjections" in c.act.signals:
@@ -380,7 +340,7 @@ def _cross_clause_axes(clause_analyses: list[ClauseAnalysis], normalized_text: N
         axes["has_capability_question"] = EvidenceAxis(strength=1.0, signals=asked[:2])
     # "나이트 모드 켜면 뭐가 달라져?": the question and the device word it asks about may sit in different clauses
     knowing = [c for c in clause_analyses if c.act is not None and c.act.mood == "knowledge_question"]
-    robot_mentions = any(_about_the_robot(m) for c in clause_analyses for m in c.mentions)
+    robot_mentions = any(about_the_robot(m) for c in clause_analyses for m in c.mentions)
     if knowing and "has_device_knowledge_question" not in axes and (anchored or robot_mentions):
         axes["has_device_knowledge_question"] = EvidenceAxis(strength=1.0, signals=["across_clauses", *knowing[0].act.signals[:2]])
     # "그럼 3단은?" / "1단으로 하면?" after an answer: an elliptical question continues the route that answered
@@ -389,7 +349,7 @@ def _cross_clause_axes(clause_analyses: list[ClauseAnalysis], normalized_text: N
         axes[f"{FOLLOW_UP_PREFIX}{route}"] = EvidenceAxis(strength=1.0, signals=[f"last_route:{route}"])
     # "매너 모드 켜면 알람도 안 울려?": a question under a condition on a device word asks what the robot does then
     # (필터 0프로 되면 어떻게 돼?: a part of the product named in the condition counts as its device word)
-    guarded = any(c.role == "guard" and (c.capabilities or c.mentions or c.qna_topics or _product_topic(c, registry))
+    guarded = any(c.role == "guard" and (c.capabilities or c.mentions or c.qna_topics or product_topic(c, registry))
                   for c in clause_analyses)
     wondering = [c for c in clause_analyses if c.role == "action" and c.act is not None and not c.capabilities
                  and c.act.mood in ("question", "knowledge_question") and c.act.target_owner is None]

@@ -288,6 +288,8 @@ def license_clauses(clauses: list[ClauseAnalysis], acts: list[SpeechAct], regist
             framed = unsupported_frame(c, registry)
             if framed is not None:
                 unsupported.append(framed)
+            elif thing_named(c, registry.speech_acts) is not None:
+                unsupported.append(category)  # 전기밥솥 취사 눌러 줘 / 안마의자 켜 줘: asked to work another thing in the home
         asks = act.asks_for_an_act or act.mood == "fragment" or (act.mood == "question" and act.target_owner)
         if unsupported and c.role == "action" and not (
                 asks and act.polarity == "affirmative" and (act.agent == "robot" or to_assistant)

@@ -519,3 +519,18 @@ def test_a_question_about_a_place_of_the_world_is_public_information(runner, tex
     """The place's door and hours (문 열어), not the robot's, whatever device word the verb shares (가는, 열어)."""
     record = _route(runner, text)
     assert record.family == "FRG" and actions(record) == []
+
+
+@pytest.mark.parametrize("text", ["전기밥솥 취사 눌러 줘", "안마의자 켜 줘", "전기포트로 물 좀 끓여 줘"])
+def test_a_request_to_work_another_thing_in_the_home_is_unsupported(runner, text):
+    """No frame of the robot's and another thing named: asked of the robot, it is other_appliance_control."""
+    record = _route(runner, text)
+    assert record.family == "UNS" and actions(record) == []
+    assert record.evidence.unsupported_request_categories[:1] == ["other_appliance_control"]
+
+
+@pytest.mark.parametrize("text", ["너도 잠 자?", "너는 꿈 같은 거 꿔?"])
+def test_two_one_syllable_words_are_plain_korean_not_syllable_shards(runner, text):
+    """Small talk with the robot; only three one-syllable words in a row read as a word spelled out (청 정 해 줘)."""
+    assert _replied(runner, text, "DEF")
+    assert "syllable_shards" in _route(runner, "청 정 해 줘").evidence.axes["looks_fragmentary"].signals
