@@ -534,3 +534,10 @@ def test_two_one_syllable_words_are_plain_korean_not_syllable_shards(runner, tex
     """Small talk with the robot; only three one-syllable words in a row read as a word spelled out (청 정 해 줘)."""
     assert _replied(runner, text, "DEF")
     assert "syllable_shards" in _route(runner, "청 정 해 줘").evidence.axes["looks_fragmentary"].signals
+
+
+@pytest.mark.parametrize("text, capability", [("아기방 가 줍서", "move_to_room"), ("서재로 가줍서", "move_to_room")])
+def test_regional_request_words_are_requests(runner, text, capability):
+    """줍서 (Jeju: please) is rewritten to the standard word before analysis."""
+    record = _route(runner, text)
+    assert record.family == "ODL" and capability in [a[0] for a in actions(record)]
