@@ -1,7 +1,7 @@
 """The yardstick of issue 10: a character n-gram logistic regression trained on core.jsonl + dev_holdout.jsonl,
 against the planner, on the sets neither was fitted on.
 
-    python benchmarks/ngram_baseline.py [--sets holdout_v2 holdout_v3 holdout_v4 holdout_v5 holdout_v6 holdout_v7 train_v3]
+    python benchmarks/ngram_baseline.py [--sets holdout_v2 holdout_v3 holdout_v4 holdout_v5 holdout_v6 holdout_v7 holdout_v8 train_v3 train_v4]
 
 The baseline is the same hashed character 1-3-gram softmax as the planner's learned evidence
 (dataflow/workbench/learned.py), fitted here on the two sets the issue names; it is a yardstick only and is
@@ -33,7 +33,7 @@ def _labelled(name: str) -> list[dict]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sets", nargs="*", default=["holdout_v2", "holdout_v3", "holdout_v4", "holdout_v5", "holdout_v6", "holdout_v7", "train_v3"])
+    parser.add_argument("--sets", nargs="*", default=["holdout_v2", "holdout_v3", "holdout_v4", "holdout_v5", "holdout_v6", "holdout_v7", "holdout_v8", "train_v3", "train_v4"])
     args = parser.parse_args()
     train = [row for name in TRAIN for row in _labelled(name)]
     index = {f: i for i, f in enumerate(FAMILIES)}
