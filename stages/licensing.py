@@ -13,7 +13,7 @@ import dataclasses
 from registry.contracts import SpeechAct
 from registry.loader import Registry
 from stages._clauses import ClauseAnalysis, thing_before, thing_named
-from stages._matchers import compact, matchers_for
+from stages._matchers import compact, matchers_for, public_place_of
 from stages.speech_patterns import final_predicate, governing_predicate, key, patterns
 
 
@@ -161,6 +161,8 @@ def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, registry:
     if (hit.capability_id in matchers_for(registry).scoped_capabilities and c.cues.get("outside")
             and not c.cues.get("indoor")):
         return "target:outdoors"  # 바깥 공기 괜찮나?: the robot measures only where it is
+    if not c.rooms and _goes_to_a_room(hit, registry) and public_place_of(c.morphemes, matchers_for(registry)):
+        return "target:outside_place"  # 약국 가서 약 사 와: a place outside the home, no room the robot can reach
     if _spelled_by_syllables(hit, c, registry):
         return "spelled_by_syllables"
     if hit.kind == "state_query" and c.connective in matchers_for(registry).before_nouns:
@@ -185,6 +187,13 @@ def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, registry:
             hit.via not in ("alias", "pattern", "frame") or not _frame_element(c, hit)):
         return "fragment_without_frame"
     return _frame_mismatch(hit, c, registry)
+
+
+def _goes_to_a_room(hit, registry: Registry) -> bool:
+    """The capability's operation needs a room to go to (its frame's destination is a room, never a place outside)."""
+    capability = registry.capability_by_id.get(hit.capability_id)
+    return capability is not None and any(spec.type == "room" and spec.required
+                                          for op in capability.operations for spec in op.arguments.values())
 
 
 def _own_predicate(hit, c: ClauseAnalysis, registry: Registry) -> bool:

@@ -541,3 +541,10 @@ def test_regional_request_words_are_requests(runner, text, capability):
     """줍서 (Jeju: please) is rewritten to the standard word before analysis."""
     record = _route(runner, text)
     assert record.family == "ODL" and capability in [a[0] for a in actions(record)]
+
+
+@pytest.mark.parametrize("text", ["약국 가서 약 좀 사 와", "편의점 가서 우유 사 와"])
+def test_a_move_to_a_place_outside_the_home_is_no_move(runner, text):
+    """The robot reaches rooms only: an errand to a place of the world plans no step and is unsupported."""
+    record = _route(runner, text)
+    assert record.family == "UNS" and actions(record) == []
