@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from registry.contracts import AnchorMatch, Morpheme, NormalizedText
 from registry.loader import Registry
 from stages._clauses import FINAL_TAGS, PREDICATE_TAGS, CapabilityHit, ClauseAnalysis
-from stages._matchers import Matchers, compact, spelled_by_bound_forms
+from stages._matchers import Matchers, compact
 from stages._segments import (clause_morphemes, compact_positions, compound_tail, has_tags, merge_shapeless,
                               noun_and_particle, noun_spans, registry_word_masks, segment, splits_a_noun)
 from stages._times import time_parser_for
@@ -355,7 +355,7 @@ def _clause(nt: NormalizedText, span: tuple[int, int, str], index: int, is_last:
     times = time_parser_for(registry).parse(w.text)
     inside = [mo for mo in nt.morphemes if start <= mo.start < end]
     # 는 / 더라고요 opening the turn: a tail whose head recognition lost; no predicate of its own, whatever Kiwi reads
-    bound = index == 0 and spelled_by_bound_forms(w.text, m.bound_forms)
+    bound = index == 0 and m.spelled_by_bound_forms(w.text)
     return ClauseAnalysis(
         index=index, text=w.text, compact=w.cc, connective=connective,
         role=_role(cues, connective, is_last, times, f.caps, m), anchors=f.anchors,

@@ -162,6 +162,10 @@ class Matchers:
         self.outside = CueSet(caps.classification_hints.outside_cues)
         self.scoped_capabilities = {a.capability_id for a in caps.classification_hints.ambiguous_anchors}
         """Capabilities whose words may be about indoors or outdoors (공기, 온도)."""
+        self.room_bound_capabilities = frozenset(
+            c.capability_id for c in caps.capabilities
+            if any(spec.type == "room" and spec.required for op in c.operations for spec in op.arguments.values()))
+        """Capabilities whose operation needs a room to go to: a place outside the home is never their destination."""
 
     def _cue_sets(self, lex: dict) -> None:
         """The lexicon's cue sets: operations, guards, time, schedule, public information, questions, replies."""
@@ -201,6 +205,7 @@ class Matchers:
         self.filler_words = set(lex["fragments"]["filler_words"])
         self.bound_forms = frozenset(compact(w) for w in lex["fragments"].get("bound_forms", []))
         """Particles and endings that never stand as a word (는, 까지, 더라고요): see `spelled_by_bound_forms`."""
+        self._longest_bound_form = max(map(len, self.bound_forms), default=0)
         self.ignorable_words = set(lex["clauses"]["ignorable_words"])
         clauses = lex["clauses"]
         self.connective_endings = set(clauses["connective_endings"])
@@ -260,28 +265,23 @@ class Matchers:
         return None
 
 
-@lru_cache(maxsize=8)
-def matchers_for(registry: Registry) -> Matchers:
-    return Matchers(registry)
+    def spelled_by_bound_forms(self, text: str) -> bool:
+        """Every word of `text` is a run of particles and endings only (는 / 를요 / 까지만 / 습니다만): the tail of a
+        sentence whose head recognition lost. A segmentation over the forms, so 까지+만 needs no entry of its own."""
+        words = [w for w in (w.strip("?.!,~") for w in text.split()) if w]
+        return bool(words) and bool(self.bound_forms) and all(self._segments(w) for w in words)
 
-
-def spelled_by_bound_forms(text: str, forms: frozenset[str]) -> bool:
-    """Every word of `text` is a run of particles and endings only (는 / 를요 / 까지만 / 습니다만): the tail of a
-    sentence whose head recognition lost. A segmentation over the forms, so 까지+만 needs no entry of its own."""
-    words = [w.strip("?.!,~") for w in text.split()]
-    words = [w for w in words if w]
-    if not words or not forms:
-        return False
-    longest = max(len(f) for f in forms)
-
-    def segments(word: str) -> bool:
+    def _segments(self, word: str) -> bool:
         ends = {0}
         for i in range(1, len(word) + 1):
-            if any(j in ends and word[j:i] in forms for j in range(max(0, i - longest), i)):
+            if any(j in ends and word[j:i] in self.bound_forms for j in range(max(0, i - self._longest_bound_form), i)):
                 ends.add(i)
         return len(word) in ends
 
-    return all(segments(w) for w in words)
+
+@lru_cache(maxsize=8)
+def matchers_for(registry: Registry) -> Matchers:
+    return Matchers(registry)
 
 
 PLACE_SUFFIX_MIN_SYLLABLES = 3
@@ -303,7 +303,7 @@ def public_place_of(morphemes, m: "Matchers") -> str | None:
         else:
             words.append(form)
         end = mo.start + mo.length
-        for word in {words[-1], form}:
+        for word in dict.fromkeys((words[-1], form)):  # the compound first, in a stable order
             if word in m.public_places or (len(word) >= PLACE_SUFFIX_MIN_SYLLABLES and word.endswith(m.public_place_suffixes)):
                 return word
     return None

@@ -6,12 +6,14 @@ the planner combines them with the registry's evidence weights.
 
 from __future__ import annotations
 
+from itertools import groupby
+
 from registry.contracts import Clause, EvidenceAxis, HistoryEvidence, LearnedEvidence, NormalizedText, PreclassifierHints
 from registry.loader import Registry
 from stages._asked_about import about_the_robot, product_topic, public_place_asked, world_question
 from stages._clauses import ENDS_SENTENCE, ClauseAnalysis
 from stages.ngram_model import LEARNED_PREFIX
-from stages.licensing import OTHER_THINGS_PART
+from stages.licensing import FRAMELESS, OTHER_THINGS_PART
 from stages._matchers import Matchers, matchers_for
 
 LEARNED_FLOOR = 0.2
@@ -217,15 +219,16 @@ def _act_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: bool)
             "past" if act.past else "")
 
 
-FRAMELESS_PART = ":fragment_without_frame"
-"""The licensing reason of a device word in a clause with no frame around it (stages/licensing.py)."""
+def _unframed(c: ClauseAnalysis) -> list[str]:
+    """Device words with nothing said of them (풍량 / 볼륨 좀: no predicate, no frame): a fragment's scope, not talk."""
+    return [] if c.has_predicate else [x for x in c.mentions if x.endswith(f":{FRAMELESS}")]
 
 
 def _said(c: ClauseAnalysis) -> list[str]:
-    """The clause's unlicensed device words that were talked about: not those nobody said (spelled by syllables),
-    and not a device word with nothing said of it (풍량 / 볼륨 좀: no predicate), which is a fragment's scope."""
-    return [x for x in c.mentions if not x.endswith(":spelled_by_syllables")
-            and (c.has_predicate or not x.endswith(FRAMELESS_PART))]
+    """The clause's unlicensed device words that were talked about: not those nobody said (spelled by syllables)
+    and not those with nothing said of them."""
+    unframed = _unframed(c)
+    return [x for x in c.mentions if not x.endswith(":spelled_by_syllables") and x not in unframed]
 
 
 def _complete(c: ClauseAnalysis) -> bool:
@@ -237,14 +240,6 @@ def _complete(c: ClauseAnalysis) -> bool:
 SHARD_RUN = 3
 """One-syllable words in a row that read as a word spelled out by syllables (청 정 해 줘); two are plain Korean
 (너도 잠 자?, 꿈 같은 거 꿔?)."""
-
-
-def _longest_run(flags: list[bool]) -> int:
-    best = run = 0
-    for flag in flags:
-        run = run + 1 if flag else 0
-        best = max(best, run)
-    return best
 
 
 def _fragment_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers) -> None:
@@ -266,7 +261,8 @@ def _fragment_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers) -> None:
         signals.append("very_short")
     words = c.text.split()
     single = [len(w.strip("?.!,")) == 1 for w in words]
-    if len(words) >= 3 and sum(single) >= 0.6 * len(words) and _longest_run(single) >= SHARD_RUN:
+    run = max((len(list(g)) for one, g in groupby(single) if one), default=0)
+    if len(words) >= 3 and sum(single) >= 0.6 * len(words) and run >= SHARD_RUN:
         fragment += 0.4
         signals.append("syllable_shards")
     if c.compact.strip("?.!,") in (m.fillers | m.acknowledgements):
@@ -366,8 +362,7 @@ def _stt_null_strategy(axes: dict[str, EvidenceAxis], clause_analyses: list[Clau
     """How a fragmentary turn is repaired: a scoped probe when a weak scope survives, a retry when nothing does."""
     fragment = axes.get("looks_fragmentary")
     weak_scope = any(a.via in ("lemma", "ambiguous") for c in clause_analyses for a in c.anchors) or any(
-        c.rooms or c.times.strength or (not c.has_predicate and any(x.endswith(FRAMELESS_PART) for x in c.mentions))
-        for c in clause_analyses
+        c.rooms or c.times.strength or _unframed(c) for c in clause_analyses
     )
     if fragment is None or fragment.strength < 0.5:
         return "none"

@@ -19,6 +19,8 @@ from stages.speech_patterns import final_predicate, governing_predicate, key, pa
 
 OTHER_THINGS_PART = "target:other_thing"
 """The mention reason of a manual topic named as a part of another thing in the home (정수기 필터)."""
+FRAMELESS = "fragment_without_frame"
+"""The reason of a device word in a fragment with no frame around it (그 청정 좀, 풍량)."""
 _ALL_OPERATION_CUES = ("on", "off", "increase", "decrease", "check")
 
 
@@ -161,7 +163,8 @@ def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, registry:
     if (hit.capability_id in matchers_for(registry).scoped_capabilities and c.cues.get("outside")
             and not c.cues.get("indoor")):
         return "target:outdoors"  # 바깥 공기 괜찮나?: the robot measures only where it is
-    if not c.rooms and _goes_to_a_room(hit, registry) and public_place_of(c.morphemes, matchers_for(registry)):
+    if (not c.rooms and hit.capability_id in matchers_for(registry).room_bound_capabilities
+            and public_place_of(c.morphemes, matchers_for(registry))):
         return "target:outside_place"  # 약국 가서 약 사 와: a place outside the home, no room the robot can reach
     if _spelled_by_syllables(hit, c, registry):
         return "spelled_by_syllables"
@@ -185,15 +188,8 @@ def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, registry:
     framed_lemma = hit.via == "lemma" and bool(c.rooms)  # 안방 가 (가 heard as a noun): the verb and its room
     if act.mood == "fragment" and hit.kind != "state_query" and not framed_lemma and (
             hit.via not in ("alias", "pattern", "frame") or not _frame_element(c, hit)):
-        return "fragment_without_frame"
+        return FRAMELESS
     return _frame_mismatch(hit, c, registry)
-
-
-def _goes_to_a_room(hit, registry: Registry) -> bool:
-    """The capability's operation needs a room to go to (its frame's destination is a room, never a place outside)."""
-    capability = registry.capability_by_id.get(hit.capability_id)
-    return capability is not None and any(spec.type == "room" and spec.required
-                                          for op in capability.operations for spec in op.arguments.values())
 
 
 def _own_predicate(hit, c: ClauseAnalysis, registry: Registry) -> bool:
