@@ -42,6 +42,7 @@ SETS = {
     "experience_boundary": ROOT / "data/utterances/experience_boundary.jsonl",
     "dqr questions (tuned on)": ROOT / "data/questions/dqr.jsonl",
     "dqr_v2 questions (written blind, tuned on after)": ROOT / "data/questions/dqr_v2.jsonl",
+    "dqr_train_v4 questions (written blind, fit set)": ROOT / "data/questions/dqr_train_v4.jsonl",
     "dqr_holdout questions (written blind, never tuned on)": ROOT / "data/questions/dqr_holdout.jsonl",
     "dqr_v3 questions (written blind, never tuned on)": ROOT / "data/questions/dqr_v3.jsonl",
 }
