@@ -215,6 +215,9 @@ class SpeechActLexicon(_Model):
     none of which is one of these (흐음, 휴우, 쯧쯧, 으아아) is a vocalization: nothing to answer, repaired."""
     event_verbs: Morphemes = Field(default_factory=list)
     """짜증 나 / 소리 나: a verb of something happening to the speaker or the room; a bare -어 on it tells, never asks."""
+    malfunction_predicates: Morphemes = Field(default_factory=list)
+    """멈췄어, 뜨거워요, 반응이 없어, 연결이 끊겨요: said of the product or one of its parts, a statement reports a
+    problem (the manual's troubleshooting answers it), whatever its tense."""
     intonation_endings: Morphemes = Field(default_factory=list)
     """Endings only intonation tells apart (말려도 돼 / 넘을 수 있어): speech recognition drops the question
     mark, so an ability, permission or necessity clause ending in one, said to the robot, is read as asked."""
@@ -271,6 +274,11 @@ class SpeechActLexicon(_Model):
     @cached_property
     def quantity_word_set(self) -> frozenset[str]:
         return frozenset(self.quantity_question_words)
+
+    @cached_property
+    def malfunction_set(self) -> frozenset[tuple[str, str]]:
+        """(lemma, base tag) of the malfunction predicates."""
+        return frozenset(tuple(v.split("/")) for v in self.malfunction_predicates)  # type: ignore[misc]
 
     @cached_property
     def thing_of(self) -> dict[str, str]:

@@ -197,9 +197,18 @@ def _question_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: 
                 (act.polarity == "negated" and "not_needed" not in act.signals) or act.displayed
                 or any(s.startswith("event:") for s in act.signals)):  # 필터 끼웠는데 자꾸 에러 나
             lit("has_device_problem_report", 1.0, topic, *act.signals[:1])
+        elif act.mood in ("statement", "exclamation") and (broken := _malfunction(c, registry)):
+            # 몸통이 너무 뜨거워요, 화면이 자꾸 꺼져요: the predicate itself says something is wrong with the part
+            lit("has_device_malfunction_report", 1.0, topic, f"malfunction:{broken}")
     world = world_question(c, registry) if topic is None else None
     if world:
         lit("has_world_question", 1.0, world, act.mood)  # 마트 몇 시에 열어? 일교차 심해?: public information
+
+
+def _malfunction(c: ClauseAnalysis, registry: Registry) -> str | None:
+    """The clause's first malfunction predicate (speech_acts malfunction_predicates), if any."""
+    broken = registry.speech_acts.malfunction_set
+    return next((m.form for m in c.morphemes if (m.form, m.tag.split("-")[0]) in broken), None)
 
 
 def _act_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: bool) -> None:
@@ -211,7 +220,7 @@ def _act_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: bool)
     if act.mood == "stop":
         lit("is_voice_stop", 1.0, *act.signals[:1])
     if act.mood in _TALK_MOODS and (c.has_predicate or "interjections" in act.signals) \
-            and "has_device_problem_report" not in lit:
+            and "has_device_problem_report" not in lit and "has_device_malfunction_report" not in lit:
         lit("has_talk_shape", 1.0, act.mood, *act.signals[:2])
     told = act.reported and "message_of_request" not in act.signals  # ... 간다고: what to send, not talk
     if act.polarity != "affirmative" or told or act.past or act.agent != "robot":

@@ -19,7 +19,7 @@ CLAUSE_OWNER_FAMILIES = ("ODL", "FRG", "SCH", "DQR", "UNS")
 
 KNOWLEDGE_AXES = ("has_stable_device_qna_target", "has_capability_question", "has_product_identity_anchor",
                   "has_device_knowledge_question", "has_unanchored_knowledge_question", "has_product_topic_question",
-                  "has_device_problem_report", "follows_up_DQR")
+                  "has_device_problem_report", "has_device_malfunction_report", "follows_up_DQR")
 """The axes that keep DQR alive (and make a reply object a product question)."""
 _PUBLIC_AXES = ("has_frg_scope", "has_public_target", "looks_title_like")
 

@@ -15,6 +15,7 @@ from registry.contracts import (
     RankedFlows,
 )
 from registry.loader import Registry
+from stages.ngram_model import LEARNED_PREFIX
 from stages.owner_choice import KNOWLEDGE_AXES, family_order
 
 # Which axes keep which family alive. A family with none of its axes lit is dropped,
@@ -29,13 +30,27 @@ _FAMILY_AXES = {
 }
 
 
-def allowed_route_families(preclassifier_hints: PreclassifierHints, history_evidence: HistoryEvidence) -> AllowedRouteFamilies:
+def _learned_keeps_alive(preclassifier_hints: PreclassifierHints, registry: Registry) -> list[str]:
+    """Families with no device step of their own that the learned model is sure of (evidence_weights
+    learned_opening): they stay on the menu even without a lexical axis. Never ODL, never while a device
+    anchor of `learned_opening.unless` is lit; the scores still decide."""
+    opening = registry.weights.learned_opening
+    if any(preclassifier_hints.flag(a) for a in opening.unless):
+        return []
+    return [f for f in opening.families if preclassifier_hints.strength(LEARNED_PREFIX + f) >= opening.min_probability]
+
+
+def allowed_route_families(preclassifier_hints: PreclassifierHints, history_evidence: HistoryEvidence,
+                           registry: Registry) -> AllowedRouteFamilies:
     """Families the evidence keeps alive, each with the axes that kept it."""
     reasons: dict[str, list[str]] = {}
     for family, axes in _FAMILY_AXES.items():
         lit = [a for a in axes if preclassifier_hints.flag(a)]
         if lit:
             reasons[family] = lit
+    for family in _learned_keeps_alive(preclassifier_hints, registry):
+        if family in _FAMILY_AXES and family not in reasons:
+            reasons[family] = [LEARNED_PREFIX + family]
     if history_evidence.continuation_route in _FAMILY_AXES and history_evidence.continuation_route not in reasons:
         reasons[history_evidence.continuation_route] = ["history_continuation"]
     reasons["DEF"] = [a for a in ("has_clear_conversation_reply_shape", "has_coherent_conversation_purpose") if preclassifier_hints.flag(a)] or ["safe_exit"]
