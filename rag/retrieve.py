@@ -11,6 +11,7 @@ numbers makes the answer `conflicting`.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -172,13 +173,27 @@ _NUMBER_BONUS = 0.5
 its score counts this much more."""
 
 
-def _best_for_query(sentences: Sentences, weights: dict[str, float], idf: dict[str, float], quantity: bool = False) -> str:
+
+
+def states_units(text: str, units: list[str]) -> bool:
+    """Whether the text states a number in one of the units (1분, 22 dB, 60 ㎡; not 3분기 or 1 ms for m)."""
+    if not units:
+        return False
+    alts = "|".join(re.escape(u) for u in sorted(units, key=len, reverse=True))
+    return re.search(rf"\d(?:[\d.,]*\d)?\s?(?:{alts})(?![A-Za-z0-9²])", text, re.IGNORECASE) is not None
+
+
+def _best_for_query(sentences: Sentences, weights: dict[str, float], idf: dict[str, float], quantity: bool = False,
+                    units: list[str] | None = None) -> str:
+    """The section's sentence that answers the question best. A sentence stating a number in a unit the question
+    asks for (몇 분 걸려 -> 약 1분이 걸리며) comes before any that does not: the definition sentence may share more
+    words with the question, but it does not answer it."""
     def score(text: str, terms: list[str]) -> float:
         base = sum(weights.get(t, 0.0) * idf.get(t, 0.0) for t in set(terms))
         return base * (1.0 + _NUMBER_BONUS) if quantity and base > 0 and any(ch.isdigit() for ch in text) else base
 
-    scored = [(score(text, terms), -i, text) for i, (text, terms) in enumerate(sentences)]
-    return max(scored)[2] if scored else ""
+    scored = [(states_units(text, units or []), score(text, terms), -i, text) for i, (text, terms) in enumerate(sentences)]
+    return max(scored)[3] if scored else ""
 
 
 def _best_for_claim(sentences: Sentences, claim: str) -> str:
@@ -242,7 +257,9 @@ def retrieve(con: duckdb.DuckDBPyConnection, query: KnowledgeQuery, projection: 
         if all(e.source_id != hit.source_id for e in evidence):
             evidence.append(Evidence(source_id=hit.source_id, location=hit.location,
                                      claim=_best_for_query(sentences.get(hit.source_id, []), weights, ranked.idf,
-                                                           query.asks_quantity)))
+                                                           query.asks_quantity, query.asked_units)))
+    if query.asked_units:  # the sentence that states the asked quantity answers first (stable otherwise)
+        evidence.sort(key=lambda e: not states_units(e.claim, query.asked_units))
     evidence = evidence[:MAX_EVIDENCE]
     focus = set(query.focus_terms)
     section_terms = {h.source_id: {t for _, terms in sentences.get(h.source_id, []) for t in terms} for h in hits[:EVIDENCE_HITS]}
@@ -250,7 +267,7 @@ def retrieve(con: duckdb.DuckDBPyConnection, query: KnowledgeQuery, projection: 
     top_terms = set().union(*section_terms.values()) if section_terms else set()
     sig = signals(query, weights, ranked.idf, view.max_idf, hits, top_terms, projection, calibration)
     notes = _notes(view, [e.source_id for e in evidence[:2]])
-    if sig.score < sig.threshold or not hits:
+    if sig.score < sig.threshold or not hits or query.outside_manual:
         answerability = "insufficient"
     elif any(n.kind == "conflict" for n in notes):
         answerability = "conflicting"

@@ -103,6 +103,10 @@ class KnowledgeQuery(Contract):
     """Asks what the robot can do at all (너 뭐 할 수 있어?): answered from the capability registry."""
     asks_quantity: bool = False
     """Asks how much, how long, how many or when (몇, 얼마, 얼마나, 언제): a sentence with a number answers it."""
+    outside_manual: list[str] = Field(default_factory=list)
+    """The words that ask what no product manual states (가격, 어디서 사, 하나에 얼마): the answer is insufficient."""
+    asked_units: list[str] = Field(default_factory=list)
+    """Units a sentence answering it states (몇 분 걸려 -> 초, 분, 시간; 시끄러워? -> dB): speech_acts quantity_kinds."""
     links: list[EntityLink]
     expansion_terms: list[str] = Field(default_factory=list)
     """Terms from linked entities' labels and from the synonym table (weighted lower)."""

@@ -110,6 +110,17 @@ class CapabilityOverview(_Model):
         return frozenset(self.ability_words)
 
 
+class QuantityKind(_Model):
+    """A kind of quantity a product question asks for, and the units a sentence answering it states."""
+
+    kind: str
+    cues: Morphemes
+    """몇 분, 얼마나 걸려, 소음 몇이야: asked together with a quantity question word."""
+    alone: Morphemes = Field(default_factory=list)
+    """시끄러워? 무거워? 교체 주기는?: ask for the quantity by themselves."""
+    units: list[str] = Field(min_length=1)
+
+
 class Wish(_Model):
     auxiliaries: Morphemes
     verbs: Morphemes
@@ -231,6 +242,9 @@ class SpeechActLexicon(_Model):
     how_words: Morphemes
     quantity_question_words: Morphemes = Field(default_factory=list)
     """몇, 얼마, 얼마나, 언제: a question about the manual they ask is answered by a sentence with a number."""
+    quantity_kinds: list[QuantityKind] = Field(default_factory=list)
+    """Which unit answers a quantity question (몇 분 걸려 -> 분, 시끄러워? -> dB): the answer prefers a sentence
+    that states a number in one of them."""
     capability_overview: CapabilityOverview | None = None
     """What-words and ability words that ask what the robot can do at all (answered from the capability registry)."""
     how_phrases: list[Morphemes] = Field(default_factory=list)
@@ -277,7 +291,6 @@ class SpeechActLexicon(_Model):
 
     @cached_property
     def malfunction_set(self) -> frozenset[tuple[str, str]]:
-        """(lemma, base tag) of the malfunction predicates."""
         return frozenset(tuple(v.split("/")) for v in self.malfunction_predicates)  # type: ignore[misc]
 
     @cached_property

@@ -21,6 +21,7 @@ from registry.knowledge_contracts import AnswerProjection, KnowledgeAnswer, Rela
 from registry.plan_contracts import PlannerOutput
 from registry.knowledge_contracts import KgProjection, KnowledgeNotRun, KnowledgeQuery, RetrievalResult
 from registry.loader import Registry
+from registry.speech_contracts import SpeechActLexicon
 from stages._dqr_compose import Composer, relation_verdict
 
 QUERY_MAX_CHARS = 200
@@ -45,6 +46,30 @@ def _asks_what_it_can_do(nt: NormalizedText, registry: Registry) -> bool:
     keys = [f"{m.form}/{m.tag}" for m in nt.morphemes]
     named = any(m.tag in ("NNG", "NNP") and key not in overview.ability_set for m, key in zip(nt.morphemes, keys))
     return not named and any(k in overview.what_set for k in keys) and any(k in overview.ability_set for k in keys)
+
+
+def _asked_units(lexicon: SpeechActLexicon, lemmas: set[str]) -> list[str]:
+    """Units of the quantity kinds (speech_acts quantity_kinds) a question of these `form/tag` lemmas asks for."""
+    asks = bool(lemmas & lexicon.quantity_word_set)
+    return list(dict.fromkeys(u for k in lexicon.quantity_kinds
+                              if (asks and lemmas & set(k.cues)) or lemmas & set(k.alone) for u in k.units))
+
+
+def _outside_manual(nt: NormalizedText, registry: Registry) -> list[str]:
+    """가격이 얼마야, 어디서 사, 하나에 얼마예요, 서비스 센터 어디야: what a product manual never states (lexicon
+    dqr.outside_manual), as the words that asked it."""
+    data = registry.lexicon.get("dqr", {}).get("outside_manual")
+    if not data:
+        return []
+    keys = [f"{m.form}/{m.tag.split('-')[0]}" for m in nt.morphemes]
+    found = [k for k in keys if k in data["words"]]
+    if any(k in data["where_words"] for k in keys):
+        found += [k for k in keys if k in data["with_where"]]
+    if any(k in data["price_words"] for k in keys):  # 하나에 얼마: a price per item
+        per_item = set(data["per_item"])
+        found += [a for a, b in zip(keys, keys[1:])
+                  if (a in per_item or "*/" + a.split("/")[-1] in per_item) and b == "에/JKB"]
+    return [k.split("/")[0] for k in dict.fromkeys(found)]
 
 
 def knowledge_query(
@@ -74,11 +99,13 @@ def knowledge_query(
     shapes = {compact(s) for s in registry.lexicon.get("dqr", {}).get("capability_question_shapes", [])}
     squeezed = compact(text)
     quantity_words = registry.speech_acts.quantity_word_set
+    lemma_keys = {f"{m.form}/{m.tag.split('-')[0]}" for m in normalized_text.morphemes}
     return KnowledgeQuery(
         query_id=f"q-{trace_id[:12]}", text=text, truncated=truncated, as_of=knowledge_as_of, terms=lemmas,
         focus_terms=list(dict.fromkeys(focus)), quantity_terms=list(dict.fromkeys(t.text for t in terms if t.quantity)),
         possibility_question=any(s and s in squeezed for s in shapes), links=linked.links,
         asks_quantity=any(f"{m.form}/{m.tag}" in quantity_words for m in normalized_text.morphemes),
+        asked_units=_asked_units(registry.speech_acts, lemma_keys), outside_manual=_outside_manual(normalized_text, registry),
         asks_capabilities=not linked.links and _asks_what_it_can_do(normalized_text, registry),
         expansion_terms=linked.expansion_terms, known_surfaces=linked.matched,
     )

@@ -202,3 +202,37 @@ def test_the_issue_examples_answer_with_the_manuals_fact(answering_runner, text,
     record = answering_runner.route_text(text)
     assert record.family == "DQR" and record.answer is not None and record.answer.answerability == "sufficient", text
     assert fact in record.answer.text and source in record.answer.text
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("바이탈사인 측정은 보통 몇 분 걸려요?", "1분"),           # the sentence that states minutes, not the definition
+    ("심박 재려면 로봇이랑 얼마나 떨어져 앉아야 돼?", "1 m"),   # a distance
+    ("이거 밤에 틀어놓으면 시끄러워?", "22 dB"),                # 시끄러워 asks for the noise by itself
+    ("약풍으로 계속 틀어 두면 배터리가 몇 시간쯤 가요?", "4시간"),  # 약풍 is the manual's 1단
+    ("헤파 필터는 보통 얼마 만에 새 걸로 바꿔?", "12개월"),      # 걸 (것을) is no word the manual must know
+])
+def test_a_quantity_question_is_answered_by_the_sentence_stating_its_unit(answering_runner, text, fact):
+    record = answering_runner.route_text(text)
+    assert record.family == "DQR" and record.answer.answerability == "sufficient", text
+    first = record.answer.text.split("참고하세요")[0]
+    assert fact in first, (text, record.answer.text)
+
+
+def test_states_units_needs_a_number_in_the_unit():
+    from rag.retrieve import states_units
+    assert states_units("측정 자체는 약 1분이 걸리며", ["분", "시간"])
+    assert states_units("소음은 1단에서 22 dB입니다", ["dB"]) and states_units("약 1 m 거리에", ["m"])
+    assert not states_units("약 1 ms 만에", ["m"]) and not states_units("바이탈사인 측정은 기능입니다", ["분"])
+    assert not states_units("1분", [])
+
+
+@pytest.mark.parametrize("text, answerability", [
+    ("헤파 필터 하나에 얼마예요?", "insufficient"), ("교체용 헤파 필터는 어디서 팔아?", "insufficient"),
+    ("어디서 살 수 있어요?", "insufficient"), ("서비스 센터는 어디에 있어요?", "insufficient"),
+    ("화면 밝기 기본값이 얼마예요?", "sufficient"),  # a value the manual states is no price
+])
+def test_prices_and_shops_are_outside_the_manual(answering_runner, text, answerability):
+    record = answering_runner.route_text(text)
+    assert record.family == "DQR" and record.answer.answerability == answerability, (text, record.answer.text)
+    if answerability == "insufficient":
+        assert record.answer.evidence == [] and record.answer.text.startswith(_head(T["insufficient"]))

@@ -548,3 +548,15 @@ def test_a_move_to_a_place_outside_the_home_is_no_move(runner, text):
     """The robot reaches rooms only: an errand to a place of the world plans no step and is unsupported."""
     record = _route(runner, text)
     assert record.family == "UNS" and actions(record) == []
+
+
+@pytest.mark.parametrize("text", ["화면이 자꾸 꺼져요", "와이파이 연결이 계속 실패해요", "화면을 눌러도 반응이 없어"])
+def test_a_part_that_malfunctions_is_a_problem_report_for_the_manual(runner, text):
+    record = _replied(runner, text, "DQR")
+    assert record.evidence.axes["has_device_malfunction_report"].strength > 0
+
+
+@pytest.mark.parametrize("text", ["휴대폰 화면이 자꾸 꺼져요", "우리 집 티비 화면이 꺼졌어"])
+def test_another_things_malfunction_is_no_product_question(runner, text):
+    record = _route(runner, text)
+    assert record.family != "DQR" and actions(record) == [], (text, record.family)
