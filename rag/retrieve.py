@@ -22,6 +22,7 @@ from rag.embed import DIM, embed
 from rag.index import BM25_K1, current_doc_keys
 from rag.store import DEFAULT_FUSION, Calibration
 from registry.knowledge_contracts import (
+    AskedCondition,
     Evidence,
     AnswerabilitySignals,
     KgProjection,
@@ -175,12 +176,17 @@ its score counts this much more."""
 
 
 
+_NUMBER_WORDS = "한|두|세|네|다섯|여섯|일곱|여덟|아홉|열|반"
+"""Native Korean numbers as a manual or a speaker writes them before a unit (한 달에 한 번, 두 시간)."""
+
+
 def states_units(text: str, units: list[str]) -> bool:
     """Whether the text states a number in one of the units (1분, 22 dB, 60 ㎡; not 3분기 or 1 ms for m)."""
     if not units:
         return False
     alts = "|".join(re.escape(u) for u in sorted(units, key=len, reverse=True))
-    return re.search(rf"\d(?:[\d.,]*\d)?\s?(?:{alts})(?![A-Za-z0-9²])", text, re.IGNORECASE) is not None
+    return re.search(rf"(?:\d(?:[\d.,]*\d)?|(?<![가-힣])(?:{_NUMBER_WORDS}))\s?(?:{alts})(?![A-Za-z0-9²])", text,
+                     re.IGNORECASE) is not None
 
 
 def _best_for_query(sentences: Sentences, weights: dict[str, float], idf: dict[str, float], quantity: bool = False,
@@ -229,6 +235,27 @@ def signals(query: KnowledgeQuery, weights: dict[str, float], known_idf: dict[st
                                 score=round(score, 4), threshold=calibration.threshold)
 
 
+def _names_level(text: str, condition: AskedCondition | None, level: str | None = None) -> bool:
+    """Whether the text names the condition's level (or `level`) the way manual sentences do."""
+    if condition is None:
+        return False
+    return any(word in text for word in condition.stated.get(level or condition.level, []))
+
+
+def _condition_unstated(query: KnowledgeQuery, evidence: list[Evidence]) -> list[str]:
+    """condition_not_stated:LEVEL when the sentences stating the asked quantity name other levels, never the asked one
+    (2단으로 틀면 몇 dB? and the manual gives 1단 and 터보 only)."""
+    cond = query.condition
+    if cond is None or not query.asked_units:
+        return []
+    stating = [e.claim for e in evidence if states_units(e.claim, query.asked_units)]
+    others = [lv for lv in cond.stated if lv != cond.level]
+    if stating and not any(_names_level(t, cond) for t in stating) and \
+            any(_names_level(t, cond, lv) for t in stating for lv in others):
+        return [f"condition_not_stated:{cond.level}"]
+    return []
+
+
 def _notes(view: IndexView, ids: list[str]) -> list[VersionNote]:
     """Older versions that said otherwise, and other current documents that say otherwise."""
     current = set(view.doc_keys)
@@ -258,8 +285,8 @@ def retrieve(con: duckdb.DuckDBPyConnection, query: KnowledgeQuery, projection: 
             evidence.append(Evidence(source_id=hit.source_id, location=hit.location,
                                      claim=_best_for_query(sentences.get(hit.source_id, []), weights, ranked.idf,
                                                            query.asks_quantity, query.asked_units)))
-    if query.asked_units:  # the sentence that states the asked quantity answers first (stable otherwise)
-        evidence.sort(key=lambda e: not states_units(e.claim, query.asked_units))
+    if query.asked_units:  # the sentence that states the asked quantity answers first, for the asked level first
+        evidence.sort(key=lambda e: (not states_units(e.claim, query.asked_units), not _names_level(e.claim, query.condition)))
     evidence = evidence[:MAX_EVIDENCE]
     focus = set(query.focus_terms)
     section_terms = {h.source_id: {t for _, terms in sentences.get(h.source_id, []) for t in terms} for h in hits[:EVIDENCE_HITS]}
@@ -267,11 +294,14 @@ def retrieve(con: duckdb.DuckDBPyConnection, query: KnowledgeQuery, projection: 
     top_terms = set().union(*section_terms.values()) if section_terms else set()
     sig = signals(query, weights, ranked.idf, view.max_idf, hits, top_terms, projection, calibration)
     notes = _notes(view, [e.source_id for e in evidence[:2]])
-    if sig.score < sig.threshold or not hits or query.outside_manual:
+    because = (["below_threshold"] if sig.score < sig.threshold or not hits else []) + \
+        [f"outside_manual:{w}" for w in query.outside_manual] + _condition_unstated(query, evidence)
+    if because:
         answerability = "insufficient"
     elif any(n.kind == "conflict" for n in notes):
         answerability = "conflicting"
     else:
         answerability = "sufficient"
     return RetrievalResult(query_id=query.query_id, answerability=answerability, retrieval_evidence=evidence,
+                           insufficient_because=because,
                            index_version=index_version, hits=hits, signals=sig, version_notes=notes)

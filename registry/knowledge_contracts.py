@@ -81,6 +81,14 @@ class EntityLink(Contract):
     """Offset in the compact question."""
 
 
+class AskedCondition(Contract):
+    """The setting level a quantity question names (2단으로 틀면 몇 dB?), and how manual sentences name each level."""
+
+    level: str
+    stated: dict[str, list[str]]
+    """level -> the words a manual sentence names it by (lexicon dqr.condition_levels)."""
+
+
 class KnowledgeQuery(Contract):
     """The question as the graph and the index see it."""
 
@@ -106,6 +114,7 @@ class KnowledgeQuery(Contract):
     outside_manual: list[str] = Field(default_factory=list)
     """The words that ask what no product manual states (가격, 어디서 사, 하나에 얼마): the answer is insufficient."""
     asked_units: list[str] = Field(default_factory=list)
+    condition: AskedCondition | None = None
     """Units a sentence answering it states (몇 분 걸려 -> 초, 분, 시간; 시끄러워? -> dB): speech_acts quantity_kinds."""
     links: list[EntityLink]
     expansion_terms: list[str] = Field(default_factory=list)
@@ -194,3 +203,5 @@ class RetrievalResult(Contract):
     hits: list[RetrievalHit]
     signals: AnswerabilitySignals
     version_notes: list[VersionNote] = Field(default_factory=list)
+    insufficient_because: list[str] = Field(default_factory=list)
+    """Why the answer is insufficient: below_threshold (the calibrated score), outside_manual:WORD (a price, a shop)."""

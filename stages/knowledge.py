@@ -17,12 +17,12 @@ from rag.retrieve import index_view, retrieve
 from rag.store import KnowledgeStore, build_hint
 from rag.text import analyse, analyse_tokens
 from registry.contracts import NormalizedText
-from registry.knowledge_contracts import AnswerProjection, KnowledgeAnswer, Relation
+from registry.knowledge_contracts import AnswerProjection, AskedCondition, KnowledgeAnswer, Relation
 from registry.plan_contracts import PlannerOutput
 from registry.knowledge_contracts import KgProjection, KnowledgeNotRun, KnowledgeQuery, RetrievalResult
 from registry.loader import Registry
 from registry.speech_contracts import SpeechActLexicon
-from stages._dqr_compose import Composer, relation_verdict
+from stages._dqr_compose import Composer, relation_verdict, sentence
 
 QUERY_MAX_CHARS = 200
 """A product question is a sentence or two; the rest of a longer text is not searched (and the answer says so)."""
@@ -53,6 +53,16 @@ def _asked_units(lexicon: SpeechActLexicon, lemmas: set[str]) -> list[str]:
     asks = bool(lemmas & lexicon.quantity_word_set)
     return list(dict.fromkeys(u for k in lexicon.quantity_kinds
                               if (asks and lemmas & set(k.cues)) or lemmas & set(k.alone) for u in k.units))
+
+
+def _asked_condition(terms: list[str], registry: Registry) -> AskedCondition | None:
+    """The one setting level a question names by a whole term (2단, 강풍, 터보), if it names exactly one."""
+    levels = registry.lexicon.get("dqr", {}).get("condition_levels", {}).get("levels", [])
+    said = set(terms)
+    named = [lv["level"] for lv in levels if said & set(lv["asked"])]
+    if len(named) != 1:
+        return None
+    return AskedCondition(level=named[0], stated={lv["level"]: lv["stated"] for lv in levels})
 
 
 def _outside_manual(nt: NormalizedText, registry: Registry) -> list[str]:
@@ -106,6 +116,7 @@ def knowledge_query(
         possibility_question=any(s and s in squeezed for s in shapes), links=linked.links,
         asks_quantity=any(f"{m.form}/{m.tag}" in quantity_words for m in normalized_text.morphemes),
         asked_units=_asked_units(registry.speech_acts, lemma_keys), outside_manual=_outside_manual(normalized_text, registry),
+        condition=_asked_condition(lemmas + linked.expansion_terms, registry),
         asks_capabilities=not linked.links and _asks_what_it_can_do(normalized_text, registry),
         expansion_terms=linked.expansion_terms, known_surfaces=linked.matched,
     )
@@ -177,7 +188,14 @@ def dqr_answer(
     labels = {link.entity_id: link.label for link in knowledge_query.links}
     types = {link.entity_id: link.type for link in knowledge_query.links}
     evidence = retrieval.retrieval_evidence
-    if retrieval.answerability == "insufficient":
+    unstated = next((b.split(":", 1)[1] for b in retrieval.insufficient_because if b.startswith("condition_not_stated:")), None)
+    if unstated and evidence:  # 2단으로 틀면 몇 dB?: say which levels the manual gives, citing them
+        first = evidence[0]
+        text = composer.say("condition_not_stated", asked=unstated, location=first.location, source_id=first.source_id,
+                            claim=sentence(first.claim))
+        evidence = [first]
+        notices.append("condition_not_stated")
+    elif retrieval.answerability == "insufficient":
         # offer only what the question and the manual share: its entities, else sections holding one of its words
         topics = list(dict.fromkeys([link.label for link in knowledge_query.links] or
                                     [h.location.split(" ", 1)[-1] for h in retrieval.hits if h.focus_matches][:2]))

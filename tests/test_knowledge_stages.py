@@ -236,3 +236,27 @@ def test_prices_and_shops_are_outside_the_manual(answering_runner, text, answera
     assert record.family == "DQR" and record.answer.answerability == answerability, (text, record.answer.text)
     if answerability == "insufficient":
         assert record.answer.evidence == [] and record.answer.text.startswith(_head(T["insufficient"]))
+
+
+def test_a_level_the_manual_gives_no_number_for_is_insufficient_and_says_which_it_gives(answering_runner):
+    record = answering_runner.route_text("2단으로 틀면 몇 데시벨이야?")
+    answer = record.answer
+    assert answer.answerability == "insufficient" and "condition_not_stated" in answer.notices
+    assert "2단" in answer.text and "22 dB" in answer.text and "52 dB" in answer.text
+    assert [e.source_id for e in answer.evidence] == ["R6-V5-S022"]  # the sentence it offers is cited
+    turbo = answering_runner.route_text("터보로 하면 소음 몇 데시벨?").answer
+    assert turbo.answerability == "sufficient" and "52 dB" in turbo.text
+
+
+def test_words_about_the_conversation_are_no_words_the_manual_must_know(answering_runner):
+    """작년, 설명서, 엄마: who said it and when is not what is asked (kg synonyms generic_nouns)."""
+    for text, fact in [("작년 설명서에는 HEPA 교체가 9개월이던데 바뀌었어요?", "12개월"),
+                       ("엄마가 프리필터는 한 달에 한 번만 빨면 된다던데 맞아?", "2주")]:
+        answer = answering_runner.route_text(text).answer
+        assert answer.answerability == "sufficient" and fact in answer.text, (text, answer.text)
+
+
+def test_native_number_words_state_a_unit():
+    from rag.retrieve import states_units
+    assert states_units("먼지 센서 창은 한 달에 한 번 마른 면봉으로", ["달"]) and states_units("두 시간", ["시간"])
+    assert not states_units("세척하세요", ["주"])
