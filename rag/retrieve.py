@@ -189,17 +189,26 @@ def states_units(text: str, units: list[str]) -> bool:
                      re.IGNORECASE) is not None
 
 
+_MARKED_SHARE = 0.5
+"""A sentence that allows or forbids answers a permission question first only if it shares at least this share of the
+best sentence's words: 배터리를 교체하지 마세요 does not answer 본체가 뜨거운데 계속 써도 돼?"""
+
+
 def _best_for_query(sentences: Sentences, weights: dict[str, float], idf: dict[str, float], quantity: bool = False,
-                    units: list[str] | None = None) -> str:
+                    units: list[str] | None = None, marks: list[str] | None = None) -> str:
     """The section's sentence that answers the question best. A sentence stating a number in a unit the question
-    asks for (몇 분 걸려 -> 약 1분이 걸리며) comes before any that does not: the definition sentence may share more
-    words with the question, but it does not answer it."""
+    asks for (몇 분 걸려 -> 약 1분이 걸리며) comes before any that does not, and for a permission or can-it question
+    one that allows or forbids (물로 씻지 마세요) comes before one that shares words only: the definition sentence
+    may share more words with the question, but it does not answer it."""
     def score(text: str, terms: list[str]) -> float:
         base = sum(weights.get(t, 0.0) * idf.get(t, 0.0) for t in set(terms))
         return base * (1.0 + _NUMBER_BONUS) if quantity and base > 0 and any(ch.isdigit() for ch in text) else base
 
-    scored = [(states_units(text, units or []), score(text, terms), -i, text) for i, (text, terms) in enumerate(sentences)]
-    return max(scored)[3] if scored else ""
+    scores = [score(text, terms) for text, terms in sentences]
+    near = max(scores, default=0.0) * _MARKED_SHARE
+    scored = [(states_units(text, units or []), s > 0 and s >= near and any(m in text for m in marks or []), s, -i, text)
+              for i, ((text, _), s) in enumerate(zip(sentences, scores))]
+    return max(scored)[4] if scored else ""
 
 
 def _best_for_claim(sentences: Sentences, claim: str) -> str:
@@ -284,7 +293,7 @@ def retrieve(con: duckdb.DuckDBPyConnection, query: KnowledgeQuery, projection: 
         if all(e.source_id != hit.source_id for e in evidence):
             evidence.append(Evidence(source_id=hit.source_id, location=hit.location,
                                      claim=_best_for_query(sentences.get(hit.source_id, []), weights, ranked.idf,
-                                                           query.asks_quantity, query.asked_units)))
+                                                           query.asks_quantity, query.asked_units, query.answer_marks)))
     if query.asked_units:  # the sentence that states the asked quantity answers first, for the asked level first
         evidence.sort(key=lambda e: (not states_units(e.claim, query.asked_units), not _names_level(e.claim, query.condition)))
     evidence = evidence[:MAX_EVIDENCE]

@@ -115,6 +115,9 @@ class KnowledgeQuery(Contract):
     """The words that ask what no product manual states (가격, 어디서 사, 하나에 얼마): the answer is insufficient."""
     asked_units: list[str] = Field(default_factory=list)
     condition: AskedCondition | None = None
+    answer_marks: list[str] = Field(default_factory=list)
+    """How a sentence answering it reads (a permission or can-it question: 마세요, 수 없습니다): lexicon
+    dqr.directive_marks, set only for those questions."""
     """Units a sentence answering it states (몇 분 걸려 -> 초, 분, 시간; 시끄러워? -> dB): speech_acts quantity_kinds."""
     links: list[EntityLink]
     expansion_terms: list[str] = Field(default_factory=list)

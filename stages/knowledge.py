@@ -48,11 +48,14 @@ def _asks_what_it_can_do(nt: NormalizedText, registry: Registry) -> bool:
     return not named and any(k in overview.what_set for k in keys) and any(k in overview.ability_set for k in keys)
 
 
-def _asked_units(lexicon: SpeechActLexicon, lemmas: set[str]) -> list[str]:
-    """Units of the quantity kinds (speech_acts quantity_kinds) a question of these `form/tag` lemmas asks for."""
+def _asked_units(lexicon: SpeechActLexicon, lemmas: set[str], quantities: list[str]) -> list[str]:
+    """Units of the quantity kinds (speech_acts quantity_kinds) a question of these `form/tag` lemmas asks for, and
+    of a quantity it states itself (9개월 썼는데 아직 안 갈아도 돼? is answered by the sentence giving 개월)."""
     asks = bool(lemmas & lexicon.quantity_word_set)
+    stated = {q.lstrip("0123456789.,") for q in quantities}
     return list(dict.fromkeys(u for k in lexicon.quantity_kinds
-                              if (asks and lemmas & set(k.cues)) or lemmas & set(k.alone) for u in k.units))
+                              if (asks and lemmas & set(k.cues)) or lemmas & set(k.alone) or stated & set(k.units)
+                              for u in k.units))
 
 
 def _asked_condition(terms: list[str], registry: Registry) -> AskedCondition | None:
@@ -63,6 +66,18 @@ def _asked_condition(terms: list[str], registry: Registry) -> AskedCondition | N
     if len(named) != 1:
         return None
     return AskedCondition(level=named[0], stated={lv["level"]: lv["stated"] for lv in levels})
+
+
+def _asks_leave_or_ability(nt: NormalizedText, registry: Registry) -> bool:
+    """써도 돼? 돌려도 괜찮아? 넘을 수 있어?: a question asking leave or whether it can (speech_acts permission,
+    ability and the verdict predicates of intoned_questions), not one asking how much."""
+    lex = registry.speech_acts
+    keys = [f"{m.form}/{m.tag.split('-')[0]}" for m in nt.morphemes]
+    verdicts = set(lex.intoned_questions.verdict_predicates) if lex.intoned_questions else set()
+    leave = any(a in lex.permission.endings and b in lex.permission.verbs for a, b in zip(keys, keys[1:])) or \
+        any(k in verdicts for k in keys)  # 올라타도 괜찮은 거야? 켜 놔도 안전해?
+    able = any(a in lex.ability.modifier_endings and b in lex.ability.nouns for a, b in zip(keys, keys[1:]))
+    return leave or able
 
 
 def _outside_manual(nt: NormalizedText, registry: Registry) -> list[str]:
@@ -115,8 +130,10 @@ def knowledge_query(
         focus_terms=list(dict.fromkeys(focus)), quantity_terms=list(dict.fromkeys(t.text for t in terms if t.quantity)),
         possibility_question=any(s and s in squeezed for s in shapes), links=linked.links,
         asks_quantity=any(f"{m.form}/{m.tag}" in quantity_words for m in normalized_text.morphemes),
-        asked_units=_asked_units(registry.speech_acts, lemma_keys), outside_manual=_outside_manual(normalized_text, registry),
+        asked_units=_asked_units(registry.speech_acts, lemma_keys, [t.text for t in terms if t.quantity]), outside_manual=_outside_manual(normalized_text, registry),
         condition=_asked_condition(lemmas + linked.expansion_terms, registry),
+        answer_marks=registry.lexicon.get("dqr", {}).get("directive_marks", {}).get("marks", [])
+        if _asks_leave_or_ability(normalized_text, registry) else [],
         asks_capabilities=not linked.links and _asks_what_it_can_do(normalized_text, registry),
         expansion_terms=linked.expansion_terms, known_surfaces=linked.matched,
     )
@@ -206,7 +223,9 @@ def dqr_answer(
         verdict = relation_verdict(kg_projection, types) if knowledge_query.possibility_question else None
         text = composer.verdict_text(verdict, labels, evidence, locations) if verdict else composer.extract_text(evidence)
         first = evidence[0].source_id if evidence else None
-        notes = [n for n in retrieval.version_notes if n.kind == "conflict" or n.source_id == first]
+        claim = evidence[0].claim if evidence else ""  # an older value is noted when the answer states the newer one
+        notes = [n for n in retrieval.version_notes if n.kind == "conflict" or (
+            n.source_id == first and any(v in claim for v in n.values_here))]
         if notes:
             notices += list(dict.fromkeys("sources_conflict" if n.kind == "conflict" else "version_superseded" for n in notes))
             text = " ".join([text, composer.version_text(notes, retrieval)])

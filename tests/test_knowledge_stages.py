@@ -260,3 +260,20 @@ def test_native_number_words_state_a_unit():
     from rag.retrieve import states_units
     assert states_units("먼지 센서 창은 한 달에 한 번 마른 면봉으로", ["달"]) and states_units("두 시간", ["시간"])
     assert not states_units("세척하세요", ["주"])
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("헤파 필터 물로 빨아서 다시 써도 되나요?", "씻거나 청소기로 빨아들이지 마세요"),  # the sentence that forbids it
+    ("탈취 필터는 씻어서 다시 써도 돼?", "씻을 수 없습니다"),
+    ("헤파 필터 9개월 썼는데 아직 안 갈아도 돼?", "12개월"),   # a quantity it states itself asks for its unit
+])
+def test_a_permission_question_is_answered_by_the_sentence_that_allows_or_forbids(answering_runner, text, fact):
+    answer = answering_runner.route_text(text).answer
+    assert answer.answerability == "sufficient" and fact in answer.text.split("참고하세요")[0], (text, answer.text)
+
+
+def test_an_older_value_is_noted_only_beside_the_newer_one(answering_runner):
+    told = answering_runner.route_text("헤파 필터 교체 주기 알려줘").answer
+    assert "version_superseded" in told.notices and "9개월" in told.text
+    other = answering_runner.route_text("헤파 필터 물로 빨아서 다시 써도 되나요?").answer
+    assert "version_superseded" not in other.notices and "9개월" not in other.text
