@@ -226,6 +226,8 @@ class SpeechActLexicon(_Model):
     none of which is one of these (흐음, 휴우, 쯧쯧, 으아아) is a vocalization: nothing to answer, repaired."""
     event_verbs: Morphemes = Field(default_factory=list)
     """짜증 나 / 소리 나: a verb of something happening to the speaker or the room; a bare -어 on it tells, never asks."""
+    retrospective_modifiers: Morphemes = Field(default_factory=list)
+    """쓰던 공기청정기, 있었던 필터: a noun phrase these modify names a thing of the past, not this product."""
     malfunction_predicates: Morphemes = Field(default_factory=list)
     """멈췄어, 뜨거워요, 반응이 없어, 연결이 끊겨요: said of the product or one of its parts, a statement reports a
     problem (the manual's troubleshooting answers it), whatever its tense."""

@@ -14,10 +14,16 @@ from stages._matchers import matchers_for, public_place_of
 def product_topic(c: ClauseAnalysis, registry: Registry) -> str | None:
     """The first whole noun of the clause that names this product or one of its parts or properties."""
     words = registry.product.words
-    for mo, at in zip(c.morphemes, c.compact_offsets):
+    past = set(registry.speech_acts.retrospective_modifiers)
+    for i, (mo, at) in enumerate(zip(c.morphemes, c.compact_offsets)):
         if mo.tag in PRODUCT_NOUN_TAGS and mo.form.lower() in words:
-            # 엄마 폰 화면: the part belongs to another thing in the home, not to the robot
-            return None if thing_before(c, registry.speech_acts, [at]) else mo.form
+            # 엄마 폰 화면: the part belongs to another thing in the home, not to the robot;
+            # 예전에 쓰던 공기청정기: a thing of the past, not this one
+            j = i
+            while j > 0 and c.morphemes[j - 1].tag in PRODUCT_NOUN_TAGS:
+                j -= 1
+            bygone = j > 0 and f"{c.morphemes[j - 1].form}/{c.morphemes[j - 1].tag}" in past
+            return None if bygone or thing_before(c, registry.speech_acts, [at]) else mo.form
     return None
 
 

@@ -11,7 +11,7 @@ from itertools import groupby
 from registry.contracts import Clause, EvidenceAxis, HistoryEvidence, LearnedEvidence, NormalizedText, PreclassifierHints
 from registry.loader import Registry
 from stages._asked_about import about_the_robot, product_topic, public_place_asked, world_question
-from stages._clauses import ENDS_SENTENCE, ClauseAnalysis
+from stages._clauses import ENDS_SENTENCE, ClauseAnalysis, thing_named
 from stages.ngram_model import LEARNED_PREFIX
 from stages.licensing import FRAMELESS, OTHER_THINGS_PART
 from stages._matchers import Matchers, matchers_for
@@ -189,17 +189,21 @@ def _question_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: 
     # 카메라 화소가 몇이야? 화면 터치가 갑자기 안 먹어: a question or a problem report about the product itself
     # (a noun of the product's vocabulary, nothing licensed, nobody else's thing) asks the manual
     topic = product_topic(c, registry) if not trailing else None
-    if topic and not c.capabilities and act.target_owner is None and act.agent != "third_person" and (
-            act.displayed or not act.reported):
+    told = act.mood in ("statement", "exclamation") or (act.reported and act.mood == "fragment")  # ... 꺼져 있대요
+    broken = _malfunction(c, registry) if told and not trailing else None
+    ours = act.target_owner is None and act.agent != "third_person"
+    if topic and not c.capabilities and ours and (act.displayed or not act.reported):
         if act.mood in ("question", "knowledge_question"):
             lit("has_product_topic_question", 1.0, topic, act.mood)
-        elif act.mood in ("statement", "exclamation") and (
-                (act.polarity == "negated" and "not_needed" not in act.signals) or act.displayed
-                or any(s.startswith("event:") for s in act.signals)):  # 필터 끼웠는데 자꾸 에러 나
-            lit("has_device_problem_report", 1.0, topic, *act.signals[:1])
-        elif act.mood in ("statement", "exclamation") and (broken := _malfunction(c, registry)):
-            # 몸통이 너무 뜨거워요, 화면이 자꾸 꺼져요: the predicate itself says something is wrong with the part
+        elif broken:  # 몸통이 너무 뜨거워요, 바퀴가 헛돌면서 안 나가: the predicate itself says the part is wrong
             lit("has_device_malfunction_report", 1.0, topic, f"malfunction:{broken}")
+        elif told and ((act.polarity == "negated" and "not_needed" not in act.signals) or act.displayed
+                       or any(s.startswith("event:") for s in act.signals)):  # 필터 끼웠는데 자꾸 에러 나
+            lit("has_device_problem_report", 1.0, topic, *act.signals[:1])
+    elif broken and ours and act.reported and (topic or any(about_the_robot(x) for x in c.mentions)) \
+            and thing_named(c, registry.speech_acts) is None and f"{broken}/VA" not in registry.speech_acts.existence_verbs:
+        # 사진 찍어 달라니까 카메라가 꺼져 있대요: what the robot was asked did not happen (nothing is asked now)
+        lit("has_device_malfunction_report", 1.0, topic or "", f"malfunction:{broken}")
     world = world_question(c, registry) if topic is None else None
     if world:
         lit("has_world_question", 1.0, world, act.mood)  # 마트 몇 시에 열어? 일교차 심해?: public information

@@ -550,13 +550,15 @@ def test_a_move_to_a_place_outside_the_home_is_no_move(runner, text):
     assert record.family == "UNS" and actions(record) == []
 
 
-@pytest.mark.parametrize("text", ["화면이 자꾸 꺼져요", "와이파이 연결이 계속 실패해요", "화면을 눌러도 반응이 없어"])
+@pytest.mark.parametrize("text", ["화면이 자꾸 꺼져요", "와이파이 연결이 계속 실패해요", "화면을 눌러도 반응이 없어",
+                                  "바퀴가 헛돌면서 앞으로 안 나가", "사진 찍어 달라니까 카메라가 꺼져 있대요"])
 def test_a_part_that_malfunctions_is_a_problem_report_for_the_manual(runner, text):
     record = _replied(runner, text, "DQR")
     assert record.evidence.axes["has_device_malfunction_report"].strength > 0
 
 
-@pytest.mark.parametrize("text", ["휴대폰 화면이 자꾸 꺼져요", "우리 집 티비 화면이 꺼졌어"])
+@pytest.mark.parametrize("text", ["휴대폰 화면이 자꾸 꺼져요", "우리 집 티비 화면이 꺼졌어", "티비가 꺼졌대",
+                                  "예전에 쓰던 공기청정기는 엄청 시끄러웠어", "아까 거실 가 봤는데 아무도 없었어"])
 def test_another_things_malfunction_is_no_product_question(runner, text):
     record = _route(runner, text)
     assert record.family != "DQR" and actions(record) == [], (text, record.family)
