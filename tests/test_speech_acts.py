@@ -562,3 +562,9 @@ def test_a_part_that_malfunctions_is_a_problem_report_for_the_manual(runner, tex
 def test_another_things_malfunction_is_no_product_question(runner, text):
     record = _route(runner, text)
     assert record.family != "DQR" and actions(record) == [], (text, record.family)
+
+
+@pytest.mark.parametrize("text", ["청정해 주는 기능 있어?", "전화 걸어 주는 기능 있어?"])
+def test_asking_whether_a_feature_exists_asks_the_manual_and_acts_on_nothing(runner, text):
+    """주는 기능: the benefactive qualifies the noun 기능 (speech_acts nominalizers), nobody asks for the act."""
+    _replied(runner, text, "DQR")
