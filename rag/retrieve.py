@@ -211,6 +211,20 @@ def _best_for_query(sentences: Sentences, weights: dict[str, float], idf: dict[s
     return max(scored)[4] if scored else ""
 
 
+def _with_remedy(first: Evidence, sentences: Sentences, weights: dict[str, float], idf: dict[str, float],
+                 marks: list[str]) -> Evidence:
+    """The evidence with the section's best sentence telling what to do added after its claim (E3는 ... 표시됩니다.
+    로봇을 손으로 한 번 스테이션에 올려 ...), when the claim itself does not tell it."""
+    if any(m in first.claim for m in marks):
+        return first
+    remedies = [(sum(weights.get(t, 0.0) * idf.get(t, 0.0) for t in set(terms)), -i, text)
+                for i, (text, terms) in enumerate(sentences) if text != first.claim and any(m in text for m in marks)]
+    if not remedies:
+        return first
+    claim = first.claim if first.claim.endswith((".", "?", "!")) else first.claim + "."
+    return first.model_copy(update={"claim": f"{claim} {max(remedies)[2]}"})
+
+
 def _best_for_claim(sentences: Sentences, claim: str) -> str:
     want = _bigrams(claim)
     scored = [(len(want & _bigrams(text)) / (len(want) or 1), -i, text) for i, (text, _) in enumerate(sentences)]
@@ -294,6 +308,10 @@ def retrieve(con: duckdb.DuckDBPyConnection, query: KnowledgeQuery, projection: 
             evidence.append(Evidence(source_id=hit.source_id, location=hit.location,
                                      claim=_best_for_query(sentences.get(hit.source_id, []), weights, ranked.idf,
                                                            query.asks_quantity, query.asked_units, query.answer_marks)))
+    if evidence and query.remedy_marks and not query.asked_units and not query.answer_marks:
+        # a problem is answered by the troubleshooting section first, with what to do
+        evidence.sort(key=lambda e: not e.location.startswith(tuple(query.troubleshooting)) if query.troubleshooting else False)
+        evidence[0] = _with_remedy(evidence[0], sentences.get(evidence[0].source_id, []), weights, ranked.idf, query.remedy_marks)
     if query.asked_units:  # the sentence that states the asked quantity answers first, for the asked level first
         evidence.sort(key=lambda e: (not states_units(e.claim, query.asked_units), not _names_level(e.claim, query.condition)))
     evidence = evidence[:MAX_EVIDENCE]

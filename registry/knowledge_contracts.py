@@ -115,6 +115,11 @@ class KnowledgeQuery(Contract):
     """The words that ask what no product manual states (가격, 어디서 사, 하나에 얼마): the answer is insufficient."""
     asked_units: list[str] = Field(default_factory=list)
     condition: AskedCondition | None = None
+    remedy_marks: list[str] = Field(default_factory=list)
+    """Set for a report of a problem (a malfunction, a negation, something displayed): how a sentence telling what to do
+    reads (lexicon dqr.remedy_marks); the answer adds the top section's remedy."""
+    troubleshooting: list[str] = Field(default_factory=list)
+    """Set with remedy_marks: location prefixes of the troubleshooting sections, whose evidence then comes first."""
     answer_marks: list[str] = Field(default_factory=list)
     """How a sentence answering it reads (a permission or can-it question: 마세요, 수 없습니다): lexicon
     dqr.directive_marks, set only for those questions."""

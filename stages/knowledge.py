@@ -80,6 +80,17 @@ def _asks_leave_or_ability(nt: NormalizedText, registry: Registry) -> bool:
     return leave or able
 
 
+def _reports_problem(nt: NormalizedText, registry: Registry) -> bool:
+    """스테이션을 못 찾는다고 떠, 바퀴가 헛돌아, 화면이 안 켜져: a malfunction predicate, a negator or a display verb."""
+    lex = registry.speech_acts
+    signs = lex.malfunction_set | {tuple(v.split("/")) for v in lex.negators + lex.display_verbs}
+    return any((m.form, m.tag.split("-")[0]) in signs for m in nt.morphemes)
+
+
+def _problem_fields(remedy: dict) -> dict:
+    return {"remedy_marks": remedy.get("marks", []), "troubleshooting": remedy.get("troubleshooting_locations", [])}
+
+
 def _outside_manual(nt: NormalizedText, registry: Registry) -> list[str]:
     """가격이 얼마야, 어디서 사, 하나에 얼마예요, 서비스 센터 어디야: what a product manual never states (lexicon
     dqr.outside_manual), as the words that asked it."""
@@ -124,6 +135,7 @@ def knowledge_query(
     shapes = {compact(s) for s in registry.lexicon.get("dqr", {}).get("capability_question_shapes", [])}
     squeezed = compact(text)
     quantity_words = registry.speech_acts.quantity_word_set
+    dqr = registry.lexicon.get("dqr", {})
     lemma_keys = {f"{m.form}/{m.tag.split('-')[0]}" for m in normalized_text.morphemes}
     return KnowledgeQuery(
         query_id=f"q-{trace_id[:12]}", text=text, truncated=truncated, as_of=knowledge_as_of, terms=lemmas,
@@ -132,8 +144,8 @@ def knowledge_query(
         asks_quantity=any(f"{m.form}/{m.tag}" in quantity_words for m in normalized_text.morphemes),
         asked_units=_asked_units(registry.speech_acts, lemma_keys, [t.text for t in terms if t.quantity]), outside_manual=_outside_manual(normalized_text, registry),
         condition=_asked_condition(lemmas + linked.expansion_terms, registry),
-        answer_marks=registry.lexicon.get("dqr", {}).get("directive_marks", {}).get("marks", [])
-        if _asks_leave_or_ability(normalized_text, registry) else [],
+        answer_marks=dqr.get("directive_marks", {}).get("marks", []) if _asks_leave_or_ability(normalized_text, registry) else [],
+        **_problem_fields(dqr.get("remedy_marks", {}) if _reports_problem(normalized_text, registry) else {}),
         asks_capabilities=not linked.links and _asks_what_it_can_do(normalized_text, registry),
         expansion_terms=linked.expansion_terms, known_surfaces=linked.matched,
     )

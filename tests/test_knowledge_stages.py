@@ -277,3 +277,14 @@ def test_an_older_value_is_noted_only_beside_the_newer_one(answering_runner):
     assert "version_superseded" in told.notices and "9개월" in told.text
     other = answering_runner.route_text("헤파 필터 물로 빨아서 다시 써도 되나요?").answer
     assert "version_superseded" not in other.notices and "9개월" not in other.text
+
+
+@pytest.mark.parametrize("text, source", [
+    ("바퀴가 헛돌면서 앞으로 안 나가", "R6-V5-S046"),      # the troubleshooting section first, not the parts list
+    ("새로 사서 켜자마자 필터가 없다고 나와", "R6-V5-S049"),
+])
+def test_a_problem_is_answered_by_its_troubleshooting_section_with_what_to_do(answering_runner, text, source):
+    answer = answering_runner.route_text(text).answer
+    assert answer.answerability == "sufficient" and answer.evidence[0].source_id == source, (text, answer.text)
+    first = answer.text.split("참고하세요")[0]
+    assert "세요" in first or "시키면" in first, (text, answer.text)  # what the user should do, not only what it means
