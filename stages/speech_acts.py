@@ -148,7 +148,14 @@ def _spread_over_sentences(clauses: list[ClauseAnalysis], per: list[Reading], p:
                 here.signals.append("vocative:from_previous_clause")
 
 
-def _speech_act(c: ClauseAnalysis, r: Reading, words_max: int) -> SpeechAct:
+def _supposes(c: ClauseAnalysis, p) -> bool:
+    """몇 이하여야 좋음으로 나와? 터보로 돌려도 배터리 남아 있을까?: a clause that supposes (-어야, -어도 joined to its
+    predicate) asks what would be, not what the robot's state is now."""
+    ends = p.need_end | {e for e in p.permit_end if e[1] == "EC"}
+    return any((m.form, m.tag) in ends for m in c.morphemes[:-1])
+
+
+def _speech_act(c: ClauseAnalysis, r: Reading, words_max: int, p=None) -> SpeechAct:
     """The frozen contract of a reading, with the two licences it grants."""
     clean = r.polarity == "affirmative" and r.agent == "robot" and not r.reported and not r.target_owner and not r.means_of
     short_fragment = r.mood == "fragment" and len(c.text.split()) <= words_max and not r.cut_off
@@ -160,7 +167,8 @@ def _speech_act(c: ClauseAnalysis, r: Reading, words_max: int) -> SpeechAct:
         licenses_state_query=(r.agent == "robot" and not r.reported and not r.target_owner
                               and (r.polarity == "affirmative" or (r.polarity == "negated" and r.mood in ("state_question", "question")))
                               and (r.mood in _ASKING or short_fragment)
-                              and not (r.past and r.mood not in ("state_question", "question"))),
+                              and not (r.past and r.mood not in ("state_question", "question"))
+                              and not (p is not None and r.mood in _ASKING and _supposes(c, p))),
     )
 
 
@@ -192,7 +200,7 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], registry: Registry) -> 
     _stop_said_to_somebody(clause_candidates, per)
     _mark_messages(clause_candidates, per)
     words_max = registry.speech_acts.fragment_max_words
-    return [_speech_act(c, r, words_max) for c, r in zip(clause_candidates, per)]
+    return [_speech_act(c, r, words_max, p) for c, r in zip(clause_candidates, per)]
 
 
 def clause_analyses(clause_candidates: list[ClauseAnalysis], speech_acts: list[SpeechAct], registry: Registry) -> list[ClauseAnalysis]:

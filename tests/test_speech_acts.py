@@ -568,3 +568,14 @@ def test_another_things_malfunction_is_no_product_question(runner, text):
 def test_asking_whether_a_feature_exists_asks_the_manual_and_acts_on_nothing(runner, text):
     """주는 기능: the benefactive qualifies the noun 기능 (speech_acts nominalizers), nobody asks for the act."""
     _replied(runner, text, "DQR")
+
+
+@pytest.mark.parametrize("text", ["초미세먼지 수치가 몇 이하여야 좋음으로 나와?", "처음 받았을 때 충전은 얼마나 해야 다 차요?"])
+def test_a_state_question_that_supposes_asks_the_manual_not_the_robot(runner, text):
+    _replied(runner, text, "DQR")
+
+
+def test_a_supposing_question_checks_nothing_and_a_plain_one_still_does(runner):
+    assert actions(_route(runner, "터보로 한 시간 돌려도 배터리 남아 있을까?")) == []
+    plain = _route(runner, "배터리 얼마나 남았어?")
+    assert plain.family == "ODL" and actions(plain), actions(plain)
