@@ -173,9 +173,6 @@ _NUMBER_BONUS = 0.5
 """A quantity question (몇 데시벨, 얼마나 걸려) prefers, among sentences matching its terms, one that states a number:
 its score counts this much more."""
 
-
-
-
 _NUMBER_WORDS = "한|두|세|네|다섯|여섯|일곱|여덟|아홉|열|반"
 """Native Korean numbers as a manual or a speaker writes them before a unit (한 달에 한 번, 두 시간)."""
 
@@ -187,6 +184,12 @@ def states_units(text: str, units: list[str]) -> bool:
     alts = "|".join(re.escape(u) for u in sorted(units, key=len, reverse=True))
     return re.search(rf"(?:\d(?:[\d.,]*\d)?|(?<![가-힣])(?:{_NUMBER_WORDS}))\s?(?:{alts})(?![A-Za-z0-9²])", text,
                      re.IGNORECASE) is not None
+
+
+def _overlap(terms: list[str], weights: dict[str, float], idf: dict[str, float]) -> float:
+    """How much of the question a sentence's terms carry (weight x idf of each shared term, once), summed in a fixed
+    order: a set's order follows the process's string hashing, and float sums in another order break ties otherwise."""
+    return sum(weights.get(t, 0.0) * idf.get(t, 0.0) for t in sorted(set(terms)))
 
 
 _MARKED_SHARE = 0.5
@@ -201,7 +204,7 @@ def _best_for_query(sentences: Sentences, weights: dict[str, float], idf: dict[s
     one that allows or forbids (물로 씻지 마세요) comes before one that shares words only: the definition sentence
     may share more words with the question, but it does not answer it."""
     def score(text: str, terms: list[str]) -> float:
-        base = sum(weights.get(t, 0.0) * idf.get(t, 0.0) for t in set(terms))
+        base = _overlap(terms, weights, idf)
         return base * (1.0 + _NUMBER_BONUS) if quantity and base > 0 and any(ch.isdigit() for ch in text) else base
 
     scores = [score(text, terms) for text, terms in sentences]
@@ -217,7 +220,7 @@ def _with_remedy(first: Evidence, sentences: Sentences, weights: dict[str, float
     로봇을 손으로 한 번 스테이션에 올려 ...), when the claim itself does not tell it."""
     if any(m in first.claim for m in marks):
         return first
-    remedies = [(sum(weights.get(t, 0.0) * idf.get(t, 0.0) for t in set(terms)), -i, text)
+    remedies = [(_overlap(terms, weights, idf), -i, text)
                 for i, (text, terms) in enumerate(sentences) if text != first.claim and any(m in text for m in marks)]
     if not remedies:
         return first
@@ -310,7 +313,8 @@ def retrieve(con: duckdb.DuckDBPyConnection, query: KnowledgeQuery, projection: 
                                                            query.asks_quantity, query.asked_units, query.answer_marks)))
     if evidence and query.remedy_marks and not query.asked_units and not query.answer_marks:
         # a problem is answered by the troubleshooting section first, with what to do
-        evidence.sort(key=lambda e: not e.location.startswith(tuple(query.troubleshooting)) if query.troubleshooting else False)
+        if query.troubleshooting:
+            evidence.sort(key=lambda e: not e.location.startswith(tuple(query.troubleshooting)))
         evidence[0] = _with_remedy(evidence[0], sentences.get(evidence[0].source_id, []), weights, ranked.idf, query.remedy_marks)
     if query.asked_units:  # the sentence that states the asked quantity answers first, for the asked level first
         evidence.sort(key=lambda e: (not states_units(e.claim, query.asked_units), not _names_level(e.claim, query.condition)))

@@ -48,6 +48,11 @@ def _asks_what_it_can_do(nt: NormalizedText, registry: Registry) -> bool:
     return not named and any(k in overview.what_set for k in keys) and any(k in overview.ability_set for k in keys)
 
 
+def _lemma_keys(nt: NormalizedText) -> list[str]:
+    """`form/tag` of every morpheme, an irregular tag read as its base (뜨겁/VA-I -> 뜨겁/VA), as the lexicons write them."""
+    return [f"{m.form}/{m.tag.split('-')[0]}" for m in nt.morphemes]
+
+
 def _asked_units(lexicon: SpeechActLexicon, lemmas: set[str], quantities: list[str]) -> list[str]:
     """Units of the quantity kinds (speech_acts quantity_kinds) a question of these `form/tag` lemmas asks for, and
     of a quantity it states itself (9개월 썼는데 아직 안 갈아도 돼? is answered by the sentence giving 개월)."""
@@ -72,7 +77,7 @@ def _asks_leave_or_ability(nt: NormalizedText, registry: Registry) -> bool:
     """써도 돼? 돌려도 괜찮아? 넘을 수 있어?: a question asking leave or whether it can (speech_acts permission,
     ability and the verdict predicates of intoned_questions), not one asking how much."""
     lex = registry.speech_acts
-    keys = [f"{m.form}/{m.tag.split('-')[0]}" for m in nt.morphemes]
+    keys = _lemma_keys(nt)
     verdicts = set(lex.intoned_questions.verdict_predicates) if lex.intoned_questions else set()
     leave = any(a in lex.permission.endings and b in lex.permission.verbs for a, b in zip(keys, keys[1:])) or \
         any(k in verdicts for k in keys)  # 올라타도 괜찮은 거야? 켜 놔도 안전해?
@@ -97,7 +102,7 @@ def _outside_manual(nt: NormalizedText, registry: Registry) -> list[str]:
     data = registry.lexicon.get("dqr", {}).get("outside_manual")
     if not data:
         return []
-    keys = [f"{m.form}/{m.tag.split('-')[0]}" for m in nt.morphemes]
+    keys = _lemma_keys(nt)
     found = [k for k in keys if k in data["words"]]
     if any(k in data["where_words"] for k in keys):
         found += [k for k in keys if k in data["with_where"]]
@@ -136,13 +141,14 @@ def knowledge_query(
     squeezed = compact(text)
     quantity_words = registry.speech_acts.quantity_word_set
     dqr = registry.lexicon.get("dqr", {})
-    lemma_keys = {f"{m.form}/{m.tag.split('-')[0]}" for m in normalized_text.morphemes}
+    lemma_keys = set(_lemma_keys(normalized_text))
     return KnowledgeQuery(
         query_id=f"q-{trace_id[:12]}", text=text, truncated=truncated, as_of=knowledge_as_of, terms=lemmas,
         focus_terms=list(dict.fromkeys(focus)), quantity_terms=list(dict.fromkeys(t.text for t in terms if t.quantity)),
         possibility_question=any(s and s in squeezed for s in shapes), links=linked.links,
         asks_quantity=any(f"{m.form}/{m.tag}" in quantity_words for m in normalized_text.morphemes),
-        asked_units=_asked_units(registry.speech_acts, lemma_keys, [t.text for t in terms if t.quantity]), outside_manual=_outside_manual(normalized_text, registry),
+        asked_units=_asked_units(registry.speech_acts, lemma_keys, [t.text for t in terms if t.quantity]),
+        outside_manual=_outside_manual(normalized_text, registry),
         condition=_asked_condition(lemmas + linked.expansion_terms, registry),
         answer_marks=dqr.get("directive_marks", {}).get("marks", []) if _asks_leave_or_ability(normalized_text, registry) else [],
         **_problem_fields(dqr.get("remedy_marks", {}) if _reports_problem(normalized_text, registry) else {}),
