@@ -111,14 +111,17 @@ class CapabilityOverview(_Model):
 
 
 class QuantityKind(_Model):
-    """A kind of quantity a product question asks for, and the units a sentence answering it states."""
-
     kind: str
     cues: Morphemes
     """몇 분, 얼마나 걸려, 소음 몇이야: asked together with a quantity question word."""
     alone: Morphemes = Field(default_factory=list)
     """시끄러워? 무거워? 교체 주기는?: ask for the quantity by themselves."""
     units: list[str] = Field(min_length=1)
+
+
+class ScopeQuestion(_Model):
+    particles: Morphemes
+    endings: Morphemes
 
 
 class Wish(_Model):
@@ -212,6 +215,8 @@ class SpeechActLexicon(_Model):
     request_nouns: Morphemes
     """청정 부탁드립니다: a noun that makes any ending a request."""
     request_endings: Morphemes
+    scope_question: ScopeQuestion | None = None
+    """포름알데히드도 잡아 줘? (a benefactive, 도 and a plain ending, asked with "?"): whether it does that too."""
     asking_request_endings: Morphemes = Field(default_factory=list)
     """청정해 줄래?: a question ending that asks for the act (a request, not a question)."""
     manner_endings: Morphemes = Field(default_factory=list)
@@ -229,8 +234,7 @@ class SpeechActLexicon(_Model):
     retrospective_modifiers: Morphemes = Field(default_factory=list)
     """쓰던 공기청정기, 있었던 필터: a noun phrase these modify names a thing of the past, not this product."""
     malfunction_predicates: Morphemes = Field(default_factory=list)
-    """멈췄어, 뜨거워요, 반응이 없어, 연결이 끊겨요: said of the product or one of its parts, a statement reports a
-    problem (the manual's troubleshooting answers it), whatever its tense."""
+    """멈췄어, 뜨거워요, 반응이 없어: said of the product or a part, a statement reports a problem, whatever its tense."""
     intonation_endings: Morphemes = Field(default_factory=list)
     """Endings only intonation tells apart (말려도 돼 / 넘을 수 있어): speech recognition drops the question
     mark, so an ability, permission or necessity clause ending in one, said to the robot, is read as asked."""
@@ -290,10 +294,6 @@ class SpeechActLexicon(_Model):
     @cached_property
     def quantity_word_set(self) -> frozenset[str]:
         return frozenset(self.quantity_question_words)
-
-    @cached_property
-    def malfunction_set(self) -> frozenset[tuple[str, str]]:
-        return frozenset(tuple(v.split("/")) for v in self.malfunction_predicates)  # type: ignore[misc]
 
     @cached_property
     def thing_of(self) -> dict[str, str]:

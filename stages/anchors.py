@@ -15,6 +15,7 @@ from stages._clauses import ENDS_SENTENCE, ClauseAnalysis, thing_named
 from stages.ngram_model import LEARNED_PREFIX
 from stages.licensing import FRAMELESS, OTHER_THINGS_PART
 from stages._matchers import Matchers, matchers_for
+from stages.speech_patterns import patterns
 
 LEARNED_FLOOR = 0.2
 """A learned probability below this lights no axis (keeps records short; the weight does the rest)."""
@@ -211,7 +212,7 @@ def _question_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: 
 
 def _malfunction(c: ClauseAnalysis, registry: Registry) -> str | None:
     """The clause's first malfunction predicate (speech_acts malfunction_predicates), if any."""
-    broken = registry.speech_acts.malfunction_set
+    broken = patterns(registry).malfunction
     return next((m.form for m in c.morphemes if (m.form, m.tag.split("-")[0]) in broken), None)
 
 

@@ -23,6 +23,7 @@ from registry.knowledge_contracts import KgProjection, KnowledgeNotRun, Knowledg
 from registry.loader import Registry
 from registry.speech_contracts import SpeechActLexicon
 from stages._dqr_compose import Composer, relation_verdict, sentence
+from stages.speech_patterns import patterns
 
 QUERY_MAX_CHARS = 200
 """A product question is a sentence or two; the rest of a longer text is not searched (and the answer says so)."""
@@ -87,8 +88,8 @@ def _asks_leave_or_ability(nt: NormalizedText, registry: Registry) -> bool:
 
 def _reports_problem(nt: NormalizedText, registry: Registry) -> bool:
     """스테이션을 못 찾는다고 떠, 바퀴가 헛돌아, 화면이 안 켜져: a malfunction predicate, a negator or a display verb."""
-    lex = registry.speech_acts
-    signs = lex.malfunction_set | {tuple(v.split("/")) for v in lex.negators + lex.display_verbs}
+    p = patterns(registry)
+    signs = p.malfunction | p.negators | p.display
     return any((m.form, m.tag.split("-")[0]) in signs for m in nt.morphemes)
 
 

@@ -52,13 +52,15 @@ class Patterns:
         self.request_nouns = pairs(lex.request_nouns)
         self.request_end, self.suggest_end = pairs(lex.request_endings), pairs(lex.suggestion_endings)
         self.asking_request_end, self.manner_end = pairs(lex.asking_request_endings), pairs(lex.manner_endings)
+        sq = lex.scope_question
+        self.scope_particles, self.scope_endings = (pairs(sq.particles), pairs(sq.endings)) if sq else (frozenset(), frozenset())
         self.intonation_end = pairs(lex.intonation_endings)
         iq = lex.intoned_questions
         self.feature_nouns = pairs(iq.feature_nouns) if iq else frozenset()
         self.diagnosis_nouns = pairs(iq.diagnosis_nouns) if iq else frozenset()
         self.verdict_preds = pairs(iq.verdict_predicates) if iq else frozenset()
         self.social_ic = pairs(lex.social_interjections)
-        self.event_verbs = pairs(lex.event_verbs)
+        self.event_verbs, self.malfunction = pairs(lex.event_verbs), pairs(lex.malfunction_predicates)
         self.verb_imperative = pairs(lex.verb_imperative_endings)
         self.bare_connectives = frozenset(k[0] for k in pairs(lex.bare_request_connectives))
         self.declare_end, self.exclaim_end = pairs(lex.declarative_endings), pairs(lex.exclamative_endings)

@@ -579,3 +579,15 @@ def test_a_supposing_question_checks_nothing_and_a_plain_one_still_does(runner):
     assert actions(_route(runner, "터보로 한 시간 돌려도 배터리 남아 있을까?")) == []
     plain = _route(runner, "배터리 얼마나 남았어?")
     assert plain.family == "ODL" and actions(plain), actions(plain)
+
+
+@pytest.mark.parametrize("text", ["새집 증후군 포름알데히드도 잡아 줘?", "바이러스나 세균도 99% 걸러 줘요?"])
+def test_asking_whether_it_does_that_too_is_a_product_question(runner, text):
+    record = _replied(runner, text, "DQR")
+    assert "asks_scope" in _act(record).signals
+
+
+@pytest.mark.parametrize("text", ["거실도 청정해 줘", "안방도 청정해 줄래?"])
+def test_a_request_with_do_is_still_a_request(runner, text):
+    record = _route(runner, text)
+    assert record.family == "ODL" and actions(record), (text, record.family)
