@@ -10,25 +10,11 @@ from __future__ import annotations
 import hashlib
 import re
 from functools import cached_property
+from typing import Literal
 
-from typing import Annotated, Literal
+from pydantic import Field
 
-from pydantic import AfterValidator, BaseModel, ConfigDict, Field
-
-
-class _Model(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-def _morphemes(values: list[str]) -> list[str]:
-    bad = [v for v in values if v.count("/") != 1 or not all(v.split("/"))]
-    if bad:
-        raise ValueError(f"not a form/TAG morpheme: {bad[0]!r}")
-    return values
-
-
-Morphemes = Annotated[list[str], AfterValidator(_morphemes)]
-"""Kiwi morphemes written form/TAG."""
+from registry.lexicon_base import Morphemes, QuantityKind, ScopeQuestion, _Model
 
 
 class Prohibitive(_Model):
@@ -108,20 +94,6 @@ class CapabilityOverview(_Model):
     @cached_property
     def ability_set(self) -> frozenset[str]:
         return frozenset(self.ability_words)
-
-
-class QuantityKind(_Model):
-    kind: str
-    cues: Morphemes
-    """몇 분, 얼마나 걸려, 소음 몇이야: asked together with a quantity question word."""
-    alone: Morphemes = Field(default_factory=list)
-    """시끄러워? 무거워? 교체 주기는?: ask for the quantity by themselves."""
-    units: list[str] = Field(min_length=1)
-
-
-class ScopeQuestion(_Model):
-    particles: Morphemes
-    endings: Morphemes
 
 
 class Wish(_Model):
@@ -231,6 +203,8 @@ class SpeechActLexicon(_Model):
     none of which is one of these (흐음, 휴우, 쯧쯧, 으아아) is a vocalization: nothing to answer, repaired."""
     event_verbs: Morphemes = Field(default_factory=list)
     """짜증 나 / 소리 나: a verb of something happening to the speaker or the room; a bare -어 on it tells, never asks."""
+    persona_words: Morphemes = Field(default_factory=list)
+    """너도 친구 있어? 로봇도 심심할 때가 있나?: the robot asked about itself as a person (small talk, not the manual)."""
     retrospective_modifiers: Morphemes = Field(default_factory=list)
     """쓰던 공기청정기, 있었던 필터: a noun phrase these modify names a thing of the past, not this product."""
     malfunction_predicates: Morphemes = Field(default_factory=list)

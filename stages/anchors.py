@@ -174,6 +174,11 @@ def _question_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: 
         return
     # a question whose device words license nothing asks about the device (바이탈사인 돼? 볼륨 최대 몇까지 올라가?)
     # (not when the words are about something else or somebody else's act: 약국 어디야, 티비 소리 몇이야, 엄마 언제 와?)
+    persona = patterns(registry).persona
+    if act.mood in ("question", "knowledge_question") and any(s.startswith(("robot_subject", "robot_vocative")) for s in act.signals) \
+            and (word := next((m.form for m in c.morphemes if (m.form, m.tag.split("-")[0]) in persona), None)):
+        lit("has_persona_question", 1.0, word)  # 너도 친구 있어?: small talk, not the manual
+        return
     about_robot = [x for x in c.mentions if about_the_robot(x)]
     about_device = bool(about_robot or _anchored(c) or c.identity)
     # 청정 켜져 있나? 무슨 모드로 돌고 있어?: a state question its state query answers asks the robot, not the manual

@@ -591,3 +591,14 @@ def test_asking_whether_it_does_that_too_is_a_product_question(runner, text):
 def test_a_request_with_do_is_still_a_request(runner, text):
     record = _route(runner, text)
     assert record.family == "ODL" and actions(record), (text, record.family)
+
+
+@pytest.mark.parametrize("text", ["너도 친구 있어?", "로봇도 심심할 때가 있나?", "너 꿈이 뭐야?"])
+def test_the_robot_asked_about_itself_as_a_person_is_small_talk(runner, text):
+    record = _replied(runner, text, "DEF")
+    assert record.evidence.axes["has_persona_question"].strength > 0
+
+
+@pytest.mark.parametrize("text, family", [("너 뭐 할 수 있어?", "DQR"), ("너 누구야?", "DQR"), ("너 배고파? 배터리 괜찮아?", "ODL")])
+def test_what_the_robot_is_and_does_is_still_asked_of_the_manual_or_the_robot(runner, text, family):
+    assert _route(runner, text).family == family

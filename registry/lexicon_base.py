@@ -1,0 +1,45 @@
+"""The base of the typed lexicons: a strict frozen model, the form/TAG morpheme list, and the shapes of questions.
+
+`registry/speech_contracts.py` builds the speech-act lexicon on these; they live apart so that module stays one
+screenful of fields per concern.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
+
+
+class _Model(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+def _morphemes(values: list[str]) -> list[str]:
+    bad = [v for v in values if v.count("/") != 1 or not all(v.split("/"))]
+    if bad:
+        raise ValueError(f"not a form/TAG morpheme: {bad[0]!r}")
+    return values
+
+
+Morphemes = Annotated[list[str], AfterValidator(_morphemes)]
+"""Kiwi morphemes written form/TAG."""
+
+
+class QuantityKind(_Model):
+    """A kind of quantity a product question asks for, and the units a sentence answering it states."""
+
+    kind: str
+    cues: Morphemes
+    """몇 분, 얼마나 걸려, 소음 몇이야: asked together with a quantity question word."""
+    alone: Morphemes = Field(default_factory=list)
+    """시끄러워? 무거워? 교체 주기는?: ask for the quantity by themselves."""
+    units: list[str] = Field(min_length=1)
+
+
+class ScopeQuestion(_Model):
+    """포름알데히드도 잡아 줘?: a benefactive asked with "?", a noun taking one of the particles (도) and a plain
+    question ending asks whether the robot does that too."""
+
+    particles: Morphemes
+    endings: Morphemes
