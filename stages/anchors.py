@@ -383,6 +383,11 @@ def _stt_null_strategy(axes: dict[str, EvidenceAxis], clause_analyses: list[Clau
     weak_scope = any(a.via in ("lemma", "ambiguous") for c in clause_analyses for a in c.anchors) or any(
         c.rooms or c.times.strength or _unframed(c) for c in clause_analyses
     )
+    vague = axes.get("has_vague_reference")
+    scoped = any(c.capabilities or c.mentions or c.qna_topics for c in clause_analyses) or any(
+        a in axes for a in ("has_frg_scope", "has_schedule_workflow_scope"))
+    if vague is not None and "trailing_off" in vague.signals and scoped:
+        return "scoped_probe"  # 배터리 음 그러니까 그 / 날씨 그 저기: a scope named, then the sentence trails off
     if fragment is None or fragment.strength < 0.5:
         return "none"
     if weak_scope:

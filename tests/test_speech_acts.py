@@ -602,3 +602,9 @@ def test_the_robot_asked_about_itself_as_a_person_is_small_talk(runner, text):
 @pytest.mark.parametrize("text, family", [("너 뭐 할 수 있어?", "DQR"), ("너 누구야?", "DQR"), ("너 배고파? 배터리 괜찮아?", "ODL")])
 def test_what_the_robot_is_and_does_is_still_asked_of_the_manual_or_the_robot(runner, text, family):
     assert _route(runner, text).family == family
+
+
+@pytest.mark.parametrize("text", ["배터리 음 그러니까 그", "날씨 그 저기"])
+def test_a_scope_that_trails_off_gets_a_scoped_probe(runner, text):
+    record = _replied(runner, text, "STT_NULL")
+    assert record.stt_null_subtype == "SOFT", (text, record.stt_null_subtype)
