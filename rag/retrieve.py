@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import re
+from functools import lru_cache
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -173,17 +174,22 @@ _NUMBER_BONUS = 0.5
 """A quantity question (몇 데시벨, 얼마나 걸려) prefers, among sentences matching its terms, one that states a number:
 its score counts this much more."""
 
-_NUMBER_WORDS = "한|두|세|네|다섯|여섯|일곱|여덟|아홉|열|반"
-"""Native Korean numbers as a manual or a speaker writes them before a unit (한 달에 한 번, 두 시간)."""
-
-
-def states_units(text: str, units: list[str]) -> bool:
-    """Whether the text states a number in one of the units (1분, 22 dB, 60 ㎡; not 3분기 or 1 ms for m)."""
+@lru_cache(maxsize=256)
+def _unit_pattern(units: tuple[str, ...], number_words: tuple[str, ...]) -> re.Pattern[str] | None:
+    """A number (digits, or one of `number_words`, the native numbers 한, 두, 열 ...) then one of the units."""
     if not units:
-        return False
+        return None
     alts = "|".join(re.escape(u) for u in sorted(units, key=len, reverse=True))
-    return re.search(rf"(?:\d(?:[\d.,]*\d)?|(?<![가-힣])(?:{_NUMBER_WORDS}))\s?(?:{alts})(?![A-Za-z0-9²])", text,
-                     re.IGNORECASE) is not None
+    words = "|".join(re.escape(w) for w in sorted(number_words, key=len, reverse=True))
+    number = r"\d(?:[\d.,]*\d)?" + (rf"|(?<![가-힣])(?:{words})" if words else "")
+    return re.compile(rf"(?:{number})\s?(?:{alts})(?![A-Za-z0-9²])", re.IGNORECASE)
+
+
+def states_units(text: str, units: list[str], number_words: list[str] | tuple[str, ...] = ()) -> bool:
+    """Whether the text states a number in one of the units (1분, 22 dB, 60 ㎡, with native numbers 한 달; not 1 ms
+    for m). The pattern is compiled once per unit list."""
+    pattern = _unit_pattern(tuple(units), tuple(number_words))
+    return pattern is not None and pattern.search(text) is not None
 
 
 def _overlap(terms: list[str], weights: dict[str, float], idf: dict[str, float]) -> float:
@@ -198,7 +204,7 @@ best sentence's words: 배터리를 교체하지 마세요 does not answer 본�
 
 
 def _best_for_query(sentences: Sentences, weights: dict[str, float], idf: dict[str, float], quantity: bool = False,
-                    units: list[str] | None = None, marks: list[str] | None = None) -> str:
+                    units: list[str] | None = None, marks: list[str] | None = None, number_words: list[str] | None = None) -> str:
     """The section's sentence that answers the question best. A sentence stating a number in a unit the question
     asks for (몇 분 걸려 -> 약 1분이 걸리며) comes before any that does not, and for a permission or can-it question
     one that allows or forbids (물로 씻지 마세요) comes before one that shares words only: the definition sentence
@@ -209,9 +215,13 @@ def _best_for_query(sentences: Sentences, weights: dict[str, float], idf: dict[s
 
     scores = [score(text, terms) for text, terms in sentences]
     near = max(scores, default=0.0) * _MARKED_SHARE
-    scored = [(states_units(text, units or []), s > 0 and s >= near and any(m in text for m in marks or []), s, -i, text)
+    scored = [(states_units(text, units or [], number_words or ()), s > 0 and s >= near and any(m in text for m in marks or []), s, -i, text)
               for i, ((text, _), s) in enumerate(zip(sentences, scores))]
     return max(scored)[4] if scored else ""
+
+
+def _states_asked(text: str, query: KnowledgeQuery) -> bool:
+    return states_units(text, query.asked_units, query.number_words)
 
 
 def _with_remedy(first: Evidence, sentences: Sentences, weights: dict[str, float], idf: dict[str, float],
@@ -274,7 +284,7 @@ def _condition_unstated(query: KnowledgeQuery, evidence: list[Evidence]) -> list
     cond = query.condition
     if cond is None or not query.asked_units:
         return []
-    stating = [e.claim for e in evidence if states_units(e.claim, query.asked_units)]
+    stating = [e.claim for e in evidence if _states_asked(e.claim, query)]
     others = [lv for lv in cond.stated if lv != cond.level]
     if stating and not any(_names_level(t, cond) for t in stating) and \
             any(_names_level(t, cond, lv) for t in stating for lv in others):
@@ -309,15 +319,15 @@ def retrieve(con: duckdb.DuckDBPyConnection, query: KnowledgeQuery, projection: 
     for hit in hits[:EVIDENCE_HITS]:
         if all(e.source_id != hit.source_id for e in evidence):
             evidence.append(Evidence(source_id=hit.source_id, location=hit.location,
-                                     claim=_best_for_query(sentences.get(hit.source_id, []), weights, ranked.idf,
-                                                           query.asks_quantity, query.asked_units, query.answer_marks)))
+                                     claim=_best_for_query(sentences.get(hit.source_id, []), weights, ranked.idf, query.asks_quantity,
+                                                           query.asked_units, query.answer_marks, query.number_words)))
     if evidence and query.remedy_marks and not query.asked_units and not query.answer_marks:
         # a problem is answered by the troubleshooting section first, with what to do
         if query.troubleshooting:
             evidence.sort(key=lambda e: not e.location.startswith(tuple(query.troubleshooting)))
         evidence[0] = _with_remedy(evidence[0], sentences.get(evidence[0].source_id, []), weights, ranked.idf, query.remedy_marks)
     if query.asked_units:  # the sentence that states the asked quantity answers first, for the asked level first
-        evidence.sort(key=lambda e: (not states_units(e.claim, query.asked_units), not _names_level(e.claim, query.condition)))
+        evidence.sort(key=lambda e: (not _states_asked(e.claim, query), not _names_level(e.claim, query.condition)))
     evidence = evidence[:MAX_EVIDENCE]
     focus = set(query.focus_terms)
     section_terms = {h.source_id: {t for _, terms in sentences.get(h.source_id, []) for t in terms} for h in hits[:EVIDENCE_HITS]}

@@ -114,6 +114,8 @@ class KnowledgeQuery(Contract):
     outside_manual: list[str] = Field(default_factory=list)
     """The words that ask what no product manual states (가격, 어디서 사, 하나에 얼마): the answer is insufficient."""
     asked_units: list[str] = Field(default_factory=list)
+    number_words: list[str] = Field(default_factory=list)
+    """With asked_units: the native numbers (한, 두, 열 ...; lexicon numbers) a manual sentence may state them in."""
     condition: AskedCondition | None = None
     remedy_marks: list[str] = Field(default_factory=list)
     """Set for a report of a problem (a malfunction, a negation, something displayed): how a sentence telling what to do

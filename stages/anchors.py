@@ -202,23 +202,23 @@ def _question_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: 
         if act.mood in ("question", "knowledge_question"):
             lit("has_product_topic_question", 1.0, topic, act.mood)
         elif broken:  # 몸통이 너무 뜨거워요, 바퀴가 헛돌면서 안 나가: the predicate itself says the part is wrong
-            lit("has_device_malfunction_report", 1.0, topic, f"malfunction:{broken}")
+            lit("has_device_malfunction_report", 1.0, topic, f"malfunction:{broken[0]}")
         elif told and ((act.polarity == "negated" and "not_needed" not in act.signals) or act.displayed
                        or any(s.startswith("event:") for s in act.signals)):  # 필터 끼웠는데 자꾸 에러 나
             lit("has_device_problem_report", 1.0, topic, *act.signals[:1])
     elif broken and ours and act.reported and (topic or any(about_the_robot(x) for x in c.mentions)) \
-            and thing_named(c, registry.speech_acts) is None and f"{broken}/VA" not in registry.speech_acts.existence_verbs:
+            and thing_named(c, registry.speech_acts) is None and broken not in patterns(registry).exists:
         # 사진 찍어 달라니까 카메라가 꺼져 있대요: what the robot was asked did not happen (nothing is asked now)
-        lit("has_device_malfunction_report", 1.0, topic or "", f"malfunction:{broken}")
+        lit("has_device_malfunction_report", 1.0, topic or "", f"malfunction:{broken[0]}")
     world = world_question(c, registry) if topic is None else None
     if world:
         lit("has_world_question", 1.0, world, act.mood)  # 마트 몇 시에 열어? 일교차 심해?: public information
 
 
-def _malfunction(c: ClauseAnalysis, registry: Registry) -> str | None:
-    """The clause's first malfunction predicate (speech_acts malfunction_predicates), if any."""
+def _malfunction(c: ClauseAnalysis, registry: Registry) -> tuple[str, str] | None:
+    """The clause's first malfunction predicate (speech_acts malfunction_predicates) as (lemma, base tag), if any."""
     broken = patterns(registry).malfunction
-    return next((m.form for m in c.morphemes if (m.form, m.tag.split("-")[0]) in broken), None)
+    return next((k for m in c.morphemes if (k := (m.form, m.tag.split("-")[0])) in broken), None)
 
 
 def _act_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: bool) -> None:

@@ -64,9 +64,9 @@ def _asked_units(lexicon: SpeechActLexicon, lemmas: set[str], quantities: list[s
                               for u in k.units))
 
 
-def _asked_condition(terms: list[str], registry: Registry) -> AskedCondition | None:
+def _asked_condition(terms: list[str], dqr: dict) -> AskedCondition | None:
     """The one setting level a question names by a whole term (2단, 강풍, 터보), if it names exactly one."""
-    levels = registry.lexicon.get("dqr", {}).get("condition_levels", {}).get("levels", [])
+    levels = dqr.get("condition_levels", {}).get("levels", [])
     said = set(terms)
     named = [lv["level"] for lv in levels if said & set(lv["asked"])]
     if len(named) != 1:
@@ -74,11 +74,9 @@ def _asked_condition(terms: list[str], registry: Registry) -> AskedCondition | N
     return AskedCondition(level=named[0], stated={lv["level"]: lv["stated"] for lv in levels})
 
 
-def _asks_leave_or_ability(nt: NormalizedText, registry: Registry) -> bool:
+def _asks_leave_or_ability(keys: list[str], lex: SpeechActLexicon) -> bool:
     """써도 돼? 돌려도 괜찮아? 넘을 수 있어?: a question asking leave or whether it can (speech_acts permission,
     ability and the verdict predicates of intoned_questions), not one asking how much."""
-    lex = registry.speech_acts
-    keys = _lemma_keys(nt)
     verdicts = set(lex.intoned_questions.verdict_predicates) if lex.intoned_questions else set()
     leave = any(a in lex.permission.endings and b in lex.permission.verbs for a, b in zip(keys, keys[1:])) or \
         any(k in verdicts for k in keys)  # 올라타도 괜찮은 거야? 켜 놔도 안전해?
@@ -86,24 +84,23 @@ def _asks_leave_or_ability(nt: NormalizedText, registry: Registry) -> bool:
     return leave or able
 
 
-def _reports_problem(nt: NormalizedText, registry: Registry) -> bool:
+def _reports_problem(keys: list[str], registry: Registry) -> bool:
     """스테이션을 못 찾는다고 떠, 바퀴가 헛돌아, 화면이 안 켜져: a malfunction predicate, a negator or a display verb."""
     p = patterns(registry)
     signs = p.malfunction | p.negators | p.display
-    return any((m.form, m.tag.split("-")[0]) in signs for m in nt.morphemes)
+    return any(tuple(k.split("/", 1)) in signs for k in keys)
 
 
 def _problem_fields(remedy: dict) -> dict:
     return {"remedy_marks": remedy.get("marks", []), "troubleshooting": remedy.get("troubleshooting_locations", [])}
 
 
-def _outside_manual(nt: NormalizedText, registry: Registry) -> list[str]:
+def _outside_manual(keys: list[str], dqr: dict) -> list[str]:
     """가격이 얼마야, 어디서 사, 하나에 얼마예요, 서비스 센터 어디야: what a product manual never states (lexicon
     dqr.outside_manual), as the words that asked it."""
-    data = registry.lexicon.get("dqr", {}).get("outside_manual")
+    data = dqr.get("outside_manual")
     if not data:
         return []
-    keys = _lemma_keys(nt)
     found = [k for k in keys if k in data["words"]]
     if any(k in data["where_words"] for k in keys):
         found += [k for k in keys if k in data["with_where"]]
@@ -112,6 +109,11 @@ def _outside_manual(nt: NormalizedText, registry: Registry) -> list[str]:
         found += [a for a, b in zip(keys, keys[1:])
                   if (a in per_item or "*/" + a.split("/")[-1] in per_item) and b == "에/JKB"]
     return [k.split("/")[0] for k in dict.fromkeys(found)]
+
+
+def _native_numbers(registry: Registry) -> list[str]:
+    numbers = registry.lexicon.get("numbers", {})
+    return [*numbers.get("native_units", {}), *numbers.get("native_tens", {})]
 
 
 def knowledge_query(
@@ -138,21 +140,21 @@ def knowledge_query(
     lemmas = [t.text for t in terms]
     linked = linker.link(text, lemmas)
     focus = [t.text for t in terms if t.focus and t.text not in linker.generic_nouns]
-    shapes = {compact(s) for s in registry.lexicon.get("dqr", {}).get("capability_question_shapes", [])}
+    dqr = registry.lexicon.get("dqr", {})
+    shapes = {compact(s) for s in dqr.get("capability_question_shapes", [])}
     squeezed = compact(text)
     quantity_words = registry.speech_acts.quantity_word_set
-    dqr = registry.lexicon.get("dqr", {})
-    lemma_keys = set(_lemma_keys(normalized_text))
+    keys = _lemma_keys(normalized_text)
+    units = _asked_units(registry.speech_acts, set(keys), [t.text for t in terms if t.quantity])
     return KnowledgeQuery(
         query_id=f"q-{trace_id[:12]}", text=text, truncated=truncated, as_of=knowledge_as_of, terms=lemmas,
         focus_terms=list(dict.fromkeys(focus)), quantity_terms=list(dict.fromkeys(t.text for t in terms if t.quantity)),
         possibility_question=any(s and s in squeezed for s in shapes), links=linked.links,
         asks_quantity=any(f"{m.form}/{m.tag}" in quantity_words for m in normalized_text.morphemes),
-        asked_units=_asked_units(registry.speech_acts, lemma_keys, [t.text for t in terms if t.quantity]),
-        outside_manual=_outside_manual(normalized_text, registry),
-        condition=_asked_condition(lemmas + linked.expansion_terms, registry),
-        answer_marks=dqr.get("directive_marks", {}).get("marks", []) if _asks_leave_or_ability(normalized_text, registry) else [],
-        **_problem_fields(dqr.get("remedy_marks", {}) if _reports_problem(normalized_text, registry) else {}),
+        asked_units=units, number_words=_native_numbers(registry) if units else [], outside_manual=_outside_manual(keys, dqr),
+        condition=_asked_condition(lemmas + linked.expansion_terms, dqr),
+        answer_marks=dqr.get("directive_marks", {}).get("marks", []) if _asks_leave_or_ability(keys, registry.speech_acts) else [],
+        **_problem_fields(dqr.get("remedy_marks", {}) if _reports_problem(keys, registry) else {}),
         asks_capabilities=not linked.links and _asks_what_it_can_do(normalized_text, registry),
         expansion_terms=linked.expansion_terms, known_surfaces=linked.matched,
     )

@@ -148,14 +148,13 @@ def _spread_over_sentences(clauses: list[ClauseAnalysis], per: list[Reading], p:
                 here.signals.append("vocative:from_previous_clause")
 
 
-def _supposes(c: ClauseAnalysis, p) -> bool:
+def _supposes(c: ClauseAnalysis, p: Patterns) -> bool:
     """몇 이하여야 좋음으로 나와? 터보로 돌려도 배터리 남아 있을까?: a clause that supposes (-어야, -어도 joined to its
     predicate) asks what would be, not what the robot's state is now."""
-    ends = p.need_end | {e for e in p.permit_end if e[1] == "EC"}
-    return any((m.form, m.tag) in ends for m in c.morphemes[:-1])
+    return any((m.form, m.tag) in p.supposing for m in c.morphemes[:-1])
 
 
-def _speech_act(c: ClauseAnalysis, r: Reading, words_max: int, p=None) -> SpeechAct:
+def _speech_act(c: ClauseAnalysis, r: Reading, words_max: int, p: Patterns) -> SpeechAct:
     """The frozen contract of a reading, with the two licences it grants."""
     clean = r.polarity == "affirmative" and r.agent == "robot" and not r.reported and not r.target_owner and not r.means_of
     short_fragment = r.mood == "fragment" and len(c.text.split()) <= words_max and not r.cut_off
@@ -168,7 +167,7 @@ def _speech_act(c: ClauseAnalysis, r: Reading, words_max: int, p=None) -> Speech
                               and (r.polarity == "affirmative" or (r.polarity == "negated" and r.mood in ("state_question", "question")))
                               and (r.mood in _ASKING or short_fragment)
                               and not (r.past and r.mood not in ("state_question", "question"))
-                              and not (p is not None and r.mood in _ASKING and _supposes(c, p))),
+                              and not (r.mood in _ASKING and _supposes(c, p))),
     )
 
 
