@@ -35,6 +35,7 @@ SETS = {
     "train_v2 (fit set)": ROOT / "data/utterances/train_v2.jsonl",
     "train_v3 (written blind, fit set)": ROOT / "data/utterances/train_v3.jsonl",
     "train_v4 (written blind, fit set)": ROOT / "data/utterances/train_v4.jsonl",
+    "train_v5 (written blind, fit set)": ROOT / "data/utterances/train_v5.jsonl",
     "talk_capability (talk rows)": ROOT / "data/utterances/talk_capability.jsonl",
     "talk_redteam (red-team talk, fit)": ROOT / "data/utterances/talk_redteam.jsonl",
     "other_systems_redteam (red-team, fit)": ROOT / "data/utterances/other_systems_redteam.jsonl",
@@ -45,6 +46,8 @@ SETS = {
     "dqr_train_v4 questions (written blind, fit set)": ROOT / "data/questions/dqr_train_v4.jsonl",
     "dqr_holdout questions (written blind, never tuned on)": ROOT / "data/questions/dqr_holdout.jsonl",
     "dqr_v3 questions (written blind, never tuned on)": ROOT / "data/questions/dqr_v3.jsonl",
+    "dqr_train_v5 questions (written blind, fit set)": ROOT / "data/questions/dqr_train_v5.jsonl",
+    "dqr_holdout_v5 questions (written blind, never tuned on)": ROOT / "data/questions/dqr_holdout_v5.jsonl",
 }
 CORPORA = ROOT.parent / "shared" / "corpora"
 
