@@ -32,6 +32,7 @@ SETS = {
     "holdout_v6 (written blind, never tuned on)": ROOT / "data/utterances/holdout_v6.jsonl",
     "holdout_v7 (written blind, never tuned on)": ROOT / "data/utterances/holdout_v7.jsonl",
     "holdout_v8 (written blind, never tuned on)": ROOT / "data/utterances/holdout_v8.jsonl",
+    "holdout_v9 (written blind, never tuned on)": ROOT / "data/utterances/holdout_v9.jsonl",
     "train_v2 (fit set)": ROOT / "data/utterances/train_v2.jsonl",
     "train_v3 (written blind, fit set)": ROOT / "data/utterances/train_v3.jsonl",
     "train_v4 (written blind, fit set)": ROOT / "data/utterances/train_v4.jsonl",
