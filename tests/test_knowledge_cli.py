@@ -92,6 +92,30 @@ def test_calibrate_fits_on_half_and_reports_the_held_out_half(knowledge_db, tmp_
     assert set(fitted["fitted_on"]["metrics"]) == {"train", "heldout"}
 
 
+def test_calibrate_fits_several_sets_together_and_refuses_a_holdout(knowledge_db, tmp_path):
+    lines = (ROOT / "data/questions/dqr.jsonl").read_text(encoding="utf-8").splitlines()
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    first.write_text("\n".join(lines[0::6]) + "\n", encoding="utf-8")
+    second.write_text("\n".join(lines[1::6]) + "\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["index", "calibrate", "--set", str(first), "--set", str(second), "--db", str(knowledge_db),
+                                      "--out", str(tmp_path)], env=ENV)
+    assert result.exit_code == 0, result.output
+    assert json.loads((tmp_path / "calibration.json").read_text(encoding="utf-8"))["fitted_on"]["questions"] == len(lines[0::6]) + len(lines[1::6])
+    held = tmp_path / "dqr_holdout_x.jsonl"
+    held.write_text(first.read_text(encoding="utf-8"), encoding="utf-8")
+    refused = CliRunner().invoke(app, ["index", "calibrate", "--set", str(held), "--db", str(knowledge_db), "--out", str(tmp_path / "no")],
+                                 env=ENV)
+    assert refused.exit_code != 0 and "never fitted on" in refused.output and not (tmp_path / "no").exists()
+    twice = CliRunner().invoke(app, ["index", "calibrate", "--set", str(first), "--set", str(first), "--db", str(knowledge_db),
+                                     "--out", str(tmp_path / "no")], env=ENV)
+    assert twice.exit_code != 0 and "appears twice" in twice.output
+    one_kind = tmp_path / "one.jsonl"
+    one_kind.write_text("\n".join([x for x in lines if '"sufficient"' in x][:12]) + "\n", encoding="utf-8")
+    refused = CliRunner().invoke(app, ["index", "calibrate", "--set", str(one_kind), "--db", str(knowledge_db), "--out", str(tmp_path / "no")],
+                                 env=ENV)
+    assert refused.exit_code != 0 and "of one kind only" in refused.output and isinstance(refused.exception, SystemExit)
+
+
 def test_end_to_end_metrics_count_what_the_real_route_answered():
     """A question that never reaches DQR is unanswered, whatever retrieval could have found."""
     from dataflow.workbench.knowledge_eval import end_to_end_metrics

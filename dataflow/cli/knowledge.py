@@ -107,23 +107,24 @@ def index_info(db: Optional[Path] = DbOption) -> None:
 
 @index_app.command("calibrate")
 def index_calibrate(
-    question_set: Path = typer.Option(Path("data/questions/dqr.jsonl"), "--set", exists=True, dir_okay=False,
-                                      help="Question set with expected_source_ids and answerability."),
+    question_sets: list[Path] = typer.Option([Path("data/questions/dqr.jsonl")], "--set", exists=True, dir_okay=False,
+                                             help="Question set with expected_source_ids and answerability (repeatable: "
+                                                  "the sets are fitted together; holdout sets are refused)."),
     out: Optional[Path] = typer.Option(None, "--out", file_okay=False, help="Where calibration.json goes (default data/rag)."),
     db: Optional[Path] = DbOption,
 ) -> None:
     """Fit fusion weights and the answerability model on one half of the set; report the held-out half."""
     from dataflow.driver import TurnRunner
-    from dataflow.workbench.knowledge_eval import FUSION_GRID, calibrate, read_questions
+    from dataflow.workbench.knowledge_eval import calibrate, calibration_steps, read_fit_questions
     from rag.store import RAG_DATA_DIR
 
     store = _store(db)
     try:
         store.require()
-        rows = read_questions(question_set)
+        rows = read_fit_questions(question_sets)
         runner = TurnRunner(knowledge=store)
         with _bar("calibrating") as (start, advance):
-            start(len(rows) // 2 * len(FUSION_GRID) + len(rows))
+            start(calibration_steps(rows))
             summary = calibrate(runner, rows, out or RAG_DATA_DIR, advance)
     except A2AError as exc:
         _fail(exc)

@@ -62,6 +62,22 @@ def read_questions(path: Path) -> list[dict[str, Any]]:
     return rows
 
 
+def read_fit_questions(paths: list[Path]) -> list[dict[str, Any]]:
+    """The questions of the sets a calibration fits on; a holdout set is refused (it stays unfitted), and an id
+    that two sets share is an error (the train/held-out split is by id)."""
+    rows: list[dict[str, Any]] = []
+    for path in paths:
+        if "holdout" in path.name:
+            raise InputError(f"{path}: a holdout set is never fitted on")
+        rows += read_questions(path)
+    seen: set[str] = set()
+    for row in rows:
+        if str(row["id"]) in seen:
+            raise InputError(f"question id {row['id']} appears twice across the sets")
+        seen.add(str(row["id"]))
+    return rows
+
+
 def _stratified_split(rows: list[dict[str, Any]]) -> dict[str, str]:
     strata: dict[tuple, list[dict[str, Any]]] = {}
     for row in rows:
@@ -215,6 +231,11 @@ def _mrr(outcomes: list[QuestionOutcome]) -> float:
     return retrieval_metrics(outcomes)["mrr"] or 0.0
 
 
+def calibration_steps(rows: list[dict[str, Any]]) -> int:
+    """How many questions `calibrate` runs with a progress step: the train half once per fusion setting, then all."""
+    return sum(part == "train" for part in _stratified_split(rows).values()) * len(FUSION_GRID) + len(rows)
+
+
 def calibrate(runner: TurnRunner, rows: list[dict[str, Any]], out_dir: Path = RAG_DATA_DIR,
               advance: Callable[[], None] = lambda: None) -> dict[str, Any]:
     """Fit fusion weights (by train MRR) and the answerability model (logistic, on train) and write them."""
@@ -235,6 +256,9 @@ def calibrate(runner: TurnRunner, rows: list[dict[str, Any]], out_dir: Path = RA
         train = [o for o in outcomes if split[o.id] == "train"]
         x = np.array([[o.features[f] for f in FEATURES] for o in train])
         y = np.array([0.0 if o.expected_answerability == "insufficient" else 1.0 for o in train])
+        if len(set(y.tolist())) < 2:
+            raise InputError("calibration needs both sufficient and insufficient questions in its train half; "
+                             f"this one has {len(train)} of one kind only")
         w, b = _fit_logistic(x, y)
         fitted = Calibration(weights={f: round(float(v), 4) for f, v in zip(FEATURES, w)}, bias=round(b, 4), threshold=0.5,
                              fusion=best[1])
