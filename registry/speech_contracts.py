@@ -229,6 +229,9 @@ class SpeechActLexicon(_Model):
     """What-words and ability words that ask what the robot can do at all (answered from the capability registry)."""
     how_phrases: list[Morphemes] = Field(default_factory=list)
     """Morpheme sequences that ask how (어떻게 = 어떻/VA-I 게/EC; 어떻/VA-I alone asks for a state: 어때?)."""
+    criterion_phrases: list[Morphemes] = Field(default_factory=list)
+    """몇부터 나쁨이야 / 좋음 기준이 몇이야 / 기본값이 뭐야: a question with one of these sequences asks for the
+    manual's definition of a state (a threshold, a default), not for the state now."""
     how_state_verbs: Morphemes = Field(default_factory=list)
     """배터리 어떻게 돼?: a how phrase followed by one of these asks for a state, not a method."""
     telling_verbs: Morphemes

@@ -63,6 +63,7 @@ class _Cues:
     wish: bool
     how: bool
     explains: bool
+    criterion: bool
     tells: bool
     state_caps: bool
     pred_at: int | None
@@ -254,6 +255,7 @@ def _cues(c: ClauseAnalysis, s: _Shape, p: Patterns, out: Reading) -> _Cues:
               or follows(matrix, p.wish_cond, p.wish_good, within=2) is not None),
         how=how_phrase or any(k in p.how_words for k in asked),
         explains=how_phrase or any(k in p.explain_words for k in asked),
+        criterion=any(_asks_how(matrix, seq, frozenset()) for seq in p.criterion),
         tells=any(k in p.telling for k in matrix), state_caps=any(h.kind == "state_query" for h in c.capabilities),
         pred_at=pred_at, last_pred=last_pred, adjective=adjective,
         words=[k for k in ms if not k[1].startswith(("J", "E", "S", "X"))])
@@ -320,6 +322,9 @@ def _asked_knowledge(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: R
         return "request"
     if final in p.suggest_end:
         return "suggestion"
+    if f.criterion:
+        sig.append("asks_criterion")  # 몇부터 나쁨이야? 좋음 기준이 몇이야?: the manual's threshold, not the state now
+        return "knowledge_question"
     if f.state_caps and not f.explains:
         return "state_question"
     if f.how or any(k in p.exists for k in s.matrix):

@@ -70,6 +70,7 @@ class Patterns:
         self.how_words = pairs(lex.how_words)
         self.how_phrases = tuple(tuple(tuple(v.split("/")) for v in seq) for seq in lex.how_phrases)
         self.how_state = pairs(lex.how_state_verbs)
+        self.criterion = tuple(tuple(tuple(v.split("/")) for v in seq) for seq in lex.criterion_phrases)
         self.telling = pairs(lex.telling_verbs)
         self.explain_words, self.exists = pairs(lex.explanation_words), pairs(lex.existence_verbs)
         self.able_mod, self.able_noun, self.able_verb = (pairs(lex.ability.modifier_endings), pairs(lex.ability.nouns),

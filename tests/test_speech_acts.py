@@ -55,6 +55,17 @@ def test_a_question_about_what_the_robot_does_goes_to_dqr(runner):
     assert _act(record).mood == "knowledge_question"
 
 
+@pytest.mark.parametrize("text", ["공기질 좋음 기준이 몇이야?", "초미세먼지 수치 몇부터 나쁨이야"])
+def test_a_threshold_asked_is_the_manuals_not_a_state_query(runner, text):
+    record = _replied(runner, text, "DQR")
+    assert "asks_criterion" in _act(record).signals
+
+
+def test_the_state_itself_is_still_a_state_query(runner):
+    record = _route(runner, "공기질 어때?")
+    assert record.family == "ODL" and [a[0] for a in actions(record)] == ["air_quality"]
+
+
 @pytest.mark.parametrize("text,expected", [
     ("거실 말고 주방으로 가", [("move_to_room", "start", {"room_name": "주방"}, False)]),
     ("청정하지 말고 충전대로 가", [("return_to_station", "start", {}, False)]),
