@@ -92,6 +92,8 @@ class IndexView:
     """source_id -> aligned sections of other versions or documents that state other numbers."""
     common_terms: frozenset[str]
     """Terms in more than COMMON_SHARE of the sections."""
+    vocabulary: frozenset[str] = frozenset()
+    """Every index term (a question's compound noun the index never saw whole is searched as its parts)."""
 
     @property
     def max_idf(self) -> float:
@@ -108,8 +110,43 @@ def index_view(con: duckdb.DuckDBPyConnection, as_of: date) -> IndexView:
     common = con.execute("SELECT term FROM postings WHERE df > ?", [max(5, int(n_chunks * COMMON_SHARE))]).fetchall()
     current = current_doc_keys(con, as_of)
     everything = [r[0] for r in con.execute("SELECT doc_key FROM documents ORDER BY doc_key").fetchall()]
+    vocabulary = frozenset(r[0] for r in con.execute("SELECT term FROM postings").fetchall())
     return IndexView(doc_keys=current, excluded_docs=[d for d in everything if d not in current], n_chunks=n_chunks,
-                     alignments=alignments, common_terms=frozenset(r[0] for r in common))
+                     alignments=alignments, common_terms=frozenset(r[0] for r in common), vocabulary=vocabulary)
+
+
+def _parts(term: str, vocabulary: frozenset[str]) -> list[str] | None:
+    """`term` as index terms of two syllables or more that cover it, a one-syllable prefix aside (초미세먼지 ->
+    미세 먼지); None when it has no such split."""
+    for skip in (0, 1):
+        rest = term[skip:]
+        best: dict[int, list[str]] = {0: []}  # end offset -> the parts that reach it
+        for end in range(2, len(rest) + 1):
+            for start in range(0, end - 1):
+                if start in best and rest[start:end] in vocabulary:
+                    best[end] = best[start] + [rest[start:end]]
+                    break
+        found = best.get(len(rest))
+        if found and len(found) > 1 or (found and skip):
+            return found
+    return None
+
+
+def split_compounds(query: KnowledgeQuery, vocabulary: frozenset[str]) -> KnowledgeQuery:
+    """The question's Hangul nouns of three syllables or more that the index lacks but holds as parts are
+    searched as those parts (Kiwi reads 초미세먼지 whole in a short question and as 미세 + 먼지 in the manual)."""
+    if not vocabulary:
+        return query
+    split = {t: p for t in dict.fromkeys(query.terms) if len(t) >= 3 and t not in vocabulary and _hangul(t)
+             and (p := _parts(t, vocabulary))}
+    if not split:
+        return query
+    spread = lambda terms: list(dict.fromkeys(x for t in terms for x in split.get(t, [t])))  # noqa: E731
+    return query.model_copy(update={"terms": spread(query.terms), "focus_terms": spread(query.focus_terms)})
+
+
+def _hangul(term: str) -> bool:
+    return all("\uac00" <= ch <= "\ud7a3" for ch in term)
 
 
 def query_weights(query: KnowledgeQuery, common: frozenset[str] = frozenset()) -> dict[str, float]:
@@ -303,6 +340,7 @@ def _notes(view: IndexView, ids: list[str]) -> list[VersionNote]:
 def retrieve(con: duckdb.DuckDBPyConnection, query: KnowledgeQuery, projection: KgProjection, view: IndexView,
              calibration: Calibration, index_version: str) -> RetrievalResult:
     """Search the versions valid at the question date, pick evidence sentences, decide answerability, note other versions."""
+    query = split_compounds(query, view.vocabulary)
     weights = query_weights(query, view.common_terms)
     ranked = search(con, weights, embed(query.text, query.terms), graph_boosts(projection), view.excluded_docs, calibration.fusion)
     hits = ranked.hits

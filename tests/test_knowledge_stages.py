@@ -74,6 +74,26 @@ def test_done_when_privacy_mode_blocks_vital_signs(answering_runner):
     assert {"from": "privacy_mode", "type": "restricts", "to": "camera"}.items() <= record["answer"]["projection"]["relations"][0].items()
 
 
+def test_a_compound_the_index_holds_only_as_parts_is_searched_as_them(knowledge_store):
+    """Kiwi reads 초미세먼지 whole in a short question and as 미세 + 먼지 in the manual."""
+    from rag.retrieve import split_compounds
+    from registry.knowledge_contracts import KnowledgeQuery
+
+    vocabulary = frozenset({"미세", "먼지", "등급"})
+    query = KnowledgeQuery(query_id="q", text="초미세먼지 30이면 무슨 등급이야?", as_of=TODAY, terms=["초미세먼지", "30", "등급"],
+                           focus_terms=["초미세먼지", "등급"], possibility_question=False, links=[])
+    split = split_compounds(query, vocabulary)
+    assert split.focus_terms == ["미세", "먼지", "등급"] and split.terms == ["미세", "먼지", "30", "등급"]
+    unknown = query.model_copy(update={"terms": ["스테이숀"], "focus_terms": ["스테이숀"]})
+    assert split_compounds(unknown, vocabulary) == unknown  # no split into index terms: left as it is
+
+
+def test_synonyms_bridge_everyday_words_to_the_manual(answering_runner):
+    rec = answering_runner.route_text("심장 박동 재 달라고 하려면 뭐라고 말하면 되니?")
+    assert rec.family == "DQR" and rec.answer.answerability == "sufficient"
+    assert any(e.source_id == "R6-V5-S018" for e in rec.answer.evidence)
+
+
 def test_done_when_electricity_bill_is_insufficient(answering_runner):
     rec = answering_runner.route_text("한 달 전기 요금 얼마 나와?")
     assert rec.family == "DQR"
