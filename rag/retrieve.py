@@ -71,6 +71,24 @@ ORDER BY r.fused DESC, r.source_id
 """
 """`{marks}` becomes one `?` per question term (the terms stay bound parameters)."""
 
+_LEXICAL_SEARCH_SQL = _SEARCH_SQL.split("scored AS (")[0] + f"""scored AS (
+    SELECT v.chunk_id, v.source_id, v.doc_key, v.location, coalesce(lex.bm25, 0.0) AS bm25, coalesce(graph.w, 0.0) AS graph
+    FROM chunk_vectors v LEFT JOIN lex USING (chunk_id) LEFT JOIN graph USING (source_id)
+    WHERE NOT list_contains(?::VARCHAR[], v.doc_key)
+),
+ranked AS (
+    SELECT *, bm25 / greatest((SELECT max(bm25) FROM lex), 1e-9) + ? * graph AS fused
+    FROM scored ORDER BY fused DESC, source_id LIMIT ?
+)
+SELECT r.source_id, d.doc_id, d.version, d.valid_at, r.location, r.bm25,
+       coalesce(array_cosine_similarity(v.vec, ?::FLOAT[{DIM}]), 0.0) AS dense, r.graph, r.fused,
+       (SELECT list(struct_pack(term := p.term, idf := p.idf)) FROM p) AS idf
+FROM ranked r JOIN documents d USING (doc_key) JOIN chunk_vectors v USING (chunk_id)
+ORDER BY r.fused DESC, r.source_id
+"""
+"""The same ranking when the dense channel has no weight in the fusion: the cosine is computed for the top
+sections only (it is still an answerability signal), not for every section of the index."""
+
 _ALIGNMENTS_SQL = """
 SELECT source_id, other_source_id, other_doc_key, other_version, other_valid_at, kind, values_here, values_there
 FROM alignments ORDER BY source_id, other_valid_at DESC
@@ -182,11 +200,13 @@ def search(con: duckdb.DuckDBPyConnection, weights: dict[str, float], vector: An
     yet valid: usually one or two, so the filter costs nothing)."""
     fusion = fusion or DEFAULT_FUSION
     terms = list(weights) or [""]
-    sql = _SEARCH_SQL.replace("{marks}", ", ".join("?" for _ in terms))
-    rows = con.execute(sql, [
-        terms, [weights.get(t, 0.0) for t in terms], *terms, list(boosts), list(boosts.values()), [float(x) for x in vector],
-        excluded_docs, fusion["dense"], fusion["graph"], k,
-    ]).fetchall()
+    marks = ", ".join("?" for _ in terms)
+    head = [terms, [weights.get(t, 0.0) for t in terms], *terms, list(boosts), list(boosts.values())]
+    vec = [float(x) for x in vector]
+    if fusion["dense"]:
+        rows = con.execute(_SEARCH_SQL.replace("{marks}", marks), [*head, vec, excluded_docs, fusion["dense"], fusion["graph"], k]).fetchall()
+    else:
+        rows = con.execute(_LEXICAL_SEARCH_SQL.replace("{marks}", marks), [*head, excluded_docs, fusion["graph"], k, vec]).fetchall()
     hits = [RetrievalHit(source_id=r[0], doc_id=r[1], version=r[2], valid_at=r[3], location=r[4], bm25=round(r[5], 4),
                          dense=round(r[6], 4), graph=r[7], fused=round(r[8], 4)) for r in rows]
     idf = {item["term"]: item["idf"] for item in (rows[0][9] or [])} if rows else {}

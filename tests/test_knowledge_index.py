@@ -68,6 +68,22 @@ def test_bm25_weights_follow_the_formula(knowledge_db):
     assert weights[ids.index(chunk_id)] == pytest.approx(idf * tf * (BM25_K1 + 1) / (tf + BM25_K1 * (1 - BM25_B + BM25_B * length / avgdl)))
 
 
+def test_the_lexical_only_search_ranks_as_the_full_scan_does(knowledge_db):
+    """With no dense weight the cosine is computed for the top sections only: same sections, same order,
+    same dense values as the scan that computes it for every section."""
+    con = duckdb.connect(str(knowledge_db), read_only=True)
+    try:
+        view = index_view(con, TODAY)
+        for weights in ({"필터": 1.0, "교체": 1.0}, {"배터리": 1.0, "시간": 0.3}, {"카메라": 1.0}):
+            vector = embed(" ".join(weights), list(weights))
+            lexical = search(con, weights, vector, {}, view.excluded_docs, {"dense": 0.0, "graph": 0.0})
+            scan = search(con, weights, vector, {}, view.excluded_docs, {"dense": 1e-12, "graph": 0.0})
+            matched = lambda r: [(h.source_id, h.bm25, h.dense) for h in r.hits if h.bm25 > 0]  # noqa: E731
+            assert matched(lexical) and matched(lexical) == matched(scan) and lexical.idf == scan.idf
+    finally:
+        con.close()
+
+
 def test_incremental_rebuild_analyses_only_changed_documents(tmp_path):
     kiwi, registry = shared_kiwi(), load_registry()
     corpus, db = copy_corpus(tmp_path / "manual"), tmp_path / "k.duckdb"
