@@ -143,3 +143,13 @@ def decision_actions(record: DecisionRecord) -> list[dict[str, Any]]:
          "arguments": dict(s.action.arguments), "conditional": s.condition is not None}
         for s in record.steps if s.action is not None
     ]
+
+
+HOLDOUT_MARKERS = ("holdout",)
+"""A set whose file name holds one of these is never fitted on (learned model, answerability calibration)."""
+
+
+def refuse_holdout(path: Path) -> None:
+    """Raise InputError when `path` is a holdout set: it stays unfitted."""
+    if any(marker in path.name for marker in HOLDOUT_MARKERS):
+        raise InputError(f"{path}: a holdout set is never fitted on")

@@ -145,7 +145,7 @@ def _parts(term: str, vocabulary: frozenset[str]) -> list[str] | None:
                     best[end] = best[start] + [rest[start:end]]
                     break
         found = best.get(len(rest))
-        if found and len(found) > 1 or (found and skip):
+        if found and (skip or len(found) > 1):  # a whole term of one part would be the term itself
             return found
     return None
 

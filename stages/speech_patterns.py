@@ -68,9 +68,9 @@ class Patterns:
         self.declare_end, self.exclaim_end = pairs(lex.declarative_endings), pairs(lex.exclamative_endings)
         self.question_end, self.question_words = pairs(lex.question_endings), pairs(lex.question_words)
         self.how_words = pairs(lex.how_words)
-        self.how_phrases = tuple(tuple(tuple(v.split("/")) for v in seq) for seq in lex.how_phrases)
+        self.how_phrases = _sequences(lex.how_phrases)
         self.how_state = pairs(lex.how_state_verbs)
-        self.criterion = tuple(tuple(tuple(v.split("/")) for v in seq) for seq in lex.criterion_phrases)
+        self.criterion = _sequences(lex.criterion_phrases)
         self.telling = pairs(lex.telling_verbs)
         self.explain_words, self.exists = pairs(lex.explanation_words), pairs(lex.existence_verbs)
         self.able_mod, self.able_noun, self.able_verb = (pairs(lex.ability.modifier_endings), pairs(lex.ability.nouns),
@@ -79,6 +79,11 @@ class Patterns:
         self.interjection_tags = frozenset(lex.exclamation_interjections)
         self.quote_marks = tuple(lex.quote_marks)
         self.spreads = frozenset(k[0] for k in pairs(lex.prohibition_spreads_over))
+
+
+def _sequences(phrases: list[list[str]]) -> tuple[tuple[tuple[str, ...], ...], ...]:
+    """Morpheme sequences ("lemma/TAG", ...) as tuples of (lemma, tag) pairs."""
+    return tuple(tuple(tuple(v.split("/")) for v in seq) for seq in phrases)
 
 
 _COMPILED: dict[str, Patterns] = {}

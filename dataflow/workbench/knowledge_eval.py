@@ -22,6 +22,7 @@ from rag.store import CALIBRATION_FILE, RAG_DATA_DIR, Calibration
 from registry.contracts import TurnInput
 from registry.knowledge_contracts import KnowledgeAnswer
 from registry.record_contracts import DecisionRecord
+from dataflow.rows import refuse_holdout
 from registry.errors import InputError
 from registry.knowledge_contracts import RetrievalResult
 
@@ -67,8 +68,7 @@ def read_fit_questions(paths: list[Path]) -> list[dict[str, Any]]:
     that two sets share is an error (the train/held-out split is by id)."""
     rows: list[dict[str, Any]] = []
     for path in paths:
-        if "holdout" in path.name:
-            raise InputError(f"{path}: a holdout set is never fitted on")
+        refuse_holdout(path)
         rows += read_questions(path)
     seen: set[str] = set()
     for row in rows:

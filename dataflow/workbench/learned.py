@@ -16,13 +16,12 @@ from pathlib import Path
 
 import numpy as np
 
-from dataflow.rows import read_set
+from dataflow.rows import read_set, refuse_holdout
 from registry.contracts import FAMILIES
 from registry.errors import InputError
 from stages.ngram_model import family_probabilities, ngram_buckets
 
 BUCKETS = 1 << 14
-_HOLDOUT_MARKERS = ("holdout",)
 
 
 def _split(row_id: str, share: float) -> bool:
@@ -34,8 +33,7 @@ def labelled_rows(paths: list[Path]) -> list[tuple[str, str, str]]:
     """(id, text, family) of every row that names its family; holdout sets are refused."""
     rows = []
     for path in paths:
-        if any(marker in path.name for marker in _HOLDOUT_MARKERS):
-            raise InputError(f"{path}: a holdout set is never fitted on")
+        refuse_holdout(path)
         for number, row, error in read_set(path):
             if error or not row:
                 continue
