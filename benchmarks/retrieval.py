@@ -29,7 +29,8 @@ from dataflow.rows import read_set, turn_from_row
 from dataflow.driver import TurnRunner, shared_kiwi
 from dataflow.knowledge import DEFAULT_CORPUS, DEFAULT_GRAPH, build_knowledge_index
 from rag.corpus import read_corpus
-from rag.retrieve import index_view, retrieve
+from rag.ranking import index_view
+from rag.retrieve import retrieve
 from rag.store import KnowledgeStore
 from registry.contracts import TurnInput
 from registry.knowledge_contracts import KnowledgeQuery

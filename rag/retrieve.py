@@ -1,8 +1,7 @@
-"""Retrieval: BM25 (SQL over posting lists) fused with the dense channel and the graph's sections.
+"""Retrieval: BM25 fused with the dense channel and the graph's sections, then evidence and answerability.
 
-Every value from the question reaches DuckDB as a bound parameter. One query ranks the
-sections of the document versions valid at the question time and returns the top ones with
-their sentences and the question terms' idf; a second, tiny one reads version alignments.
+The ranking runs in memory over the index's posting lists and vectors (rag.ranking); one small
+query, with the section ids as bound parameters, reads the sentences of the few top sections.
 Answerability comes from a calibrated logistic score over the signals below, then from
 agreement across sources: an aligned section of another current document that states other
 numbers makes the answer `conflicting`.
@@ -13,15 +12,14 @@ from __future__ import annotations
 import math
 import re
 from functools import lru_cache
-from dataclasses import dataclass
-from datetime import date
-from typing import Any
+from collections.abc import Set as AbstractSet
 
 import duckdb
 
-from rag.embed import DIM, embed
-from rag.index import BM25_K1, current_doc_keys
-from rag.store import DEFAULT_FUSION, Calibration
+from rag.embed import embed
+from rag.index import BM25_K1
+from rag.ranking import IndexView, search
+from rag.store import Calibration
 from registry.knowledge_contracts import (
     AskedCondition,
     Evidence,
@@ -37,103 +35,15 @@ FOCUS_WEIGHT = 1.0
 OTHER_WEIGHT = 0.3
 """Predicates and bound nouns (되, 있, 수) say little about which section answers."""
 EXPANSION_WEIGHT = 0.5
-COMMON_SHARE = 0.1
-"""A low-weight term found in more than this share of sections is left out of BM25: its idf is
-near zero and reading its long posting list would be most of the query's cost on a large index."""
 CONNECTING_BOOST = 1.0
 NEIGHBOUR_BOOST = 0.5
-TOP_K = 10
 EVIDENCE_HITS = 3
 MAX_EVIDENCE = 5
-
-# The ranking reads only the narrow vector table (source id and location are kept beside each
-# vector); the sections' sentences are fetched afterwards for the few that become evidence.
-_SEARCH_SQL = f"""
-WITH q AS (SELECT unnest(?::VARCHAR[]) AS term, unnest(?::DOUBLE[]) AS qw),
-p AS MATERIALIZED (SELECT term, idf, chunk_ids, weights FROM postings WHERE term IN ({{marks}})),
-matched AS (SELECT q.qw, unnest(p.chunk_ids) AS chunk_id, unnest(p.weights) AS w FROM p JOIN q USING (term)),
-lex AS (SELECT chunk_id, sum(w * qw) AS bm25 FROM matched GROUP BY chunk_id),
-graph AS (SELECT unnest(?::VARCHAR[]) AS source_id, unnest(?::DOUBLE[]) AS w),
-scored AS (
-    SELECT v.source_id, v.doc_key, v.location, coalesce(lex.bm25, 0.0) AS bm25,
-           coalesce(array_cosine_similarity(v.vec, ?::FLOAT[{DIM}]), 0.0) AS dense, coalesce(graph.w, 0.0) AS graph
-    FROM chunk_vectors v LEFT JOIN lex USING (chunk_id) LEFT JOIN graph USING (source_id)
-    WHERE NOT list_contains(?::VARCHAR[], v.doc_key)
-),
-ranked AS (
-    SELECT *, bm25 / greatest((SELECT max(bm25) FROM lex), 1e-9) + ? * dense + ? * graph AS fused
-    FROM scored ORDER BY fused DESC, source_id LIMIT ?
-)
-SELECT r.source_id, d.doc_id, d.version, d.valid_at, r.location, r.bm25, r.dense, r.graph, r.fused,
-       (SELECT list(struct_pack(term := p.term, idf := p.idf)) FROM p) AS idf
-FROM ranked r JOIN documents d USING (doc_key)
-ORDER BY r.fused DESC, r.source_id
-"""
-"""`{marks}` becomes one `?` per question term (the terms stay bound parameters)."""
-
-_LEXICAL_SEARCH_SQL = _SEARCH_SQL.split("scored AS (")[0] + f"""scored AS (
-    SELECT v.chunk_id, v.source_id, v.doc_key, v.location, coalesce(lex.bm25, 0.0) AS bm25, coalesce(graph.w, 0.0) AS graph
-    FROM chunk_vectors v LEFT JOIN lex USING (chunk_id) LEFT JOIN graph USING (source_id)
-    WHERE NOT list_contains(?::VARCHAR[], v.doc_key)
-),
-ranked AS (
-    SELECT *, bm25 / greatest((SELECT max(bm25) FROM lex), 1e-9) + ? * graph AS fused
-    FROM scored ORDER BY fused DESC, source_id LIMIT ?
-)
-SELECT r.source_id, d.doc_id, d.version, d.valid_at, r.location, r.bm25,
-       coalesce(array_cosine_similarity(v.vec, ?::FLOAT[{DIM}]), 0.0) AS dense, r.graph, r.fused,
-       (SELECT list(struct_pack(term := p.term, idf := p.idf)) FROM p) AS idf
-FROM ranked r JOIN documents d USING (doc_key) JOIN chunk_vectors v USING (chunk_id)
-ORDER BY r.fused DESC, r.source_id
-"""
-"""The same ranking when the dense channel has no weight in the fusion: the cosine is computed for the top
-sections only (it is still an answerability signal), not for every section of the index."""
-
-_ALIGNMENTS_SQL = """
-SELECT source_id, other_source_id, other_doc_key, other_version, other_valid_at, kind, values_here, values_there
-FROM alignments ORDER BY source_id, other_valid_at DESC
-"""
 
 Sentences = list[tuple[str, list[str]]]
 
 
-@dataclass(frozen=True)
-class IndexView:
-    """What retrieval reads besides the question, loaded once per index and question date."""
-
-    doc_keys: list[str]
-    """The document versions valid at the question date."""
-    excluded_docs: list[str]
-    """The others (superseded, or not valid yet)."""
-    n_chunks: int
-    alignments: dict[str, list[tuple]]
-    """source_id -> aligned sections of other versions or documents that state other numbers."""
-    common_terms: frozenset[str]
-    """Terms in more than COMMON_SHARE of the sections."""
-    vocabulary: frozenset[str] = frozenset()
-    """Every index term (a question's compound noun the index never saw whole is searched as its parts)."""
-
-    @property
-    def max_idf(self) -> float:
-        """idf of a term no section contains (the rarest possible)."""
-        return math.log(1 + (self.n_chunks + 0.5) / 0.5)
-
-
-
-def index_view(con: duckdb.DuckDBPyConnection, as_of: date) -> IndexView:
-    alignments: dict[str, list[tuple]] = {}
-    for row in con.execute(_ALIGNMENTS_SQL).fetchall():
-        alignments.setdefault(row[0], []).append(row)
-    n_chunks = con.execute("SELECT count(*) FROM chunks").fetchall()[0][0]
-    common = con.execute("SELECT term FROM postings WHERE df > ?", [max(5, int(n_chunks * COMMON_SHARE))]).fetchall()
-    current = current_doc_keys(con, as_of)
-    everything = [r[0] for r in con.execute("SELECT doc_key FROM documents ORDER BY doc_key").fetchall()]
-    vocabulary = frozenset(r[0] for r in con.execute("SELECT term FROM postings").fetchall())
-    return IndexView(doc_keys=current, excluded_docs=[d for d in everything if d not in current], n_chunks=n_chunks,
-                     alignments=alignments, common_terms=frozenset(r[0] for r in common), vocabulary=vocabulary)
-
-
-def _parts(term: str, vocabulary: frozenset[str]) -> list[str] | None:
+def _parts(term: str, vocabulary: AbstractSet[str]) -> list[str] | None:
     """`term` as index terms of two syllables or more that cover it, a one-syllable prefix aside (초미세먼지 ->
     미세 먼지); None when it has no such split."""
     for skip in (0, 1):
@@ -150,7 +60,7 @@ def _parts(term: str, vocabulary: frozenset[str]) -> list[str] | None:
     return None
 
 
-def split_compounds(query: KnowledgeQuery, vocabulary: frozenset[str]) -> KnowledgeQuery:
+def split_compounds(query: KnowledgeQuery, vocabulary: AbstractSet[str]) -> KnowledgeQuery:
     """The question's Hangul nouns of three syllables or more that the index lacks but holds as parts are
     searched as those parts (Kiwi reads 초미세먼지 whole in a short question and as 미세 + 먼지 in the manual)."""
     if not vocabulary:
@@ -185,32 +95,6 @@ def graph_boosts(projection: KgProjection) -> dict[str, float]:
         for ref in rel.source_refs:
             boosts[ref] = max(boosts.get(ref, 0.0), CONNECTING_BOOST if rel.connects else NEIGHBOUR_BOOST)
     return boosts
-
-
-@dataclass(frozen=True)
-class Ranked:
-    hits: list[RetrievalHit]
-    idf: dict[str, float]
-    """idf of the question terms the index knows."""
-
-
-def search(con: duckdb.DuckDBPyConnection, weights: dict[str, float], vector: Any, boosts: dict[str, float],
-           excluded_docs: list[str], fusion: dict[str, float] | None = None, k: int = TOP_K) -> Ranked:
-    """Top-k sections by fused score, leaving out the document versions in `excluded_docs` (superseded or not
-    yet valid: usually one or two, so the filter costs nothing)."""
-    fusion = fusion or DEFAULT_FUSION
-    terms = list(weights) or [""]
-    marks = ", ".join("?" for _ in terms)
-    head = [terms, [weights.get(t, 0.0) for t in terms], *terms, list(boosts), list(boosts.values())]
-    vec = [float(x) for x in vector]
-    if fusion["dense"]:
-        rows = con.execute(_SEARCH_SQL.replace("{marks}", marks), [*head, vec, excluded_docs, fusion["dense"], fusion["graph"], k]).fetchall()
-    else:
-        rows = con.execute(_LEXICAL_SEARCH_SQL.replace("{marks}", marks), [*head, excluded_docs, fusion["graph"], k, vec]).fetchall()
-    hits = [RetrievalHit(source_id=r[0], doc_id=r[1], version=r[2], valid_at=r[3], location=r[4], bm25=round(r[5], 4),
-                         dense=round(r[6], 4), graph=r[7], fused=round(r[8], 4)) for r in rows]
-    idf = {item["term"]: item["idf"] for item in (rows[0][9] or [])} if rows else {}
-    return Ranked(hits=hits, idf=idf)
 
 
 def section_sentences(con: duckdb.DuckDBPyConnection, source_ids: list[str]) -> dict[str, tuple[str, Sentences]]:
@@ -362,7 +246,7 @@ def retrieve(con: duckdb.DuckDBPyConnection, query: KnowledgeQuery, projection: 
     """Search the versions valid at the question date, pick evidence sentences, decide answerability, note other versions."""
     query = split_compounds(query, view.vocabulary)
     weights = query_weights(query, view.common_terms)
-    ranked = search(con, weights, embed(query.text, query.terms), graph_boosts(projection), view.excluded_docs, calibration.fusion)
+    ranked = search(view, weights, embed(query.text, query.terms), graph_boosts(projection), calibration.fusion)
     hits = ranked.hits
     relation_refs = [ref for rel in projection.relations if rel.connects for ref in rel.source_refs[:1]]
     fetched = section_sentences(con, list(dict.fromkeys([h.source_id for h in hits[:EVIDENCE_HITS]] + relation_refs)))

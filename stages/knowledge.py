@@ -13,7 +13,8 @@ from typing import Any
 from kg.graph import project, valid_relations
 from kg.linking import Linker, compact
 from rag.index import current_source_ids
-from rag.retrieve import index_view, retrieve
+from rag.ranking import index_view
+from rag.retrieve import retrieve
 from rag.store import KnowledgeStore, build_hint
 from rag.text import analyse, analyse_tokens
 from registry.contracts import NormalizedText

@@ -1,4 +1,4 @@
-"""The document index: corpus parsing, BM25 in SQL, incremental rebuilds, versions, bad input."""
+"""The document index: corpus parsing, BM25 weights in SQL, ranking in memory, incremental rebuilds, versions, bad input."""
 
 from __future__ import annotations
 
@@ -6,14 +6,15 @@ import math
 from datetime import date
 
 import duckdb
+import numpy as np
 import pytest
 
 from dataflow.driver import shared_kiwi
 from dataflow.knowledge import DEFAULT_GRAPH, build_knowledge_index
 from rag.corpus import parse_manual
 from rag.index import BM25_B, BM25_K1, current_source_ids
-from rag.retrieve import index_view, search
-from rag.embed import embed
+from rag.ranking import index_view, search
+from rag.embed import DIM, embed
 from rag.store import KnowledgeStore
 from registry import load_registry
 from registry.errors import KnowledgeIndexError
@@ -68,20 +69,53 @@ def test_bm25_weights_follow_the_formula(knowledge_db):
     assert weights[ids.index(chunk_id)] == pytest.approx(idf * tf * (BM25_K1 + 1) / (tf + BM25_K1 * (1 - BM25_B + BM25_B * length / avgdl)))
 
 
-def test_the_lexical_only_search_ranks_as_the_full_scan_does(knowledge_db):
-    """With no dense weight the cosine is computed for the top sections only: same sections, same order,
-    same dense values as the scan that computes it for every section."""
+# BM25 and the fusion written once more, directly over the per-section term counts (not the posting lists the
+# ranking reads), as the reference the in-memory ranking must agree with.
+_REFERENCE_SQL = f"""
+WITH n AS (SELECT count(*) AS n, avg(n_terms) AS avgdl FROM chunks),
+df AS (SELECT term, count(*) AS df FROM chunk_terms GROUP BY term),
+q AS (SELECT unnest($terms::VARCHAR[]) AS term, unnest($qw::DOUBLE[]) AS qw),
+lex AS (
+    SELECT t.chunk_id, sum(q.qw * ln(1 + (n.n - df.df + 0.5) / (df.df + 0.5))
+           * t.tf * ({BM25_K1} + 1) / (t.tf + {BM25_K1} * (1 - {BM25_B} + {BM25_B} * c.n_terms / n.avgdl))) AS bm25
+    FROM chunk_terms t JOIN q USING (term) JOIN df USING (term) JOIN chunks c USING (chunk_id), n GROUP BY t.chunk_id)
+SELECT v.source_id, coalesce(lex.bm25, 0) AS bm25, array_cosine_similarity(v.vec, $vec::FLOAT[128]) AS dense
+FROM chunk_vectors v LEFT JOIN lex USING (chunk_id)
+WHERE NOT list_contains($excluded::VARCHAR[], v.doc_key)
+ORDER BY coalesce(lex.bm25, 0) / (SELECT max(bm25) FROM lex) + $dense_w * dense DESC, v.source_id LIMIT 10
+"""
+
+
+def test_the_in_memory_ranking_agrees_with_bm25_computed_from_the_term_counts(knowledge_db):
     con = duckdb.connect(str(knowledge_db), read_only=True)
     try:
         view = index_view(con, TODAY)
-        for weights in ({"필터": 1.0, "교체": 1.0}, {"배터리": 1.0, "시간": 0.3}, {"카메라": 1.0}):
+        for weights in ({"필터": 1.0, "교체": 1.0}, {"배터리": 1.0, "시간": 0.3}, {"카메라": 1.0}, {"소음": 1.0, "나이트": 0.5}):
             vector = embed(" ".join(weights), list(weights))
-            lexical = search(con, weights, vector, {}, view.excluded_docs, {"dense": 0.0, "graph": 0.0})
-            scan = search(con, weights, vector, {}, view.excluded_docs, {"dense": 1e-12, "graph": 0.0})
-            matched = lambda r: [(h.source_id, h.bm25, h.dense) for h in r.hits if h.bm25 > 0]  # noqa: E731
-            assert matched(lexical) and matched(lexical) == matched(scan) and lexical.idf == scan.idf
+            for dense_w in (0.0, 0.25):
+                got = search(view, weights, vector, {}, {"dense": dense_w, "graph": 0.0}).hits
+                want = con.execute(_REFERENCE_SQL, {"terms": list(weights), "qw": list(weights.values()), "vec": vector.tolist(),
+                                                    "excluded": view.excluded_docs, "dense_w": dense_w}).fetchall()
+                assert [h.source_id for h in got] == [r[0] for r in want], (weights, dense_w)
+                assert [h.bm25 for h in got] == pytest.approx([r[1] for r in want], abs=1e-4)
+                assert [h.dense for h in got] == pytest.approx([r[2] for r in want], abs=1e-3)
+                assert got[0].bm25 > 0 and all(h.version == "v5" for h in got)
     finally:
         con.close()
+
+
+def test_graph_boosts_and_ties_rank_as_documented(knowledge_db):
+    con = duckdb.connect(str(knowledge_db), read_only=True)
+    try:
+        view = index_view(con, TODAY)
+    finally:
+        con.close()
+    zero = np.zeros(DIM, np.float32)  # no text at all: no cosine either (0, not NaN)
+    nothing = search(view, {}, zero, {}, {"dense": 0.25, "graph": 0.3})
+    ids = [h.source_id for h in nothing.hits]
+    assert ids == sorted(ids) and all(h.fused == 0 for h in nothing.hits) and nothing.idf == {}  # a full tie: by source id
+    boosted = search(view, {}, zero, {"R6-V5-S030": 1.0, "R6-V4-S001": 1.0}, {"dense": 0.0, "graph": 0.3}).hits
+    assert boosted[0].source_id == "R6-V5-S030" and boosted[0].fused == pytest.approx(0.3)  # v4 is not current
 
 
 def test_incremental_rebuild_analyses_only_changed_documents(tmp_path):
@@ -98,7 +132,7 @@ def test_incremental_rebuild_analyses_only_changed_documents(tmp_path):
     assert edited.index_version != first.index_version
     con = duckdb.connect(str(db), read_only=True)
     try:
-        hits = search(con, {"손잡이": 1.0}, embed("손잡이", ["손잡이"]), {}, index_view(con, TODAY).excluded_docs).hits
+        hits = search(index_view(con, TODAY), {"손잡이": 1.0}, embed("손잡이", ["손잡이"]), {}).hits
     finally:
         con.close()
     assert hits[0].source_id == "R6-V5-S055" and hits[0].bm25 > 0  # the new sentence landed in the last section
@@ -122,7 +156,7 @@ def test_question_time_picks_the_valid_version(knowledge_db):
         last_year = current_source_ids(con, date(2025, 6, 1))
         before = current_source_ids(con, date(2024, 1, 1))
         view = index_view(con, date(2025, 6, 1))
-        hits = search(con, {"hepa": 1.0, "교체": 1.0}, embed("HEPA 교체", ["hepa", "교체"]), {}, view.excluded_docs).hits
+        hits = search(view, {"hepa": 1.0, "교체": 1.0}, embed("HEPA 교체", ["hepa", "교체"]), {}).hits
     finally:
         con.close()
     assert all(s.startswith("R6-V5") for s in now) and len(now) == 55
@@ -142,11 +176,11 @@ def test_missing_or_foreign_index_is_reported_with_the_build_command(tmp_path):
     assert not store.available and "a2a index build" in store.problem
 
 
-def test_sql_looking_text_is_only_ever_a_parameter(knowledge_store):
+def test_sql_looking_text_is_only_ever_a_lookup_key(knowledge_store):
     con = knowledge_store.require()
     hostile = ["'; DROP TABLE chunks; --", "카메라' OR 1=1 --", "$terms", "?"]
-    hits = search(con, {t: 1.0 for t in hostile}, embed(" ".join(hostile)), {"x' OR '1'='1": 1.0}, [hostile[0], "r6_manual@v4"]).hits
-    assert all(h.bm25 == 0 for h in hits)  # nothing matched the strings, and nothing was executed
+    hits = search(index_view(con, TODAY), {t: 1.0 for t in hostile}, embed(" ".join(hostile)), {"x' OR '1'='1": 1.0}).hits
+    assert hits and all(h.bm25 == 0 and h.graph == 0 for h in hits)  # nothing matched the strings, and nothing was executed
     assert con.execute("SELECT count(*) FROM chunks").fetchall()[0][0] == 91
 
 
