@@ -113,7 +113,9 @@ def _bigrams(text: str) -> set[str]:
 
 _NUMBER_BONUS = 0.5
 """A quantity question (몇 데시벨, 얼마나 걸려) prefers, among sentences matching its terms, one that states a number:
-its score counts this much more."""
+its score counts this much more. A number inside quotation marks does not count: "볼륨 10으로 해 줘"처럼 말하세요 gives
+words to say, not a quantity."""
+_QUOTED = re.compile(r'"[^"]*"|“[^”]*”|\'[^\']*\'')
 
 @lru_cache(maxsize=256)
 def _unit_pattern(units: tuple[str, ...], number_words: tuple[str, ...]) -> re.Pattern[str] | None:
@@ -152,7 +154,7 @@ def _best_for_query(sentences: Sentences, weights: dict[str, float], idf: dict[s
     may share more words with the question, but it does not answer it."""
     def score(text: str, terms: list[str]) -> float:
         base = _overlap(terms, weights, idf)
-        return base * (1.0 + _NUMBER_BONUS) if quantity and base > 0 and any(ch.isdigit() for ch in text) else base
+        return base * (1.0 + _NUMBER_BONUS) if quantity and base > 0 and any(ch.isdigit() for ch in _QUOTED.sub("", text)) else base
 
     scores = [score(text, terms) for text, terms in sentences]
     near = max(scores, default=0.0) * _MARKED_SHARE
@@ -262,7 +264,7 @@ def retrieve(con: duckdb.DuckDBPyConnection, query: KnowledgeQuery, projection: 
         if all(e.source_id != hit.source_id for e in evidence):
             evidence.append(Evidence(source_id=hit.source_id, location=hit.location,
                                      claim=_best_for_query(sentences.get(hit.source_id, []), weights, ranked.idf, query.asks_quantity,
-                                                           query.asked_units, query.answer_marks, query.number_words)))
+                                                           query.asked_units, query.answer_marks + query.shape_marks, query.number_words)))
     if evidence and query.remedy_marks and not query.asked_units and not query.answer_marks:
         # a problem is answered by the troubleshooting section first, with what to do
         if query.troubleshooting:

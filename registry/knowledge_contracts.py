@@ -114,6 +114,7 @@ class KnowledgeQuery(Contract):
     outside_manual: list[str] = Field(default_factory=list)
     """The words that ask what no product manual states (가격, 어디서 사, 하나에 얼마): the answer is insufficient."""
     asked_units: list[str] = Field(default_factory=list)
+    """Units a sentence answering it states (몇 분 걸려 -> 초, 분, 시간; 시끄러워? -> dB): speech_acts quantity_kinds."""
     number_words: list[str] = Field(default_factory=list)
     """With asked_units: the native numbers (한, 두, 열 ...; lexicon numbers) a manual sentence may state them in."""
     condition: AskedCondition | None = None
@@ -125,7 +126,9 @@ class KnowledgeQuery(Contract):
     answer_marks: list[str] = Field(default_factory=list)
     """How a sentence answering it reads (a permission or can-it question: 마세요, 수 없습니다): lexicon
     dqr.directive_marks, set only for those questions."""
-    """Units a sentence answering it states (몇 분 걸려 -> 초, 분, 시간; 시끄러워? -> dB): speech_acts quantity_kinds."""
+    shape_marks: list[str] = Field(default_factory=list)
+    """How a sentence answering its kind of question reads (뭐라고 말해? -> a quotation; 순서가 어떻게 돼? -> 먼저,
+    차례로): speech_acts answer_shapes."""
     links: list[EntityLink]
     expansion_terms: list[str] = Field(default_factory=list)
     """Terms from linked entities' labels and from the synonym table (weighted lower)."""

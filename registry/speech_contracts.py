@@ -32,6 +32,18 @@ class Exclusion(_Model):
     note: str = ""
 
 
+class AnswerShape(_Model):
+    """A kind of question a particular kind of manual sentence answers: 뭐라고 말하면 돼? by the quoted words to say,
+    순서가 어떻게 돼? by the sentence saying what comes first, 몇까지 올라가? by the one giving the range."""
+
+    name: str
+    cues: list[Morphemes] = Field(min_length=1)
+    """Morpheme sequences that ask it (any one)."""
+    marks: list[str] = Field(min_length=1)
+    """How a manual sentence answering it reads: among the section's sentences that share about as many of the
+    question's words as the best one, one with a mark answers first."""
+
+
 class Permission(_Model):
     endings: Morphemes
     verbs: Morphemes
@@ -232,6 +244,7 @@ class SpeechActLexicon(_Model):
     criterion_phrases: list[Morphemes] = Field(default_factory=list)
     """몇부터 나쁨이야 / 좋음 기준이 몇이야 / 기본값이 뭐야: a question with one of these sequences asks for the
     manual's definition of a state (a threshold, a default), not for the state now."""
+    answer_shapes: list[AnswerShape] = Field(default_factory=list)
     how_state_verbs: Morphemes = Field(default_factory=list)
     """배터리 어떻게 돼?: a how phrase followed by one of these asks for a state, not a method."""
     telling_verbs: Morphemes

@@ -85,6 +85,13 @@ def _asks_leave_or_ability(keys: list[str], lex: SpeechActLexicon) -> bool:
     return leave or able
 
 
+def _shape_marks(keys: list[str], lex: SpeechActLexicon) -> list[str]:
+    """The marks of the answer shapes (speech_acts answer_shapes) one of whose cue sequences the question contains."""
+    def has(cue: list[str]) -> bool:
+        return any(keys[i:i + len(cue)] == cue for i in range(len(keys) - len(cue) + 1))
+    return list(dict.fromkeys(m for shape in lex.answer_shapes if any(has(c) for c in shape.cues) for m in shape.marks))
+
+
 def _reports_problem(keys: list[str], registry: Registry) -> bool:
     """스테이션을 못 찾는다고 떠, 바퀴가 헛돌아, 화면이 안 켜져: a malfunction predicate, a negator or a display verb."""
     p = patterns(registry)
@@ -155,6 +162,7 @@ def knowledge_query(
         asked_units=units, number_words=_native_numbers(registry) if units else [], outside_manual=_outside_manual(keys, dqr),
         condition=_asked_condition(lemmas + linked.expansion_terms, dqr),
         answer_marks=dqr.get("directive_marks", {}).get("marks", []) if _asks_leave_or_ability(keys, registry.speech_acts) else [],
+        shape_marks=_shape_marks(keys, registry.speech_acts),
         **_problem_fields(dqr.get("remedy_marks", {}) if _reports_problem(keys, registry) else {}),
         asks_capabilities=not linked.links and _asks_what_it_can_do(normalized_text, registry),
         expansion_terms=linked.expansion_terms, known_surfaces=linked.matched,

@@ -238,6 +238,18 @@ def test_a_quantity_question_is_answered_by_the_sentence_stating_its_unit(answer
     assert fact in first, (text, record.answer.text)
 
 
+@pytest.mark.parametrize("text, fact", [
+    ("나이트 모드는 뭐라고 하면 켜져?", '"나이트 모드 켜 줘"'),     # words to say: the sentence that quotes them
+    ("화면 밝기는 몇까지 올릴 수 있어?", "1부터 5까지"),           # a range; "화면 밝기 5로 해 줘" quotes a number, states none
+    ("제자리 회전 시킬 때 조심할 점 있어?", "치워 주세요"),         # a caution: what to do, not what the feature is
+    ("사진 찍자고 할 때 싫다고 하면 어떻게 돼?", "거부되면"),      # 싫다 is the manual's 거부 (synonyms)
+])
+def test_the_kind_of_question_picks_the_sentence_of_that_kind(answering_runner, text, fact):
+    record = answering_runner.route_text(text)
+    assert record.family == "DQR" and record.answer.answerability == "sufficient", text
+    assert fact in record.answer.text.split("참고하세요")[0], (text, record.answer.text)
+
+
 def test_states_units_needs_a_number_in_the_unit():
     from rag.retrieve import states_units
     assert states_units("측정 자체는 약 1분이 걸리며", ["분", "시간"])
