@@ -81,6 +81,9 @@ class _Axes:
         old = self.lit_axes.get(name, (0.0, []))
         self.lit_axes[name] = (max(old[0], min(1.0, strength)), old[1] + [s for s in signals if s])
 
+    def drop(self, name: str) -> None:
+        self.lit_axes.pop(name, None)
+
     def axes(self) -> dict[str, EvidenceAxis]:
         return {name: EvidenceAxis(strength=round(s, 3), signals=sig) for name, (s, sig) in self.lit_axes.items()}
 
@@ -187,8 +190,12 @@ def _question_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: 
     modified = any(a.tag == "ETM" and b.tag.startswith("NN") for a, b in zip(c.morphemes, c.morphemes[1:]))
     answered = act.mood == "state_question" and not modified and any(h.kind == "state_query" for h in c.capabilities)
     asks_about = act.mood in ("question", "state_question") and bool(about_robot) and not answered
-    if (act.mood == "knowledge_question" and about_device) or asks_about:
-        lit("has_device_knowledge_question", 1.0, act.mood, *act.signals[:2])
+    # 날씨도 물어볼 수 있어? 알람 맞출 수 있어?: whether it can, asked of one of the product's own services (no time
+    # given, nothing asked of it), is a question about the product like 청소도 돼?
+    service = act.mood == "knowledge_question" and not c.times.strength and (c.cues.get("frg_scope") or c.cues.get("sch_scope")) \
+        and any(s.startswith(("ability", "permission")) for s in act.signals)
+    if (act.mood == "knowledge_question" and about_device) or asks_about or service:
+        lit("has_device_knowledge_question", 1.0, act.mood, *act.signals[:2], "service_can_it" if service else "")
     elif act.mood == "knowledge_question" and not trailing and not any(x.endswith(OTHER_THINGS_PART) for x in c.mentions):
         # 계단도 올라갈 수 있어? 처음 쓰기 전에 뭘 해야 돼?: how / can-it asked of the robot, no device word
         lit("has_unanchored_knowledge_question", 1.0, *act.signals[:2])
@@ -316,6 +323,8 @@ def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, regis
     _anchor_axes(c, lit, history)
     frg_strength, trailing = _public_axes(c, lit, m)
     _act_axes(c, lit, registry, trailing)
+    if "has_device_problem_report" in lit or "has_device_malfunction_report" in lit:
+        lit.drop("has_unlicensed_capability_mention")  # 밝기가 안 올라가요: the function that fails is the problem told, not talk
     act, cues = c.act, c.cues
     any_scope = bool(_anchored(c) or c.identity or cues.get("sch_scope") or frg_strength or _said(c)
                      or (act is not None and (act.polarity == "prohibited" or act.mood == "stop")))

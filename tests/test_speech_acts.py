@@ -188,6 +188,17 @@ def test_questions_and_reports_about_the_product_go_to_dqr(runner, text, axis):
     assert axis in record.evidence.axes
 
 
+@pytest.mark.parametrize("text,family", [
+    ("교통 정보도 물어볼 수 있나요?", "DQR"),   # whether the robot's public-information service can: a product question
+    ("타이머도 맞출 수 있어?", "DQR"),          # the same of its schedule service
+    ("내일 날씨 알려 줄 수 있어?", "FRG"),      # asked to tell (줄 수 있어): a request, looked up
+    ("7시에 알람 맞출 수 있어?", "SCH"),        # a time given: the alarm is what is wanted
+])
+def test_can_it_questions_about_the_products_services_ask_the_manual(runner, text, family):
+    record = _route(runner, text)
+    assert record.family == family and actions(record) == [], text
+
+
 def test_a_problem_of_somebody_elses_thing_is_not_a_product_report(runner):
     record = _route(runner, "엄마 폰 화면이 안 켜져")
     assert actions(record) == [] and record.family != "DQR"
