@@ -112,7 +112,9 @@ def _outside_manual(keys: list[str], dqr: dict) -> list[str]:
     found = [k for k in keys if k in data["words"]]
     if any(k in data["where_words"] for k in keys):
         found += [k for k in keys if k in data["with_where"]]
-    if any(k in data["price_words"] for k in keys):  # 하나에 얼마: a price per item
+    if any(k in data["price_words"] for k in keys):  # 하나에 얼마: a price per item; 필터 값은 얼마야: a price
+        not_after = set(data.get("with_price_not_after", []))
+        found += [k for i, k in enumerate(keys) if k in data.get("with_price", []) and not (i and keys[i - 1] in not_after)]
         per_item = set(data["per_item"])
         found += [a for a, b in zip(keys, keys[1:])
                   if (a in per_item or "*/" + a.split("/")[-1] in per_item) and b == "에/JKB"]
