@@ -217,6 +217,8 @@ def test_what_the_robot_can_do_is_answered_from_the_capability_registry(answerin
     ("밤에 틀어 놓으면 소음 몇 데시벨이야", "22 dB", "R6-V5-S023"),  # 밤 is the manual's night mode, 데시벨 its dB
     ("스테이션을 못 찾는다고 떠 어떡해", "E3", "R6-V5-S048"),  # the symptom the display shows, not the code
     ("매너 모드면 알람도 안 울려?", "알람은 그대로 울립니다", "R6-V5-S025"),
+    ("터치해도 화면이 반응을 안 해 왜 그래?", "어린이 보호 잠금", "R6-V5-S052"),  # 반응 is no word the manual must know
+    ("등록 안 된 다용도실에도 보낼 수 있어?", "등록되지 않은 장소", "R6-V5-S008"),  # a place it has not registered
 ])
 def test_the_issue_examples_answer_with_the_manuals_fact(answering_runner, text, fact, source):
     record = answering_runner.route_text(text)
