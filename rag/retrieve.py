@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import re
 from functools import lru_cache
+from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 
 import duckdb
@@ -181,6 +182,32 @@ def _with_remedy(first: Evidence, sentences: Sentences, weights: dict[str, float
     return first.model_copy(update={"claim": f"{claim} {max(remedies)[2]}"})
 
 
+_COMPANION_SHARE = 0.8
+"""A second sentence of the answering section is read out with the first when it shares at least this share of the
+question's words the first one shares: two sentences that match a question equally well both answer it."""
+
+
+def _with_companion(first: Evidence, sentences: Sentences, weights: dict[str, float], idf: dict[str, float],
+                    kind: Callable[[str], bool] = lambda _: False) -> Evidence:
+    """The evidence with the section's next best sentence for the question added after it when it matches about as
+    well (see _COMPANION_SHARE) and, when the first was chosen for its `kind` (it forbids, states the asked unit,
+    quotes the words to say), is of that kind too; the claim unchanged otherwise."""
+    texts = [text for text, _ in sentences]
+    if first.claim not in texts:
+        return first
+    scores = [_overlap(terms, weights, idf) for _, terms in sentences]
+    at = texts.index(first.claim)
+    same_kind = kind(first.claim)
+    rest = [(scores[i], -i) for i in range(len(texts)) if i != at and texts[i] != first.claim and (not same_kind or kind(texts[i]))]
+    if not rest or scores[at] <= 0:
+        return first
+    score, minus_i = max(rest)
+    if score <= 0 or score < _COMPANION_SHARE * scores[at]:
+        return first
+    claim = " ".join(t if t.endswith((".", "?", "!")) else t + "." for t in (texts[at], texts[-minus_i]))
+    return first.model_copy(update={"claim": claim})
+
+
 def _best_for_claim(sentences: Sentences, claim: str) -> str:
     want = _bigrams(claim)
     scored = [(len(want & _bigrams(text)) / (len(want) or 1), -i, text) for i, (text, _) in enumerate(sentences)]
@@ -281,6 +308,10 @@ def retrieve(con: duckdb.DuckDBPyConnection, query: KnowledgeQuery, projection: 
     notes = _notes(view, [e.source_id for e in evidence[:2]])
     because = (["below_threshold"] if sig.score < sig.threshold or not hits else []) + \
         [f"outside_manual:{w}" for w in query.outside_manual] + _condition_unstated(query, evidence)
+    if evidence and evidence[0].source_id in section_terms:  # read out after answerability was judged on single sentences
+        marks = query.answer_marks + query.shape_marks
+        evidence[0] = _with_companion(evidence[0], sentences[evidence[0].source_id], weights, ranked.idf,
+                                      lambda text: _states_asked(text, query) or any(m in text for m in marks))
     if because:
         answerability = "insufficient"
     elif any(n.kind == "conflict" for n in notes):

@@ -151,3 +151,18 @@ def test_a_quantity_question_prefers_the_sentence_that_states_a_number():
     weights, idf = {"필터": 1.0}, {"필터": 1.0}
     assert _best_for_query(sentences, weights, idf, quantity=False) == "필터는 소모품입니다."
     assert _best_for_query(sentences, weights, idf, quantity=True) == "필터는 12개월마다 교체하세요."
+
+
+def test_a_second_sentence_that_matches_as_well_is_read_out_after_the_best():
+    from rag.retrieve import _with_companion
+    from registry.knowledge_contracts import Evidence
+
+    sentences = [("예약은 앱에서 합니다.", ["예약", "앱"]), ("예약은 고정청정만 됩니다.", ["예약", "고정청정"]),
+                 ("로봇은 가볍습니다.", ["로봇", "가볍"])]
+    idf = {"예약": 2.0, "앱": 1.0, "고정청정": 1.0}
+    first = Evidence(source_id="S", location="1.1", claim="예약은 고정청정만 됩니다.")
+    both = _with_companion(first, sentences, {"예약": 1.0, "고정청정": 0.3, "앱": 0.3}, idf)
+    assert both.claim == "예약은 고정청정만 됩니다. 예약은 앱에서 합니다."  # the best first, then its match
+    alone = _with_companion(first, sentences, {"예약": 0.3, "고정청정": 1.0}, idf)
+    assert alone.claim == first.claim  # the other shares too little of the question
+    assert _with_companion(first.model_copy(update={"claim": "다른 문장."}), sentences, {"예약": 1.0}, idf).claim == "다른 문장."
