@@ -75,6 +75,22 @@ def test_a_dialect_ending_changes_nothing_in_talk(runner):
     assert _caps(runner, "어제 청정 돌리그라 했는데 안 했어")[1] == []
 
 
+@pytest.mark.parametrize("text,expected", [
+    ("아 그 뭐냐, 안방으로 가 줘", [("move_to_room", "start")]),   # hesitation first, then the request
+    ("그 뭐더라 음 화면 밝기 좀 낮춰 줘", [("screen_brightness", "level")]),
+    ("안방 가서 어 그", []),                                        # trailing off after it: still cut off
+])
+def test_a_leading_hesitation_says_nothing_and_a_trailing_one_still_cuts_off(runner, text, expected):
+    assert _caps(runner, text)[1] == expected, text
+
+
+@pytest.mark.parametrize("text", ["사진 찍어 주께", "청정해주께", "내가 거실 갈께", "불 꺼 줄께"])
+def test_a_promise_spelled_as_said_is_the_speakers_own_act(runner, text):
+    """주께 / 갈께 are how 줄게 / 갈게 are said and often written: the speaker promises, nothing is asked."""
+    record, caps = _caps(runner, text)
+    assert caps == [] and record.family == "DEF", text
+
+
 @pytest.mark.parametrize("text", ["어제 청정 돌려라 했는데 안 했어", "청정 돌려라 했잖아", "화면 꺼라 했는데 아직 켜져 있네"])
 def test_a_command_followed_by_a_reporting_verb_is_quoted_talk(runner, text):
     record, caps = _caps(runner, text)
