@@ -27,6 +27,8 @@ COMMON_SHARE = 0.1
 """A low-weight term found in more than this share of sections is left out of BM25: its idf is
 near zero, so it would move every section alike and rank none."""
 TOP_K = 10
+UNIT_BOOST = 0.15
+"""Added to the fused score of a section that states a number in a unit the question asks for (몇 초 걸려 -> 27초)."""
 _TIE_DECIMALS = 9
 """Fused scores are compared at this precision, so that two sections whose sums differ only by float
 rounding (terms added in another order) tie, and the tie goes to the smaller source id."""
@@ -36,8 +38,8 @@ SELECT source_id, other_source_id, other_doc_key, other_version, other_valid_at,
 FROM alignments ORDER BY source_id, other_valid_at DESC
 """
 _SECTIONS_SQL = """
-SELECT v.source_id, v.doc_key, v.location, v.vec, d.doc_id, d.version, d.valid_at
-FROM chunk_vectors v JOIN documents d USING (doc_key) ORDER BY v.chunk_id
+SELECT v.source_id, v.doc_key, v.location, v.vec, d.doc_id, d.version, d.valid_at, c.quantities
+FROM chunk_vectors v JOIN documents d USING (doc_key) JOIN chunks c USING (chunk_id) ORDER BY v.chunk_id
 """
 
 
@@ -78,6 +80,8 @@ class IndexView:
     """source_id -> its positions (one per document version that has the section)."""
     source_rank: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
     """Per position: the rank of its source_id in sorted order (the tie-break)."""
+    by_unit: dict[str, np.ndarray] = field(default_factory=dict)
+    """Unit (lower case: 초, ㎡, db) -> the positions of the sections that state a number in it."""
 
     @property
     def vocabulary(self) -> AbstractSet[str]:
@@ -125,6 +129,10 @@ def index_view(con: duckdb.DuckDBPyConnection, as_of: date) -> IndexView:
     order = sorted(range(len(rows)), key=lambda i: rows[i][0])
     source_rank = np.empty(len(rows), np.int64)
     source_rank[order] = np.arange(len(rows))
+    by_unit: dict[str, list[int]] = {}
+    for i, r in enumerate(rows):
+        for unit in {q.lstrip("0123456789.,").lower() for q in r[7] or []}:
+            by_unit.setdefault(unit, []).append(i)
     postings, positions, weights = _postings(con, position_of)
     n_chunks = len(rows)
     common = frozenset(t for t, p in postings.items() if p.df > max(5, int(n_chunks * COMMON_SHARE)))
@@ -133,7 +141,8 @@ def index_view(con: duckdb.DuckDBPyConnection, as_of: date) -> IndexView:
                      alignments=alignments, common_terms=common, postings=postings, positions=positions, weights=weights,
                      vectors=vectors, sections=[(r[0], r[2], r[4], r[5], r[6]) for r in rows],
                      current=np.array([r[1] in current_set for r in rows], bool),
-                     by_source={s: np.array(p, np.int64) for s, p in by_source.items()}, source_rank=source_rank)
+                     by_source={s: np.array(p, np.int64) for s, p in by_source.items()}, source_rank=source_rank,
+                     by_unit={u: np.array(p, np.int64) for u, p in by_unit.items()})
 
 
 @dataclass(frozen=True)
@@ -144,9 +153,10 @@ class Ranked:
 
 
 def search(view: IndexView, weights: dict[str, float], vector: Any, boosts: dict[str, float],
-           fusion: dict[str, float] | None = None, k: int = TOP_K) -> Ranked:
+           fusion: dict[str, float] | None = None, k: int = TOP_K, units: list[str] | tuple[str, ...] = ()) -> Ranked:
     """Top-k sections of the current document versions by fused score: BM25 normalized by the best BM25 of any
-    section (of any version), plus the weighted cosine and the weighted graph boost; ties go to the smaller
+    section (of any version), plus the weighted cosine, the weighted graph boost and, for a question asking a
+    quantity in `units`, the unit boost of the sections that state a number in one of them; ties go to the smaller
     source id."""
     fusion = fusion or DEFAULT_FUSION
     n = view.n_chunks
@@ -162,6 +172,9 @@ def search(view: IndexView, weights: dict[str, float], vector: Any, boosts: dict
         if source_id in view.by_source:
             graph[view.by_source[source_id]] = boost
     fused = bm25 / max(float(bm25.max(initial=0.0)), 1e-9) + fusion["dense"] * dense + fusion["graph"] * graph
+    stating = [view.by_unit[u] for u in {u.lower() for u in units} if u in view.by_unit]
+    if stating:
+        fused[np.unique(np.concatenate(stating))] += fusion.get("units", UNIT_BOOST)
     key = np.round(fused, _TIE_DECIMALS)
     candidates = np.flatnonzero(view.current)
     if len(candidates) > k:  # everything tied with the k-th best, then the exact order among those

@@ -275,7 +275,8 @@ def retrieve(con: duckdb.DuckDBPyConnection, query: KnowledgeQuery, projection: 
     """Search the versions valid at the question date, pick evidence sentences, decide answerability, note other versions."""
     query = split_compounds(query, view.vocabulary)
     weights = query_weights(query, view.common_terms)
-    ranked = search(view, weights, embed(query.text, query.terms), graph_boosts(projection), calibration.fusion)
+    ranked = search(view, weights, embed(query.text, query.terms), graph_boosts(projection), calibration.fusion,
+                    units=query.asked_units)
     hits = ranked.hits
     relation_refs = [ref for rel in projection.relations if rel.connects for ref in rel.source_refs[:1]]
     fetched = section_sentences(con, list(dict.fromkeys([h.source_id for h in hits[:EVIDENCE_HITS]] + relation_refs)))

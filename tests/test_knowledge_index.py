@@ -118,6 +118,22 @@ def test_graph_boosts_and_ties_rank_as_documented(knowledge_db):
     assert boosted[0].source_id == "R6-V5-S030" and boosted[0].fused == pytest.approx(0.3)  # v4 is not current
 
 
+def test_a_section_stating_a_number_in_the_asked_unit_is_boosted(knowledge_db):
+    con = duckdb.connect(str(knowledge_db), read_only=True)
+    try:
+        view = index_view(con, TODAY)
+    finally:
+        con.close()
+    weights = {"공기": 1.0, "청정": 1.0, "면적": 1.0}
+    vector = embed(" ".join(weights), list(weights))
+    plain = search(view, weights, vector, {}, {"dense": 0.0, "graph": 0.0})
+    asked = search(view, weights, vector, {}, {"dense": 0.0, "graph": 0.0, "units": 0.15}, units=["㎡", "m2"])
+    spec = lambda r: next(i for i, h in enumerate(r.hits + [None]) if h is None or h.source_id == "R6-V5-S053")  # noqa: E731
+    assert spec(asked) < spec(plain)  # the specification table states 60 ㎡
+    boosted = {h.source_id: h.fused for h in asked.hits}
+    assert all(boosted[h.source_id] == pytest.approx(h.fused) for h in plain.hits if h.source_id in boosted and h.source_id != "R6-V5-S053")
+
+
 def test_incremental_rebuild_analyses_only_changed_documents(tmp_path):
     kiwi, registry = shared_kiwi(), load_registry()
     corpus, db = copy_corpus(tmp_path / "manual"), tmp_path / "k.duckdb"
