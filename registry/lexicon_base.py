@@ -43,3 +43,30 @@ class ScopeQuestion(_Model):
 
     particles: Morphemes
     endings: Morphemes
+
+
+class AnswerShape(_Model):
+    """A kind of question a particular kind of manual sentence answers: 뭐라고 말하면 돼? by the quoted words to say,
+    순서가 어떻게 돼? by the sentence saying what comes first, 몇까지 올라가? by the one giving the range."""
+
+    name: str
+    cues: list[Morphemes] = Field(min_length=1)
+    """Morpheme sequences that ask it (any one)."""
+    marks: list[str] = Field(min_length=1)
+    """How a manual sentence answering it reads: among the section's sentences that share about as many of the
+    question's words as the best one, one with a mark answers first."""
+
+
+class PersonPurposes(_Model):
+    """밥 먹으러 주방 가, 자러 안방 간다: going somewhere to do what only a person does (eat, sleep, wash) is a
+    person's going, whatever the ending: nothing is asked of the robot."""
+
+    connectives: Morphemes
+    """The purpose connective (-러 / -으러)."""
+    verbs: Morphemes
+    """What only a person goes somewhere to do."""
+    motions: list[str]
+    """Verb forms of going (가, 오, 나가 ...): the only verbs the rest of the clause may have."""
+    motion_capability: str
+    """The capability the going itself anchors (move_to_room): any other one in the clause is asked of the robot."""
+    note: str = ""

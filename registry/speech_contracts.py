@@ -14,7 +14,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from registry.lexicon_base import Morphemes, QuantityKind, ScopeQuestion, _Model
+from registry.lexicon_base import AnswerShape, Morphemes, PersonPurposes, QuantityKind, ScopeQuestion, _Model
 
 
 class Prohibitive(_Model):
@@ -30,18 +30,6 @@ class Exclusion(_Model):
     endings: Morphemes
     """X 말고 Y: 말 + 고 ends the clause that names what is excluded."""
     note: str = ""
-
-
-class AnswerShape(_Model):
-    """A kind of question a particular kind of manual sentence answers: 뭐라고 말하면 돼? by the quoted words to say,
-    순서가 어떻게 돼? by the sentence saying what comes first, 몇까지 올라가? by the one giving the range."""
-
-    name: str
-    cues: list[Morphemes] = Field(min_length=1)
-    """Morpheme sequences that ask it (any one)."""
-    marks: list[str] = Field(min_length=1)
-    """How a manual sentence answering it reads: among the section's sentences that share about as many of the
-    question's words as the best one, one with a mark answers first."""
 
 
 class Permission(_Model):
@@ -245,6 +233,7 @@ class SpeechActLexicon(_Model):
     """몇부터 나쁨이야 / 좋음 기준이 몇이야 / 기본값이 뭐야: a question with one of these sequences asks for the
     manual's definition of a state (a threshold, a default), not for the state now."""
     answer_shapes: list[AnswerShape] = Field(default_factory=list)
+    person_purposes: PersonPurposes | None = None
     how_state_verbs: Morphemes = Field(default_factory=list)
     """배터리 어떻게 돼?: a how phrase followed by one of these asks for a state, not a method."""
     telling_verbs: Morphemes

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from registry.contracts import Agent, Mood, Polarity
 from stages._clauses import ENDS_SENTENCE, VERB_TAGS, ClauseAnalysis
 from stages._matchers import compact
+from stages._addressee import person_purpose, vocative
 from stages.speech_patterns import Patterns, asks_leave, closed_syllable, follows, key
 
 Pair = tuple[str, str]
@@ -210,7 +211,7 @@ def _agent(c: ClauseAnalysis, s: _Shape, p: Patterns, out: Reading) -> str | Non
     """Who acts and who is addressed: a subject, a vocative, a promise; returns a thing subject, if any."""
     sig = out.signals
     thing_subject = _subject(c, s.ms, p, out)
-    called = _vocative(s.ms, c.in_registry_word, p)
+    called = vocative(s.ms, c.in_registry_word, p)
     if called is not None and called[1] != "robot":
         out.agent = "third_person"  # 언니 나 사진 좀 찍어 줘: the sister is asked, not the robot
         sig.append(f"vocative:{called[0]}")
@@ -218,6 +219,10 @@ def _agent(c: ClauseAnalysis, s: _Shape, p: Patterns, out: Reading) -> str | Non
             sig.append(f"assistant_vocative:{called[0]}")
     elif called is not None:
         sig.append(f"robot_vocative:{called[0]}")
+    purpose = person_purpose(c, s.ms, p)
+    if purpose is not None and out.agent == "robot":
+        out.agent = "user"  # 밥 먹으러 주방 가: whoever goes there to eat, it is not the robot
+        sig.append(f"person_purpose:{purpose[0]}")
     promise = next((k for k in s.ms if k in p.promissive), None)
     if promise is not None:
         out.agent = "user"
@@ -383,34 +388,6 @@ def _asks_how(ms: list[Pair], seq: tuple[tuple[str, str], ...], state_verbs: fro
     n, first = len(seq), seq[0]
     return any(ms[i] == first and tuple(ms[i:i + n]) == seq and not (i + n < len(ms) and ms[i + n] in state_verbs)
                for i in range(len(ms) - n + 1))
-
-
-def _vocative(ms: list[Pair], inside: list[bool], p: Patterns) -> Pair | None:
-    """(whom the turn calls, "robot" | "assistant" | "person") when it opens by calling somebody or addresses a group."""
-    for seq in p.voc_groups:
-        if seq[0] in ms and any(tuple(ms[i:i + len(seq)]) == seq for i in range(len(ms) - len(seq) + 1)):
-            return seq[0][0], "person"
-    for i, k in enumerate(ms[:4]):
-        if k in p.voc_words:
-            return k[0], "person"
-        if k[1] in ("IC", "SP", "SF"):
-            continue  # 아, 오메, a comma: what precedes the first content word
-        if k[0].lower().startswith(p.assistants):
-            return k[0], "assistant"  # 시리야, 헤이 구글: another assistant is addressed
-        j = i + 1
-        while j < len(ms) and ms[j][1] == "XSN":
-            j += 1  # 얘들아: the plural suffix belongs to the noun
-        nxt = ms[j] if j < len(ms) else None
-        if nxt is None or not (k[1].startswith("NN") or k[1] == "NP"):
-            return None
-        person = k[0] in p.persons and k[1].startswith("NN")
-        if nxt in p.voc_particles or (nxt in p.voc_name_particles and (person or k[1] == "NNP")):
-            return k[0], "robot" if k in p.robot else "person"
-        # 언니 나 사진 좀 찍어 줘: a bare person noun calls somebody (not 엄마 오면, 애들 사진 찍어, 엄마 방)
-        if person and not inside[i] and nxt[1] in p.voc_bare_followers and nxt not in p.robot:
-            return k[0], "person"
-        return None
-    return None
 
 
 def _asks_by_shape(matrix: list[Pair], last_pred: Pair | None, pred_at: int | None,

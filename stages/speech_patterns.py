@@ -78,6 +78,11 @@ class Patterns:
         self.able_pred = pairs(lex.ability.predicates)
         self.interjection_tags = frozenset(lex.exclamation_interjections)
         self.quote_marks = tuple(lex.quote_marks)
+        pp = lex.person_purposes
+        self.purpose_conn = pairs(pp.connectives) if pp else frozenset()
+        self.person_purpose_verbs = pairs(pp.verbs) if pp else frozenset()
+        self.purpose_motions = frozenset(pp.motions) if pp else frozenset()
+        self.purpose_motion_capability = pp.motion_capability if pp else ""
         self.spreads = frozenset(k[0] for k in pairs(lex.prohibition_spreads_over))
 
 

@@ -84,7 +84,17 @@ def test_a_leading_hesitation_says_nothing_and_a_trailing_one_still_cuts_off(run
     assert _caps(runner, text)[1] == expected, text
 
 
-@pytest.mark.parametrize("text", ["사진 찍어 주께", "청정해주께", "내가 거실 갈께", "불 꺼 줄께"])
+@pytest.mark.parametrize("text,expected", [
+    ("나 밥 먹으러 주방 간다", []),                       # going there to eat: a person's going
+    ("씻으러 안방 가", []),
+    ("충전하러 가", [("return_to_station", "start")]),     # the robot's own purpose
+    ("밥 먹으러 가야지 충전대로 가자", [("return_to_station", "start")]),  # a capability asked besides
+])
+def test_going_somewhere_to_do_what_only_a_person_does_is_a_persons_going(runner, text, expected):
+    assert _caps(runner, text)[1] == expected, text
+
+
+@pytest.mark.parametrize("text", ["사진 찍어 주께", "청정해주께", "내가 거실 갈께", "불 꺼 줄께", "지가 거실 가서 볼륨 줄여 볼게유"])
 def test_a_promise_spelled_as_said_is_the_speakers_own_act(runner, text):
     """주께 / 갈께 are how 줄게 / 갈게 are said and often written: the speaker promises, nothing is asked."""
     record, caps = _caps(runner, text)

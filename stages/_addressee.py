@@ -1,0 +1,52 @@
+"""Who a clause calls and who does what it says: a vocative heading the turn, a person's purpose for going.
+
+Pure functions of a clause's morphemes and the compiled speech-act patterns (stages.speech_patterns).
+"""
+
+from __future__ import annotations
+
+from stages._clauses import ClauseAnalysis
+from stages.speech_patterns import Patterns
+
+Pair = tuple[str, str]
+
+
+def vocative(ms: list[Pair], inside: list[bool], p: Patterns) -> Pair | None:
+    """(whom the turn calls, "robot" | "assistant" | "person") when it opens by calling somebody or addresses a group."""
+    for seq in p.voc_groups:
+        if seq[0] in ms and any(tuple(ms[i:i + len(seq)]) == seq for i in range(len(ms) - len(seq) + 1)):
+            return seq[0][0], "person"
+    for i, k in enumerate(ms[:4]):
+        if k in p.voc_words:
+            return k[0], "person"
+        if k[1] in ("IC", "SP", "SF"):
+            continue  # 아, 오메, a comma: what precedes the first content word
+        if k[0].lower().startswith(p.assistants):
+            return k[0], "assistant"  # 시리야, 헤이 구글: another assistant is addressed
+        j = i + 1
+        while j < len(ms) and ms[j][1] == "XSN":
+            j += 1  # 얘들아: the plural suffix belongs to the noun
+        nxt = ms[j] if j < len(ms) else None
+        if nxt is None or not (k[1].startswith("NN") or k[1] == "NP"):
+            return None
+        person = k[0] in p.persons and k[1].startswith("NN")
+        if nxt in p.voc_particles or (nxt in p.voc_name_particles and (person or k[1] == "NNP")):
+            return k[0], "robot" if k in p.robot else "person"
+        # 언니 나 사진 좀 찍어 줘: a bare person noun calls somebody (not 엄마 오면, 애들 사진 찍어, 엄마 방)
+        if person and not inside[i] and nxt[1] in p.voc_bare_followers and nxt not in p.robot:
+            return k[0], "person"
+        return None
+    return None
+
+
+def person_purpose(c: ClauseAnalysis, ms: list[Pair], p: Patterns) -> Pair | None:
+    """밥 먹으러 주방 가: a person's purpose verb before -러 when going is all the clause asks (no other capability,
+    no verb after it but a motion, not ending in a connective: 밥 먹으러 오라고 is a message, not a going)."""
+    at = next((i for i, (a, b) in enumerate(zip(ms, ms[1:])) if (a[0], a[1].split("-")[0]) in p.person_purpose_verbs
+               and b in p.purpose_conn), None)
+    if at is None or any(h.capability_id != p.purpose_motion_capability for h in c.capabilities):
+        return None
+    rest = ms[at + 2:]
+    if not rest or rest[-1][1] == "EC" or any(k[1].startswith("VV") and k[0] not in p.purpose_motions for k in rest):
+        return None
+    return ms[at]
