@@ -15,6 +15,7 @@ from stages._clauses import ENDS_SENTENCE, ClauseAnalysis, thing_named
 from stages.ngram_model import LEARNED_PREFIX
 from stages.licensing import FRAMELESS, OTHER_THINGS_PART
 from stages._matchers import Matchers, matchers_for
+from stages._silence import silent_clauses
 from stages.speech_patterns import patterns
 
 LEARNED_FLOOR = 0.2
@@ -386,13 +387,6 @@ def _cross_clause_axes(clause_analyses: list[ClauseAnalysis], normalized_text: N
         axes["has_timed_device_action"] = EvidenceAxis(strength=1.0, signals=delays)
 
 
-def _hesitation_only(c: ClauseAnalysis, m: Matchers) -> bool:
-    """Whether every word of the clause is a filler (lexicon fragments.filler_words: 그, 음, 뭐냐) or an interjection."""
-    interjections = {x.form for x in c.morphemes if x.tag == "IC"}
-    words = [w.strip("?.!,~") for w in c.text.split()]
-    return any(words) and all(w in m.filler_words or w in interjections for w in words if w)
-
-
 def _stt_null_strategy(axes: dict[str, EvidenceAxis], clause_analyses: list[ClauseAnalysis]) -> str:
     """How a fragmentary turn is repaired: a scoped probe when a weak scope survives, a retry when nothing does."""
     fragment = axes.get("looks_fragmentary")
@@ -417,11 +411,7 @@ def preclassifier_hints(
 ) -> PreclassifierHints:
     """The registry anchors and evidence axes of the turn, whole and per clause."""
     m = matchers_for(registry)
-    # 아 그 뭐냐, 작은방으로 가 봐: a clause of hesitation only before what is said says nothing itself (after it,
-    # 주방 가서 어 그, the sentence trails off: that stays evidence)
-    hesitating = [_hesitation_only(c, m) for c in clause_analyses]
-    last_said = max((i for i, h in enumerate(hesitating) if not h), default=-1)
-    hesitating = [h and i < last_said for i, h in enumerate(hesitating)]
+    hesitating = silent_clauses(clause_analyses, m)  # 아 그 뭐냐, ... / ... 언니: they say nothing themselves
     said = [c for c, h in zip(clause_analyses, hesitating) if not h]
     per_clause = [{} if h else _clause_axes(c, history_evidence, m, registry) for c, h in zip(clause_analyses, hesitating)]
     if not per_clause:

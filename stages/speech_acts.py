@@ -171,6 +171,28 @@ def _speech_act(c: ClauseAnalysis, r: Reading, words_max: int, p: Patterns) -> S
     )
 
 
+def _called_at_the_end(clauses: list[ClauseAnalysis], per: list[Reading], p: Patterns) -> None:
+    """사진 좀 찍어 줘 언니 / 거실로 와 얘들아: a last clause that only calls somebody (a person noun, or a noun with
+    a vocative particle, not one of the robot's names) addresses the whole turn to them."""
+    if len(clauses) < 2:
+        return
+    last = max(range(len(clauses)), key=lambda i: clauses[i].start)
+    ms = [key(m) for m in clauses[last].morphemes if not m.tag.startswith("S")]
+    while ms and (ms[-1][1] == "XSN" or ms[-1] in p.voc_particles):
+        ms.pop()  # 얘들아: the particle and the plural suffix belong to the call
+    called = len(ms) == 1 and ms[0] not in p.robot and (
+        any(s.startswith("vocative:") for s in per[last].signals) or (ms[0][0] in p.persons and ms[0][1].startswith(("NN", "NP"))))
+    if not called:
+        return
+    if per[last].agent == "robot":
+        per[last].agent = "third_person"
+        per[last].signals.append(f"vocative:{ms[0][0]}")
+    for i, r in enumerate(per):
+        if i != last and r.agent == "robot" and not any(s.startswith(("robot_subject", "robot_vocative")) for s in r.signals):
+            r.agent = "third_person"
+            r.signals.append(f"vocative:at_the_end:{ms[0][0]}")
+
+
 def speech_acts(clause_candidates: list[ClauseAnalysis], registry: Registry) -> list[SpeechAct]:
     """Mood, polarity, agent, reported speech, time and target of every clause, with their signals."""
     p = patterns(registry)
@@ -196,6 +218,7 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], registry: Registry) -> 
             per[last].signals.append(f"cut_off_word:{cut}")
     _quoted_by_the_next(clause_candidates, per, p)
     _spread_over_sentences(clause_candidates, per, p)
+    _called_at_the_end(clause_candidates, per, p)
     _stop_said_to_somebody(clause_candidates, per)
     _mark_messages(clause_candidates, per)
     words_max = registry.speech_acts.fragment_max_words

@@ -94,6 +94,17 @@ def test_going_somewhere_to_do_what_only_a_person_does_is_a_persons_going(runner
     assert _caps(runner, text)[1] == expected, text
 
 
+@pytest.mark.parametrize("text", ["사진 좀 찍어 줘 언니", "거실로 와 얘들아", "볼륨 좀 줄여 아빠", "청정 좀 해 줘 엄마"])
+def test_a_call_ending_the_turn_addresses_all_of_it_to_that_person(runner, text):
+    record, caps = _caps(runner, text)
+    assert caps == [] and record.family == "DEF", text
+
+
+def test_a_call_of_the_robot_or_a_person_named_otherwise_still_asks_the_robot(runner):
+    assert _caps(runner, "거실로 가 로봇아")[1] == [("move_to_room", "start")]
+    assert _caps(runner, "사진 찍어 줘 엄마랑")[1] == [("request_consent", "start"), ("take_photo", "start")]  # with mum
+
+
 @pytest.mark.parametrize("text", ["사진 찍어 주께", "청정해주께", "내가 거실 갈께", "불 꺼 줄께", "지가 거실 가서 볼륨 줄여 볼게유"])
 def test_a_promise_spelled_as_said_is_the_speakers_own_act(runner, text):
     """주께 / 갈께 are how 줄게 / 갈게 are said and often written: the speaker promises, nothing is asked."""
