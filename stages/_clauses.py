@@ -97,3 +97,13 @@ def thing_before(c: ClauseAnalysis, lex: SpeechActLexicon, positions: list[int],
     joins = {"", *lex.other_targets.possessive_particles}
     return next((kind for end, kind in _things(c, lex)
                  if any(0 <= at - end <= gap and (not owning or c.compact[end:at] in joins) for at in positions)), None)
+
+
+def thing_at_the_end(c: ClauseAnalysis, lex: SpeechActLexicon) -> str | None:
+    """The kind of another thing in the home whose name is the clause's last word, after its predicate (아 배터리 다
+    됐네 폰): said last, it says whose the device words before it are."""
+    words = c.text.split()
+    if len(words) < 2 or not c.morphemes or not c.morphemes[-1].tag.startswith(("NN", "SL")):
+        return None
+    return next((kind for end, kind in _things(c, lex) if end == len(c.compact)
+                 and c.compact.endswith(words[-1].strip("?.!,~"))), None)

@@ -13,7 +13,7 @@ from registry.contracts import ACTING_MOODS, NormalizedText, SpeechAct
 from registry.loader import Registry
 from registry.speech_contracts import SpeechActLexicon
 from stages._anchoring import analyse
-from stages._clauses import ClauseAnalysis, thing_before, thing_named
+from stages._clauses import ClauseAnalysis, thing_at_the_end, thing_before, thing_named
 from stages._matchers import matchers_for
 from stages.clause_reading import Reading, cut_off_word, read_clause
 from stages.licensing import license_clauses
@@ -193,6 +193,22 @@ def _called_at_the_end(clauses: list[ClauseAnalysis], per: list[Reading], p: Pat
             r.signals.append(f"vocative:at_the_end:{ms[0][0]}")
 
 
+def _owner_named_at_the_end(clauses: list[ClauseAnalysis], per: list[Reading], lex: SpeechActLexicon) -> None:
+    """볼륨 좀 줄여, 티비 / 아 배터리 다 됐네 폰: another thing in the home named last, as a clause of its own or as the
+    last word after the predicate, says whose the turn's device words are."""
+    if not clauses:
+        return
+    last = max(range(len(clauses)), key=lambda i: clauses[i].start)
+    alone = len(clauses) > 1 and len(clauses[last].text.split()) == 1 and not clauses[last].has_predicate
+    owner = thing_named(clauses[last], lex) if alone else thing_at_the_end(clauses[last], lex)
+    if owner is None:
+        return
+    for i, r in enumerate(per):
+        if (i != last or not alone) and r.target_owner is None and clauses[i].capabilities:
+            r.target_owner = owner
+            r.signals.append(f"target:{owner}:named_at_the_end")
+
+
 def speech_acts(clause_candidates: list[ClauseAnalysis], registry: Registry) -> list[SpeechAct]:
     """Mood, polarity, agent, reported speech, time and target of every clause, with their signals."""
     p = patterns(registry)
@@ -219,6 +235,7 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], registry: Registry) -> 
     _quoted_by_the_next(clause_candidates, per, p)
     _spread_over_sentences(clause_candidates, per, p)
     _called_at_the_end(clause_candidates, per, p)
+    _owner_named_at_the_end(clause_candidates, per, registry.speech_acts)
     _stop_said_to_somebody(clause_candidates, per)
     _mark_messages(clause_candidates, per)
     words_max = registry.speech_acts.fragment_max_words

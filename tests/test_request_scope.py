@@ -100,6 +100,11 @@ def test_a_call_ending_the_turn_addresses_all_of_it_to_that_person(runner, text)
     assert caps == [] and record.family == "DEF", text
 
 
+@pytest.mark.parametrize("text", ["아 배터리 다 됐네 폰", "화면 밝기 좀 올려 줘 핸드폰"])
+def test_another_thing_named_last_owns_the_device_words_before_it(runner, text):
+    assert _caps(runner, text)[1] == [], text
+
+
 def test_a_call_of_the_robot_or_a_person_named_otherwise_still_asks_the_robot(runner):
     assert _caps(runner, "거실로 가 로봇아")[1] == [("move_to_room", "start")]
     assert _caps(runner, "사진 찍어 줘 엄마랑")[1] == [("request_consent", "start"), ("take_photo", "start")]  # with mum
