@@ -23,6 +23,15 @@ from tests._knowledge import TODAY, copy_corpus
 HEAD = "---\ndoc_id: t\nversion: v1\nvalid_at: 2026-01-01\ntitle: t\n---\n\n# 1. 장\n\n"
 
 
+def _view(db):
+    """The ranking view of an index at TODAY (its arrays outlive the connection)."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        return index_view(con, TODAY)
+    finally:
+        con.close()
+
+
 def test_parser_reads_sections_and_names_bad_lines():
     doc = parse_manual(HEAD + "## [T-S001] 1.1 첫 절\n\n본문 (1.2절).\n\n## [T-S002] 1.2 둘째 절\n\n둘째 본문.\n", "t.md")
     assert [(s.source_id, s.location, s.chapter) for s in doc.sections] == [("T-S001", "1.1 첫 절", "1. 장"), ("T-S002", "1.2 둘째 절", "1. 장")]
@@ -105,11 +114,7 @@ def test_the_in_memory_ranking_agrees_with_bm25_computed_from_the_term_counts(kn
 
 
 def test_graph_boosts_and_ties_rank_as_documented(knowledge_db):
-    con = duckdb.connect(str(knowledge_db), read_only=True)
-    try:
-        view = index_view(con, TODAY)
-    finally:
-        con.close()
+    view = _view(knowledge_db)
     zero = np.zeros(DIM, np.float32)  # no text at all: no cosine either (0, not NaN)
     nothing = search(view, {}, zero, {}, {"dense": 0.25, "graph": 0.3})
     ids = [h.source_id for h in nothing.hits]
@@ -119,11 +124,7 @@ def test_graph_boosts_and_ties_rank_as_documented(knowledge_db):
 
 
 def test_a_section_stating_a_number_in_the_asked_unit_is_boosted(knowledge_db):
-    con = duckdb.connect(str(knowledge_db), read_only=True)
-    try:
-        view = index_view(con, TODAY)
-    finally:
-        con.close()
+    view = _view(knowledge_db)
     weights = {"공기": 1.0, "청정": 1.0, "면적": 1.0}
     vector = embed(" ".join(weights), list(weights))
     plain = search(view, weights, vector, {}, {"dense": 0.0, "graph": 0.0})
