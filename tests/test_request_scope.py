@@ -110,6 +110,17 @@ def test_a_call_of_the_robot_or_a_person_named_otherwise_still_asks_the_robot(ru
     assert _caps(runner, "사진 찍어 줘 엄마랑")[1] == [("request_consent", "start"), ("take_photo", "start")]  # with mum
 
 
+@pytest.mark.parametrize("text", ["어무이가 거실 가 보라 카더라", "어제 청정 돌려부렀어", "벌써 안방 가 부렀네",
+                                  "사진 찍어 뿌렀다", "어제 청정했수꽈"])
+def test_regional_quotations_and_pasts_are_told_not_asked(runner, text):
+    """카더라 (하더라) reports, 부렀어 / 뿌렀다 (버렸어) and 했수꽈 (했습니까) are past: nothing is asked now."""
+    assert _caps(runner, text)[1] == [], text
+
+
+def test_a_regional_imperative_of_the_same_verbs_still_asks(runner):
+    assert _caps(runner, "청정 돌려 부러")[1] == [("selected_room_clean", "start")]
+
+
 @pytest.mark.parametrize("text", ["사진 찍어 주께", "청정해주께", "내가 거실 갈께", "불 꺼 줄께", "지가 거실 가서 볼륨 줄여 볼게유"])
 def test_a_promise_spelled_as_said_is_the_speakers_own_act(runner, text):
     """주께 / 갈께 are how 줄게 / 갈게 are said and often written: the speaker promises, nothing is asked."""
