@@ -96,6 +96,18 @@ def wait_done(client: httpx.Client, workflow_id: str, seconds: float = 30) -> di
         time.sleep(0.03)
 
 
+def submit_when_connected(client: httpx.Client, text: str, device_id: str, seconds: float = 60) -> dict:
+    """submit() once the robot process has connected (it starts a Python interpreter of its own, which on a busy
+    machine may take longer than the service)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        reply = client.post("/v1/turns", json={"text": text, "execute": True, "device_id": device_id})
+        if reply.status_code != 422 or "has not connected" not in reply.text or time.monotonic() > deadline:
+            assert reply.status_code == 200, reply.text
+            return reply.json()
+        time.sleep(0.2)
+
+
 def submit(client: httpx.Client, text: str, device_id: str = "robot-1") -> dict:
     reply = client.post("/v1/turns", json={"text": text, "execute": True, "device_id": device_id})
     assert reply.status_code == 200, reply.text
@@ -233,7 +245,7 @@ def test_a2a_device_is_a_process_of_its_own(tmp_path):
     try:
         wait_healthy(serve, url)
         with httpx.Client(base_url=url, timeout=10) as client:
-            done = wait_done(client, submit(client, "안방으로 가", "robot-9")["workflow_id"], seconds=60)
+            done = wait_done(client, submit_when_connected(client, "안방으로 가", "robot-9")["workflow_id"], seconds=60)
         assert done["status"] == "completed" and done["steps"][0]["terminal_evidence"] == "movement.arrived", done
     finally:
         robot.send_signal(signal.SIGTERM)
