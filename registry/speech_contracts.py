@@ -233,6 +233,9 @@ class SpeechActLexicon(_Model):
     """몇부터 나쁨이야 / 좋음 기준이 몇이야 / 기본값이 뭐야: a question with one of these sequences asks for the
     manual's definition of a state (a threshold, a default), not for the state now."""
     answer_shapes: list[AnswerShape] = Field(default_factory=list)
+    indefinite_followers: Morphemes = Field(default_factory=list)
+    """배터리 얼마 없어 / 얼마 안 남았어: a question word right before one of these says "little", it asks nothing
+    (unless the turn has a question mark)."""
     person_purposes: PersonPurposes | None = None
     how_state_verbs: Morphemes = Field(default_factory=list)
     """배터리 어떻게 돼?: a how phrase followed by one of these asks for a state, not a method."""

@@ -121,7 +121,8 @@ def _shape(c: ClauseAnalysis, p: Patterns, paired: tuple[str, ...], out: Reading
     out.final = bool(ef) or (final in p.declare_end)
     benefactive = any(k in p.benefactive and not (i + 2 < len(matrix) and matrix[i + 1][1] == "ETM" and matrix[i + 2] in p.nominalizers)
                       for i, k in enumerate(matrix)) or any(k in p.request_nouns for k in matrix)
-    asks_word = any(k in p.question_words for k in matrix)
+    asks_word = any(k in p.question_words and not (i + 1 < len(matrix) and matrix[i + 1] in p.indefinite_followers)
+                    for i, k in enumerate(matrix))  # 얼마 없어 / 얼마 안 남았어: little is left, nothing is asked
     question = ("?" in c.text or (final in p.question_end and final not in p.request_end)
                 or (asks_word and not benefactive and final not in p.declare_end and final not in p.exclaim_end))
     return _Shape(ms=ms, tags=[k[1] for k in ms], matrix=matrix, ef=ef, final=final, benefactive=benefactive,

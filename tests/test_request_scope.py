@@ -117,6 +117,16 @@ def test_regional_quotations_and_pasts_are_told_not_asked(runner, text):
     assert _caps(runner, text)[1] == [], text
 
 
+@pytest.mark.parametrize("text,expected", [
+    ("배터리 얼마 없어 이따 다시 걸게", []),                       # little is left (of the phone's): told
+    ("배터리 얼마 안 남았어", []),
+    ("배터리 얼마 남았어", [("battery_status", "check")]),        # how much is left: asked
+    ("배터리 얼마 없어?", [("battery_status", "check")]),
+])
+def test_a_question_word_before_a_negation_says_little_and_asks_nothing(runner, text, expected):
+    assert _caps(runner, text)[1] == expected, text
+
+
 def test_a_regional_imperative_of_the_same_verbs_still_asks(runner):
     assert _caps(runner, "청정 돌려 부러")[1] == [("selected_room_clean", "start")]
 
