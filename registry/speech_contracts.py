@@ -233,6 +233,9 @@ class SpeechActLexicon(_Model):
     """몇부터 나쁨이야 / 좋음 기준이 몇이야 / 기본값이 뭐야: a question with one of these sequences asks for the
     manual's definition of a state (a threshold, a default), not for the state now."""
     answer_shapes: list[AnswerShape] = Field(default_factory=list)
+    purpose_endings: Morphemes = Field(default_factory=list)
+    """켜 줘, 카메라 안 돌아가게: a last clause in one of these after a request says what the request is for; it
+    does not turn the request into its own mood."""
     indefinite_followers: Morphemes = Field(default_factory=list)
     """배터리 얼마 없어 / 얼마 안 남았어: a question word right before one of these says "little", it asks nothing
     (unless the turn has a question mark)."""

@@ -105,6 +105,9 @@ def _spread_over_sentences(clauses: list[ClauseAnalysis], per: list[Reading], p:
     governing_remark = False  # the governing clause states something (a copula or an adjective): 시간이다, 춥다
     for i in reversed(order):
         here, c = per[i], clauses[i]
+        if governing is None and i == order[-1] and len(order) > 1 and per[order[-2]].mood == "request" \
+                and _ends_in(c, p.purpose_endings):
+            continue  # 켜 줘, 카메라 안 돌아가게: what the request is for, not the sentence's mood
         if (here.final or c.connective in (".", "?", "!") or governing is None) and c.role == "action":
             governing, goal = here, _goal_beyond_the_robot(c, here, p)
             governing_has_words = bool(c.capabilities or c.rooms)
@@ -169,6 +172,11 @@ def _speech_act(c: ClauseAnalysis, r: Reading, words_max: int, p: Patterns) -> S
                               and not (r.past and r.mood not in ("state_question", "question"))
                               and not (r.mood in _ASKING and _supposes(c, p))),
     )
+
+
+def _ends_in(c: ClauseAnalysis, endings: frozenset) -> bool:
+    last = next((m for m in reversed(c.morphemes) if not m.tag.startswith("S")), None)
+    return last is not None and key(last) in endings
 
 
 def _called_at_the_end(clauses: list[ClauseAnalysis], per: list[Reading], p: Patterns) -> None:

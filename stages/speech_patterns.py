@@ -67,7 +67,7 @@ class Patterns:
         self.bare_connectives = frozenset(k[0] for k in pairs(lex.bare_request_connectives))
         self.declare_end, self.exclaim_end = pairs(lex.declarative_endings), pairs(lex.exclamative_endings)
         self.question_end, self.question_words = pairs(lex.question_endings), pairs(lex.question_words)
-        self.indefinite_followers = pairs(lex.indefinite_followers)
+        self.indefinite_followers, self.purpose_endings = pairs(lex.indefinite_followers), pairs(lex.purpose_endings)
         self.how_words = pairs(lex.how_words)
         self.how_phrases = _sequences(lex.how_phrases)
         self.how_state = pairs(lex.how_state_verbs)

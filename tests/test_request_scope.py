@@ -127,6 +127,14 @@ def test_a_question_word_before_a_negation_says_little_and_asks_nothing(runner, 
     assert _caps(runner, text)[1] == expected, text
 
 
+@pytest.mark.parametrize("text,expected", [
+    ("볼륨 줄여 줘, 애 안 깨게", [("sound_volume", "level")]),          # what the request is for
+    ("프라이버시 모드 켜 줘 카메라 안 돌아가게", [("privacy_mode", "on")]),
+])
+def test_a_purpose_after_a_request_leaves_it_a_request(runner, text, expected):
+    assert _caps(runner, text)[1] == expected, text
+
+
 def test_a_regional_imperative_of_the_same_verbs_still_asks(runner):
     assert _caps(runner, "청정 돌려 부러")[1] == [("selected_room_clean", "start")]
 
