@@ -65,7 +65,6 @@ def test_dialect_and_release_words_turn_things_off(runner, text, expected):
 @pytest.mark.parametrize("text,expected", [
     ("충전하러 가그래이", [("return_to_station", "start")]),
     ("청정 돌리그라", [("selected_room_clean", "start")]),
-    ("고정청정 좀 해다오", [("stationary_purify", "start")]),   # 다오: 줘 as elders say it
 ])
 def test_a_dialect_imperative_glued_to_its_verb_is_still_a_request(runner, text, expected):
     record, caps = _caps(runner, text)
