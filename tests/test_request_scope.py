@@ -111,9 +111,10 @@ def test_a_call_of_the_robot_or_a_person_named_otherwise_still_asks_the_robot(ru
 
 
 @pytest.mark.parametrize("text", ["어무이가 거실 가 보라 카더라", "어제 청정 돌려부렀어", "벌써 안방 가 부렀네",
-                                  "사진 찍어 뿌렀다", "어제 청정했수꽈"])
-def test_regional_quotations_and_pasts_are_told_not_asked(runner, text):
-    """카더라 (하더라) reports, 부렀어 / 뿌렀다 (버렸어) and 했수꽈 (했습니까) are past: nothing is asked now."""
+                                  "사진 찍어 뿌렀다", "어제 청정했수꽈", "거실 가지 마이소"])
+def test_regional_quotations_pasts_and_prohibitions_ask_nothing(runner, text):
+    """카더라 (하더라) reports, 부렀어 / 뿌렀다 (버렸어) and 했수꽈 (했습니까) are past, 마이소 (마세요) forbids:
+    nothing is asked now."""
     assert _caps(runner, text)[1] == [], text
 
 
