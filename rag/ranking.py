@@ -21,6 +21,7 @@ import numpy as np
 
 from rag.index import current_doc_keys
 from rag.store import DEFAULT_FUSION
+from rag.text import quantity_unit
 from registry.knowledge_contracts import RetrievalHit
 
 COMMON_SHARE = 0.1
@@ -58,8 +59,6 @@ class IndexView:
 
     doc_keys: list[str]
     """The document versions valid at the question date."""
-    excluded_docs: list[str]
-    """The others (superseded, or not valid yet)."""
     n_chunks: int
     alignments: dict[str, list[tuple]]
     """source_id -> aligned sections of other versions or documents that state other numbers."""
@@ -115,7 +114,6 @@ def index_view(con: duckdb.DuckDBPyConnection, as_of: date) -> IndexView:
     for row in con.execute(_ALIGNMENTS_SQL).fetchall():
         alignments.setdefault(row[0], []).append(row)
     current = current_doc_keys(con, as_of)
-    everything = [r[0] for r in con.execute("SELECT doc_key FROM documents ORDER BY doc_key").fetchall()]
     chunk_ids = np.array([r[0] for r in con.execute("SELECT chunk_id FROM chunk_vectors ORDER BY chunk_id").fetchall()], np.int64)
     position_of = np.full(int(chunk_ids.max(initial=0)) + 1, -1, np.int64)
     position_of[chunk_ids] = np.arange(len(chunk_ids))
@@ -131,13 +129,13 @@ def index_view(con: duckdb.DuckDBPyConnection, as_of: date) -> IndexView:
     source_rank[order] = np.arange(len(rows))
     by_unit: dict[str, list[int]] = {}
     for i, r in enumerate(rows):
-        for unit in {q.lstrip("0123456789.,").lower() for q in r[7] or []}:
+        for unit in {quantity_unit(q).lower() for q in r[7] or []}:
             by_unit.setdefault(unit, []).append(i)
     postings, positions, weights = _postings(con, position_of)
     n_chunks = len(rows)
     common = frozenset(t for t, p in postings.items() if p.df > max(5, int(n_chunks * COMMON_SHARE)))
     current_set = set(current)
-    return IndexView(doc_keys=current, excluded_docs=[d for d in everything if d not in current_set], n_chunks=n_chunks,
+    return IndexView(doc_keys=current, n_chunks=n_chunks,
                      alignments=alignments, common_terms=common, postings=postings, positions=positions, weights=weights,
                      vectors=vectors, sections=[(r[0], r[2], r[4], r[5], r[6]) for r in rows],
                      current=np.array([r[1] in current_set for r in rows], bool),

@@ -278,6 +278,7 @@ def retrieve(con: duckdb.DuckDBPyConnection, query: KnowledgeQuery, projection: 
     ranked = search(view, weights, embed(query.text, query.terms), graph_boosts(projection), calibration.fusion,
                     units=query.asked_units)
     hits = ranked.hits
+    marks = query.answer_marks + query.shape_marks
     relation_refs = [ref for rel in projection.relations if rel.connects for ref in rel.source_refs[:1]]
     fetched = section_sentences(con, list(dict.fromkeys([h.source_id for h in hits[:EVIDENCE_HITS]] + relation_refs)))
     sentences = {sid: sents for sid, (_, sents) in fetched.items()}
@@ -292,7 +293,7 @@ def retrieve(con: duckdb.DuckDBPyConnection, query: KnowledgeQuery, projection: 
         if all(e.source_id != hit.source_id for e in evidence):
             evidence.append(Evidence(source_id=hit.source_id, location=hit.location,
                                      claim=_best_for_query(sentences.get(hit.source_id, []), weights, ranked.idf, query.asks_quantity,
-                                                           query.asked_units, query.answer_marks + query.shape_marks, query.number_words)))
+                                                           query.asked_units, marks, query.number_words)))
     if evidence and query.remedy_marks and not query.asked_units and not query.answer_marks:
         # a problem is answered by the troubleshooting section first, with what to do
         if query.troubleshooting:
@@ -310,7 +311,6 @@ def retrieve(con: duckdb.DuckDBPyConnection, query: KnowledgeQuery, projection: 
     because = (["below_threshold"] if sig.score < sig.threshold or not hits else []) + \
         [f"outside_manual:{w}" for w in query.outside_manual] + _condition_unstated(query, evidence)
     if evidence and evidence[0].source_id in section_terms:  # read out after answerability was judged on single sentences
-        marks = query.answer_marks + query.shape_marks
         evidence[0] = _with_companion(evidence[0], sentences[evidence[0].source_id], weights, ranked.idf,
                                       lambda text: _states_asked(text, query) or any(m in text for m in marks))
     if because:

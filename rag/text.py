@@ -100,6 +100,11 @@ def sentences(text: str) -> list[str]:
     return [s for s, _, _ in sentence_spans(text)]
 
 
+def quantity_unit(quantity: str) -> str:
+    """The unit of a number-with-unit term (27초 -> 초, 2.4ghz -> ghz)."""
+    return quantity.lstrip("0123456789.,")
+
+
 def quantities(kiwi: Any, text: str) -> set[str]:
     """Number-with-unit terms of a text, cross references like (8.4절) left out."""
     return {t.text for t in analyse(kiwi, _CROSS_REF.sub(" ", text)) if t.quantity}

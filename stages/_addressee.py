@@ -6,7 +6,7 @@ Pure functions of a clause's morphemes and the compiled speech-act patterns (sta
 from __future__ import annotations
 
 from stages._clauses import ClauseAnalysis
-from stages.speech_patterns import Patterns
+from stages.speech_patterns import Patterns, contains
 
 Pair = tuple[str, str]
 
@@ -14,7 +14,7 @@ Pair = tuple[str, str]
 def vocative(ms: list[Pair], inside: list[bool], p: Patterns) -> Pair | None:
     """(whom the turn calls, "robot" | "assistant" | "person") when it opens by calling somebody or addresses a group."""
     for seq in p.voc_groups:
-        if seq[0] in ms and any(tuple(ms[i:i + len(seq)]) == seq for i in range(len(ms) - len(seq) + 1)):
+        if contains(ms, seq):
             return seq[0][0], "person"
     for i, k in enumerate(ms[:4]):
         if k in p.voc_words:

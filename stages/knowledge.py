@@ -16,7 +16,7 @@ from rag.index import current_source_ids
 from rag.ranking import index_view
 from rag.retrieve import retrieve
 from rag.store import KnowledgeStore, build_hint
-from rag.text import analyse, analyse_tokens
+from rag.text import analyse, analyse_tokens, quantity_unit
 from registry.contracts import NormalizedText
 from registry.knowledge_contracts import AnswerProjection, AskedCondition, KnowledgeAnswer, Relation
 from registry.plan_contracts import PlannerOutput
@@ -24,7 +24,7 @@ from registry.knowledge_contracts import KgProjection, KnowledgeNotRun, Knowledg
 from registry.loader import Registry
 from registry.speech_contracts import SpeechActLexicon
 from stages._dqr_compose import Composer, relation_verdict, sentence
-from stages.speech_patterns import patterns
+from stages.speech_patterns import contains, patterns
 
 QUERY_MAX_CHARS = 200
 """A product question is a sentence or two; the rest of a longer text is not searched (and the answer says so)."""
@@ -59,7 +59,7 @@ def _asked_units(lexicon: SpeechActLexicon, lemmas: set[str], quantities: list[s
     """Units of the quantity kinds (speech_acts quantity_kinds) a question of these `form/tag` lemmas asks for, and
     of a quantity it states itself (9개월 썼는데 아직 안 갈아도 돼? is answered by the sentence giving 개월)."""
     asks = bool(lemmas & lexicon.quantity_word_set)
-    stated = {q.lstrip("0123456789.,") for q in quantities}
+    stated = {quantity_unit(q) for q in quantities}
     return list(dict.fromkeys(u for k in lexicon.quantity_kinds
                               if (asks and lemmas & set(k.cues)) or lemmas & set(k.alone) or stated & set(k.units)
                               for u in k.units))
@@ -85,11 +85,11 @@ def _asks_leave_or_ability(keys: list[str], lex: SpeechActLexicon) -> bool:
     return leave or able
 
 
-def _shape_marks(keys: list[str], lex: SpeechActLexicon) -> list[str]:
+def _shape_marks(keys: list[str], registry: Registry) -> list[str]:
     """The marks of the answer shapes (speech_acts answer_shapes) one of whose cue sequences the question contains."""
-    def has(cue: list[str]) -> bool:
-        return any(keys[i:i + len(cue)] == cue for i in range(len(keys) - len(cue) + 1))
-    return list(dict.fromkeys(m for shape in lex.answer_shapes if any(has(c) for c in shape.cues) for m in shape.marks))
+    ms = [tuple(k.split("/", 1)) for k in keys]
+    return list(dict.fromkeys(m for cues, marks in patterns(registry).answer_shapes if any(contains(ms, c) for c in cues)
+                              for m in marks))
 
 
 def _reports_problem(keys: list[str], registry: Registry) -> bool:
@@ -164,7 +164,7 @@ def knowledge_query(
         asked_units=units, number_words=_native_numbers(registry) if units else [], outside_manual=_outside_manual(keys, dqr),
         condition=_asked_condition(lemmas + linked.expansion_terms, dqr),
         answer_marks=dqr.get("directive_marks", {}).get("marks", []) if _asks_leave_or_ability(keys, registry.speech_acts) else [],
-        shape_marks=_shape_marks(keys, registry.speech_acts),
+        shape_marks=_shape_marks(keys, registry),
         **_problem_fields(dqr.get("remedy_marks", {}) if _reports_problem(keys, registry) else {}),
         asks_capabilities=not linked.links and _asks_what_it_can_do(normalized_text, registry),
         expansion_terms=linked.expansion_terms, known_surfaces=linked.matched,

@@ -174,6 +174,11 @@ def _speech_act(c: ClauseAnalysis, r: Reading, words_max: int, p: Patterns) -> S
     )
 
 
+def _last(clauses: list[ClauseAnalysis]) -> int:
+    """Index of the clause said last."""
+    return max(range(len(clauses)), key=lambda i: clauses[i].start)
+
+
 def _ends_in(c: ClauseAnalysis, endings: frozenset) -> bool:
     last = next((m for m in reversed(c.morphemes) if not m.tag.startswith("S")), None)
     return last is not None and key(last) in endings
@@ -184,7 +189,7 @@ def _called_at_the_end(clauses: list[ClauseAnalysis], per: list[Reading], p: Pat
     a vocative particle, not one of the robot's names) addresses the whole turn to them."""
     if len(clauses) < 2:
         return
-    last = max(range(len(clauses)), key=lambda i: clauses[i].start)
+    last = _last(clauses)
     ms = [key(m) for m in clauses[last].morphemes if not m.tag.startswith("S")]
     while ms and (ms[-1][1] == "XSN" or ms[-1] in p.voc_particles):
         ms.pop()  # 얘들아: the particle and the plural suffix belong to the call
@@ -206,7 +211,7 @@ def _owner_named_at_the_end(clauses: list[ClauseAnalysis], per: list[Reading], l
     last word after the predicate, says whose the turn's device words are."""
     if not clauses:
         return
-    last = max(range(len(clauses)), key=lambda i: clauses[i].start)
+    last = _last(clauses)
     alone = len(clauses) > 1 and len(clauses[last].text.split()) == 1 and not clauses[last].has_predicate
     owner = thing_named(clauses[last], lex) if alone else thing_at_the_end(clauses[last], lex)
     if owner is None:
@@ -235,7 +240,7 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], registry: Registry) -> 
             reading.signals.append(f"target:{reading.target_owner}")
         per.append(reading)
     if clause_candidates:
-        last = max(range(len(clause_candidates)), key=lambda i: clause_candidates[i].start)
+        last = _last(clause_candidates)
         cut = cut_off_word(clause_candidates[last], matchers_for(registry))
         if cut is not None:
             per[last].mood, per[last].cut_off = "fragment", True

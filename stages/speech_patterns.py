@@ -80,10 +80,10 @@ class Patterns:
         self.interjection_tags = frozenset(lex.exclamation_interjections)
         self.quote_marks = tuple(lex.quote_marks)
         pp = lex.person_purposes
-        self.purpose_conn = pairs(pp.connectives) if pp else frozenset()
-        self.person_purpose_verbs = pairs(pp.verbs) if pp else frozenset()
+        self.purpose_conn, self.person_purpose_verbs = (pairs(pp.connectives), pairs(pp.verbs)) if pp else (frozenset(), frozenset())
         self.purpose_motions = frozenset(pp.motions) if pp else frozenset()
         self.purpose_motion_capability = pp.motion_capability if pp else ""
+        self.answer_shapes = tuple((_sequences(shape.cues), tuple(shape.marks)) for shape in lex.answer_shapes)
         self.spreads = frozenset(k[0] for k in pairs(lex.prohibition_spreads_over))
 
 
@@ -124,6 +124,12 @@ def leave_negators(ms: list[tuple[str, str]], p: "Patterns") -> list[int]:
 def asks_leave(ms: list[tuple[str, str]], p: "Patterns") -> int | None:
     """Index of the first negator that asks leave (leave_negators), if any."""
     return next(iter(leave_negators(ms, p)), None)
+
+
+def contains(ms: list[tuple[str, str]], seq: tuple[tuple[str, str], ...]) -> bool:
+    """Whether the morphemes hold `seq` as a contiguous run."""
+    n = len(seq)
+    return bool(n) and any(tuple(ms[i:i + n]) == seq for i in range(len(ms) - n + 1))
 
 
 def follows(ms: list[tuple[str, str]], first: frozenset, then: frozenset, within: int = 3) -> int | None:

@@ -90,7 +90,7 @@ lex AS (
     FROM chunk_terms t JOIN q USING (term) JOIN df USING (term) JOIN chunks c USING (chunk_id), n GROUP BY t.chunk_id)
 SELECT v.source_id, coalesce(lex.bm25, 0) AS bm25, array_cosine_similarity(v.vec, $vec::FLOAT[128]) AS dense
 FROM chunk_vectors v LEFT JOIN lex USING (chunk_id)
-WHERE NOT list_contains($excluded::VARCHAR[], v.doc_key)
+WHERE list_contains($current::VARCHAR[], v.doc_key)
 ORDER BY coalesce(lex.bm25, 0) / (SELECT max(bm25) FROM lex) + $dense_w * dense DESC, v.source_id LIMIT 10
 """
 
@@ -104,7 +104,7 @@ def test_the_in_memory_ranking_agrees_with_bm25_computed_from_the_term_counts(kn
             for dense_w in (0.0, 0.25):
                 got = search(view, weights, vector, {}, {"dense": dense_w, "graph": 0.0}).hits
                 want = con.execute(_REFERENCE_SQL, {"terms": list(weights), "qw": list(weights.values()), "vec": vector.tolist(),
-                                                    "excluded": view.excluded_docs, "dense_w": dense_w}).fetchall()
+                                                    "current": view.doc_keys, "dense_w": dense_w}).fetchall()
                 assert [h.source_id for h in got] == [r[0] for r in want], (weights, dense_w)
                 assert [h.bm25 for h in got] == pytest.approx([r[1] for r in want], abs=1e-4)
                 assert [h.dense for h in got] == pytest.approx([r[2] for r in want], abs=1e-3)
