@@ -41,6 +41,9 @@ SETS = {
     "talk_redteam (red-team talk, fit)": ROOT / "data/utterances/talk_redteam.jsonl",
     "talk_blind_v10_fit (talk written blind 2026-12-03, fit part)": ROOT / "data/utterances/talk_blind_v10_fit.jsonl",
     "talk_blind_v10_holdout (talk written blind 2026-12-03, never tuned on)": ROOT / "data/utterances/talk_blind_v10_holdout.jsonl",
+    "blind_v11_fit (talk, other systems, fragments, product questions, requests; written blind 2026-12-03, fit part)":
+        ROOT / "data/utterances/blind_v11_fit.jsonl",
+    "blind_v11_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v11_holdout.jsonl",
     "other_systems_redteam (red-team, fit)": ROOT / "data/utterances/other_systems_redteam.jsonl",
     "requests_redteam (red-team, fit)": ROOT / "data/utterances/requests_redteam.jsonl",
     "experience_boundary": ROOT / "data/utterances/experience_boundary.jsonl",
