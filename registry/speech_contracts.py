@@ -257,6 +257,11 @@ class SpeechActLexicon(_Model):
     endings, after a request in the same turn, retracts it."""
     fragment_max_words: int = Field(ge=1, le=10)
     """A predicate-less clause this short may still be an elliptical command ("거실 청정")."""
+    trailing_marks: list[str] = Field(default_factory=list)
+    """배터리... / 공기가 좀…: marks of a voice trailing off; a predicate-less last clause before one is unfinished."""
+    trailing_particles: Morphemes = Field(default_factory=list)
+    """배터리는 / 거실 청정을: particles that promise a predicate; a predicate-less clause ending on one (nothing but
+    좀 or a filler after it) is unfinished, not an elliptical command. (공깃밥 추가요: the polite 요 ends a sentence.)"""
     other_targets: OtherTargets
 
     @cached_property
@@ -267,6 +272,10 @@ class SpeechActLexicon(_Model):
     @cached_property
     def retraction_set(self) -> frozenset[tuple[str, str]]:
         return frozenset(tuple(v.split("/")) for v in self.retractions)  # type: ignore[misc]
+
+    @cached_property
+    def trailing_particle_set(self) -> frozenset[tuple[str, str]]:
+        return frozenset(tuple(v.split("/")) for v in self.trailing_particles)  # type: ignore[misc]
 
     @cached_property
     def person_set(self) -> frozenset[str]:

@@ -136,7 +136,7 @@ def _public_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers) -> tuple[float, boo
     # 사진 찍 / 화면 밝: a predicate cut off before its ending is the same broken turn
     # 흐음 / 휴우: a vocalization is one too; it says nothing to anybody
     broken = next((s.split(":")[0] for s in (c.act.signals if c.act is not None else [])
-                   if s.startswith(("cut_off_stem:", "cut_off_word:", "cut_off:from_sentence", "vocalization"))), None)
+                   if s.startswith(("cut_off_stem:", "cut_off_word:", "cut_off:from_sentence", "vocalization", "trails_off"))), None)
     broken = broken or next(("syllable_shards" for x in c.mentions if x.endswith(":spelled_by_syllables")), None)
     if trailing or broken:
         frg_strength *= 0.3
@@ -154,7 +154,9 @@ def _public_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers) -> tuple[float, boo
     if vague or (c.filler_words and not c.has_predicate and not exclaims):
         lit("has_vague_reference", 1.0, *vague[:2], "dangling_filler" if c.filler_words else "")
     lit("has_outdoor_scope", 0.6 if cues.get("outdoor") else 0.0, *cues.get("outdoor", [])[:2])
-    lit("has_clear_conversation_reply_shape", 1.0 if cues.get("reply_shape") else 0.0, *cues.get("reply_shape", []))
+    # 물 닿아도 괜찮아?: the verb a permission question ends on is asked, not said back as a reply
+    asks_leave = c.act is not None and c.act.mood == "knowledge_question" and "permission" in c.act.signals
+    lit("has_clear_conversation_reply_shape", 1.0 if cues.get("reply_shape") and not asks_leave else 0.0, *cues.get("reply_shape", []))
     lit("has_generic_help", 1.0 if cues.get("generic_help") else 0.0, *cues.get("generic_help", []))
     said = _said(c)
     if c.unsupported:

@@ -235,7 +235,7 @@ def claimed_effects(reply: str, kiwi: Any, registry: Registry) -> list[tuple[str
     clauses = clause_candidates(nt, registry)
     p = patterns(registry)
     out: list[tuple[str, bool]] = []
-    for c, act in zip(clauses, speech_acts(clauses, registry)):
+    for c, act in zip(clauses, speech_acts(clauses, nt, registry)):
         if act.polarity != "affirmative" or act.reported or act.mood in _QUESTION_MOODS or (
                 act.mood in _ASKING_MOODS and not act.past):
             continue

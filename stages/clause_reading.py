@@ -289,7 +289,8 @@ def _asked_mood(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: Readin
         out.cut_off = True  # 사진 찍 / 화면 밝: a stem ending in a consonant cannot end a Korean sentence
         sig.append(f"cut_off_stem:{ms[-1][0]}")
         return "fragment"
-    if (f.wish or final in p.declare_end or f.adjective) and any(k in p.curiosity for k in s.matrix):
+    if (f.wish or final in p.declare_end or f.adjective) and any(k in p.curiosity for k in s.matrix) \
+            and out.polarity == "affirmative":  # 하나도 안 궁금하거든: not wanting to know asks nothing
         sig.append("curiosity")  # 오늘 날씨 알고 싶어 / 궁금하다: asks to know
         return "question"
     if f.wish and s.benefactive:

@@ -222,7 +222,18 @@ def _owner_named_at_the_end(clauses: list[ClauseAnalysis], per: list[Reading], l
             r.signals.append(f"target:{owner}:named_at_the_end")
 
 
-def speech_acts(clause_candidates: list[ClauseAnalysis], registry: Registry) -> list[SpeechAct]:
+def _trails_off(c: ClauseAnalysis, nt: NormalizedText, lex: SpeechActLexicon) -> bool:
+    """A predicate-less turn of one clause is unfinished: the voice trailed off (배터리...), or its last word ends on a
+    particle that promises a predicate, with at most an adverb or a filler after it (배터리는, 공기가 좀, 청정을 어)."""
+    if c.has_predicate or "?" in nt.original:
+        return False  # 공기 상태도?: asked, not unfinished
+    if any(nt.original.rstrip().endswith(mark) for mark in lex.trailing_marks):
+        return True
+    words = [m for m in c.morphemes if m.tag not in ("MAG", "IC") and not m.tag.startswith("S")]
+    return bool(words) and (words[-1].form, words[-1].tag) in lex.trailing_particle_set
+
+
+def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: NormalizedText, registry: Registry) -> list[SpeechAct]:
     """Mood, polarity, agent, reported speech, time and target of every clause, with their signals."""
     p = patterns(registry)
     per = []
@@ -245,6 +256,10 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], registry: Registry) -> 
         if cut is not None:
             per[last].mood, per[last].cut_off = "fragment", True
             per[last].signals.append(f"cut_off_word:{cut}")
+        elif len(clause_candidates) == 1 and per[last].mood == "fragment" \
+                and _trails_off(clause_candidates[last], normalized_text, registry.speech_acts):
+            per[last].cut_off = True  # 배터리... / 거실 청정을 어: the speaker stopped before saying what of it
+            per[last].signals.append("trails_off")
     _quoted_by_the_next(clause_candidates, per, p)
     _spread_over_sentences(clause_candidates, per, p)
     _called_at_the_end(clause_candidates, per, p)

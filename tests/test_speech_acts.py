@@ -630,3 +630,29 @@ def test_what_the_robot_is_and_does_is_still_asked_of_the_manual_or_the_robot(ru
 def test_a_scope_that_trails_off_gets_a_scoped_probe(runner, text):
     record = _replied(runner, text, "STT_NULL")
     assert record.stt_null_subtype == "SOFT", (text, record.stt_null_subtype)
+
+
+@pytest.mark.parametrize("text", ["배터리...", "공기가 좀…", "배터리는", "거실 청정을 어", "밝기를 좀"])
+def test_a_fragment_that_trails_off_is_repaired_not_acted_on(runner, text):
+    """An ellipsis, or a particle that promises a predicate nobody said, leaves the turn unfinished."""
+    record = _replied(runner, text, "STT_NULL")
+    assert "trails_off" in _act(record).signals
+
+
+@pytest.mark.parametrize("text, capability", [("배터리", "battery_status"), ("거실 청정", "selected_room_clean"),
+                                              ("공기 상태도?", "air_quality")])
+def test_an_elliptical_command_or_question_still_acts(runner, text, capability):
+    record = _route(runner, text)
+    assert capability in [a[0] for a in actions(record)], (text, record.family, actions(record))
+
+
+def test_not_wanting_to_know_asks_nothing(runner):
+    _replied(runner, "공기 상태는 하나도 안 궁금하거든", "DEF")
+    assert [a[0] for a in actions(_route(runner, "공기 상태 궁금해"))] == ["air_quality"]
+
+
+@pytest.mark.parametrize("text", ["너 물 닿아도 괜찮아?", "촛불 켜 놓은 방에서 돌려도 괜찮아?"])
+def test_asking_leave_of_the_product_is_no_conversational_reply(runner, text):
+    """괜찮아 ends a permission question here; it is not said back as a reply (괜찮아, 고마워)."""
+    record = _replied(runner, text, "DQR")
+    assert "has_clear_conversation_reply_shape" not in record.evidence.axes
