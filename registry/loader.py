@@ -18,7 +18,8 @@ from registry.errors import RegistryError
 from registry.experience import EffectCatalog
 from registry.learned_model import LEARNED_FILE, LearnedFamilyModel
 from registry.registry_models import Capability, CapabilityRegistry, EvidenceWeights, Room, RoomRegistry, SkillRegistry
-from registry.speech_contracts import ProductVocabulary, RequestFrames, SpeechActLexicon
+from registry.frame_contracts import RequestFrames
+from registry.speech_contracts import ProductVocabulary, SpeechActLexicon
 
 REGISTRY_DIR = Path(__file__).resolve().parent
 FILES = {

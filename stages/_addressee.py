@@ -29,7 +29,7 @@ def vocative(ms: list[Pair], inside: list[bool], p: Patterns) -> Pair | None:
         nxt = ms[j] if j < len(ms) else None
         if nxt is None or not (k[1].startswith("NN") or k[1] == "NP"):
             return None
-        person = k[0] in p.persons and k[1].startswith("NN")
+        person = k[0] in p.persons and k[1].startswith(("NN", "NP"))  # 언니, 당신
         if nxt in p.voc_particles or (nxt in p.voc_name_particles and (person or k[1] == "NNP")):
             return k[0], "robot" if k in p.robot else "person"
         # 언니 나 사진 좀 찍어 줘: a bare person noun calls somebody (not 엄마 오면, 애들 사진 찍어, 엄마 방)

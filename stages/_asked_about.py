@@ -7,8 +7,13 @@ from __future__ import annotations
 
 from registry.loader import Registry
 from registry.speech_contracts import PRODUCT_NOUN_TAGS
-from stages._clauses import ClauseAnalysis, thing_before
+from stages._clauses import ClauseAnalysis, thing_before, thing_named
 from stages._matchers import matchers_for, public_place_of
+from stages.speech_patterns import contains, patterns
+
+
+_COMPOUND_TAILS = ("NNG", "NNB", "XSN")
+"""Tags of a morpheme Kiwi may split off a compound product noun (표시등 read as 표시/NNG 등/NNB)."""
 
 
 def product_topic(c: ClauseAnalysis, registry: Registry) -> str | None:
@@ -16,14 +21,93 @@ def product_topic(c: ClauseAnalysis, registry: Registry) -> str | None:
     words = registry.product.words
     past = set(registry.speech_acts.retrospective_modifiers)
     for i, (mo, at) in enumerate(zip(c.morphemes, c.compact_offsets)):
-        if mo.tag in PRODUCT_NOUN_TAGS and mo.form.lower() in words:
+        nxt = c.morphemes[i + 1] if i + 1 < len(c.morphemes) else None
+        joined = mo.form + nxt.form if nxt is not None and nxt.tag in _COMPOUND_TAILS else None  # 표시/NNG 등/NNB
+        if mo.tag in PRODUCT_NOUN_TAGS and (mo.form.lower() in words or (joined and joined.lower() in words)):
             # 엄마 폰 화면: the part belongs to another thing in the home, not to the robot;
             # 예전에 쓰던 공기청정기: a thing of the past, not this one
             j = i
             while j > 0 and c.morphemes[j - 1].tag in PRODUCT_NOUN_TAGS:
                 j -= 1
             bygone = j > 0 and f"{c.morphemes[j - 1].form}/{c.morphemes[j - 1].tag}" in past
-            return None if bygone or thing_before(c, registry.speech_acts, [at]) else mo.form
+            found = joined if joined and joined.lower() in words else mo.form
+            return None if bygone or thing_before(c, registry.speech_acts, [at]) else found
+    return None
+
+
+_SUBJECT_TAGS = ("JKS", "JX")
+
+
+def negated_fact(c: ClauseAnalysis, registry: Registry) -> bool:
+    """Whether the clause's negation falls on a verb said as a fact (안 돼, 안 올라가, 꼼짝을 안 해): not on an
+    adjective (안 좋아서, 어렵지 않더라: an evaluation) nor on what the speaker will or won't do (안 할래, 안 돌릴 거야)."""
+    act = c.act
+    if act is None or act.polarity != "negated" or "not_needed" in act.signals:
+        return False
+    ms = [(m.form, m.tag.split("-")[0]) for m in c.morphemes]
+    if any(contains(ms, run) for run in registry.speech_acts.intention_runs):
+        return False
+    negators = patterns(registry).negators
+    at = next((i for i, k in enumerate(ms) if k in negators and not c.in_registry_word[i]), None)
+    if at is None:
+        return False
+    if ms[at][1] == "MAG":  # 안 / 못 before the predicate
+        tag = next((t for _, t in ms[at + 1:] if t.startswith(("VV", "VA", "XSV", "XSA"))), "")
+    else:  # -지 않 / -지 못하 after it
+        tag = next((t for _, t in reversed(ms[:at]) if t.startswith(("VV", "VA", "XSV", "XSA"))), "")
+    return tag in ("VV", "XSV")
+
+
+def failing_function(c: ClauseAnalysis, registry: Registry) -> str | None:
+    """The device word a negated statement says does not work (충전이 안 돼요, 밝기가 안 올라가요): a capability
+    word (not a room) marked as the subject right before the negator's predicate, nobody else's thing."""
+    if c.capabilities or not negated_fact(c, registry):
+        return None
+    negators = patterns(registry).negators
+    at = next((i for i, m in enumerate(c.morphemes) if (m.form, m.tag) in negators and not c.in_registry_word[i]), None)
+    if at is None or at < 2:
+        return None
+    noun, particle = c.morphemes[at - 2], c.morphemes[at - 1]
+    rooms = {a.surface for a in c.anchors if a.kind == "room"}
+    if c.morphemes[at].tag != "MAG" or noun.tag not in ("NNG", "NNP") or particle.tag not in _SUBJECT_TAGS \
+            or not c.in_registry_word[at - 2] or noun.form in rooms:  # 충전이 안 돼: noun, particle, 안 / 못
+        return None
+    return None if thing_before(c, registry.speech_acts, [c.compact_offsets[at - 2]]) else noun.form
+
+
+def calls_a_person(act) -> bool:
+    """The clause calls a person (아빠, 당신, 민수야), not the robot nor another assistant (시리나 구글로 부를 수 있어?)."""
+    called = {s.split(":", 1)[1] for s in act.signals if s.startswith("vocative:")}
+    return bool(called - {s.split(":", 1)[1] for s in act.signals if s.startswith("assistant_vocative:")})
+
+
+def _malfunction(c: ClauseAnalysis, registry: Registry) -> tuple[str, str] | None:
+    """The clause's first malfunction predicate (speech_acts malfunction_predicates) as (lemma, base tag), if any."""
+    broken = patterns(registry).malfunction
+    return next((k for m in c.morphemes if (k := (m.form, m.tag.split("-")[0])) in broken), None)
+
+
+def problem_report(c: ClauseAnalysis, registry: Registry, topic: str | None) -> tuple[str, tuple[str, ...]] | None:
+    """(axis, signals) when a statement tells that the product or a part of it is wrong (`topic`: the clause's product
+    noun, if any): a malfunction predicate (몸통이 너무 뜨거워요), a negated fact, a display or an event said of a
+    product noun (필터 끼웠는데 자꾸 에러 나), a function that fails (충전이 안 돼요), or what the robot was asked not
+    happening (사진 찍어 달라니까 카메라가 꺼져 있대요). Never of another thing in the home (배터리 빨리 닳는 폰)."""
+    act = c.act
+    told = act.mood in ("statement", "exclamation") or (act.reported and act.mood == "fragment")  # ... 꺼져 있대요
+    if not told or act.target_owner is not None or act.agent == "third_person" or thing_named(c, registry.speech_acts):
+        return None
+    broken = _malfunction(c, registry)
+    if topic and not c.capabilities and (act.displayed or not act.reported):
+        if broken:
+            return "has_device_malfunction_report", (topic, f"malfunction:{broken[0]}")
+        if negated_fact(c, registry) or act.displayed or any(s.startswith("event:") for s in act.signals):
+            return "has_device_problem_report", (topic, *act.signals[:1])
+        return None
+    if not act.reported and (failing := failing_function(c, registry)):
+        return "has_device_problem_report", (failing, "negated_function")
+    if broken and act.reported and (topic or any(about_the_robot(x) for x in c.mentions)) \
+            and broken not in patterns(registry).exists:
+        return "has_device_malfunction_report", (topic or "", f"malfunction:{broken[0]}")
     return None
 
 

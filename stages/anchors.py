@@ -10,8 +10,8 @@ from itertools import groupby
 
 from registry.contracts import Clause, EvidenceAxis, HistoryEvidence, LearnedEvidence, NormalizedText, PreclassifierHints
 from registry.loader import Registry
-from stages._asked_about import about_the_robot, product_topic, public_place_asked, world_question
-from stages._clauses import ENDS_SENTENCE, ClauseAnalysis, thing_named
+from stages._asked_about import about_the_robot, calls_a_person, problem_report, product_topic, public_place_asked, world_question
+from stages._clauses import ENDS_SENTENCE, ClauseAnalysis
 from stages.ngram_model import LEARNED_PREFIX
 from stages.licensing import FRAMELESS, OTHER_THINGS_PART
 from stages._matchers import Matchers, matchers_for
@@ -199,36 +199,22 @@ def _question_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: 
         and any(s.startswith(("ability", "permission")) for s in act.signals)
     if (act.mood == "knowledge_question" and about_device) or asks_about or service:
         lit("has_device_knowledge_question", 1.0, act.mood, *act.signals[:2], "service_can_it" if service else "")
-    elif act.mood == "knowledge_question" and not trailing and not any(x.endswith(OTHER_THINGS_PART) for x in c.mentions):
+    elif act.mood == "knowledge_question" and not calls_a_person(act) and not trailing \
+            and not any(x.endswith(OTHER_THINGS_PART) for x in c.mentions):  # (아빠 이거 어떻게 끼워?: asked of dad)
         # 계단도 올라갈 수 있어? 처음 쓰기 전에 뭘 해야 돼?: how / can-it asked of the robot, no device word
         lit("has_unanchored_knowledge_question", 1.0, *act.signals[:2])
     # 카메라 화소가 몇이야? 화면 터치가 갑자기 안 먹어: a question or a problem report about the product itself
     # (a noun of the product's vocabulary, nothing licensed, nobody else's thing) asks the manual
     topic = product_topic(c, registry) if not trailing else None
-    told = act.mood in ("statement", "exclamation") or (act.reported and act.mood == "fragment")  # ... 꺼져 있대요
-    broken = _malfunction(c, registry) if told and not trailing else None
     ours = act.target_owner is None and act.agent != "third_person"
-    if topic and not c.capabilities and ours and (act.displayed or not act.reported):
-        if act.mood in ("question", "knowledge_question"):
-            lit("has_product_topic_question", 1.0, topic, act.mood)
-        elif broken:  # 몸통이 너무 뜨거워요, 바퀴가 헛돌면서 안 나가: the predicate itself says the part is wrong
-            lit("has_device_malfunction_report", 1.0, topic, f"malfunction:{broken[0]}")
-        elif told and ((act.polarity == "negated" and "not_needed" not in act.signals) or act.displayed
-                       or any(s.startswith("event:") for s in act.signals)):  # 필터 끼웠는데 자꾸 에러 나
-            lit("has_device_problem_report", 1.0, topic, *act.signals[:1])
-    elif broken and ours and act.reported and (topic or any(about_the_robot(x) for x in c.mentions)) \
-            and thing_named(c, registry.speech_acts) is None and broken not in patterns(registry).exists:
-        # 사진 찍어 달라니까 카메라가 꺼져 있대요: what the robot was asked did not happen (nothing is asked now)
-        lit("has_device_malfunction_report", 1.0, topic or "", f"malfunction:{broken[0]}")
+    if topic and not c.capabilities and ours and (act.displayed or not act.reported) and act.mood in ("question", "knowledge_question"):
+        lit("has_product_topic_question", 1.0, topic, act.mood)
+    report = problem_report(c, registry, topic) if not trailing else None
+    if report is not None:
+        lit(report[0], 1.0, *report[1])
     world = world_question(c, registry) if topic is None else None
     if world:
         lit("has_world_question", 1.0, world, act.mood)  # 마트 몇 시에 열어? 일교차 심해?: public information
-
-
-def _malfunction(c: ClauseAnalysis, registry: Registry) -> tuple[str, str] | None:
-    """The clause's first malfunction predicate (speech_acts malfunction_predicates) as (lemma, base tag), if any."""
-    broken = patterns(registry).malfunction
-    return next((k for m in c.morphemes if (k := (m.form, m.tag.split("-")[0])) in broken), None)
 
 
 def _act_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: bool) -> None:

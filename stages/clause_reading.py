@@ -198,7 +198,7 @@ def _subject(c: ClauseAnalysis, ms: list[Pair], p: Patterns, out: Reading) -> st
             out.agent = "user"
             sig.append(f"speaker_subject:{k[0]}")
             break
-        person = (k[0] in p.persons and k[1].startswith("NN")) or k[1] == "NNP"
+        person = (k[0] in p.persons and k[1].startswith(("NN", "NP"))) or k[1] == "NNP"  # 엄마가, 당신이
         if nxt in p.subject_particles and person and not inside[i]:
             out.agent = "third_person"
             sig.append(f"subject:{k[0]}")
@@ -345,6 +345,11 @@ def _told_mood(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: Reading
     sig, final, tags, last_pred = out.signals, s.final, s.tags, f.last_pred
     if final in p.suggest_end:
         return "suggestion"
+    # (뽀샤시하게 나와: a display verb after a manner ending says how something looks, nothing is displayed)
+    looks = f.pred_at is not None and f.pred_at > 0 and s.matrix[f.pred_at - 1] in p.manner_end
+    if not out.displayed and last_pred in p.display and looks and (out.final or final in p.declare_end):
+        sig.append(f"appearance:{last_pred[0]}")
+        return "statement"
     if out.displayed or (last_pred in p.display and (out.final or final in p.declare_end)):
         if not out.displayed:  # 에러 코드 E6 떴어요: something shows on the device (a report about it)
             out.displayed = True

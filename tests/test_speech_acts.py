@@ -656,3 +656,28 @@ def test_asking_leave_of_the_product_is_no_conversational_reply(runner, text):
     """괜찮아 ends a permission question here; it is not said back as a reply (괜찮아, 고마워)."""
     record = _replied(runner, text, "DQR")
     assert "has_clear_conversation_reply_shape" not in record.evidence.axes
+
+
+@pytest.mark.parametrize("text", ["충전대에 올려놨는데 충전이 안 돼요", "화면이 너무 어두운데 밝기가 안 올라가요",
+                                  "상태 표시등이 빨간색으로 깜빡여요", "만져 보니까 몸통이 너무 뜨거워요"])
+def test_a_function_or_part_that_fails_is_a_problem_report(runner, text):
+    """A device word as the subject of a negated verb, a compound product noun (표시등), a body part of the robot."""
+    record = _replied(runner, text, "DQR")
+    assert {"has_device_problem_report", "has_device_malfunction_report"} & set(record.evidence.axes), text
+
+
+@pytest.mark.parametrize("text", ["요즘 공기가 안 좋아서 빨래를 밖에 못 널어", "음소거는 안 할래, 그냥 둬",
+                                  "이번 주는 스캐닝 청정 안 돌릴 거야", "필터 가는 거 생각보다 어렵지 않더라",
+                                  "배터리 빨리 닳는 폰 진짜 짜증나", "이 카메라 앱 필터 완전 예쁘다 뽀샤시하게 나와"])
+def test_an_evaluation_a_decision_or_another_things_trouble_is_no_problem_report(runner, text):
+    """A negated adjective evaluates, a negated intention decides, another thing named owns the trouble, and a
+    display verb after a manner ending says how something looks."""
+    record = _route(runner, text)
+    assert record.family != "DQR" and actions(record) == [], (text, record.family, actions(record))
+
+
+@pytest.mark.parametrize("text", ["아빠 이거 어떻게 끼우는 거야? 설명서가 다 영어야", "보험 문자 왔던데 당신이 한번 확인 좀 해 봐",
+                                  "당신 아까 작은방 들어가서 뭐 했어?"])
+def test_a_question_or_request_to_a_person_called_is_talk(runner, text):
+    """아빠 / 당신 call a person of the home: what follows is asked of them, not of the robot."""
+    _replied(runner, text, "DEF")
