@@ -38,6 +38,12 @@ def product_topic(c: ClauseAnalysis, registry: Registry) -> str | None:
 _SUBJECT_TAGS = ("JKS", "JX")
 
 
+def _negator_at(c: ClauseAnalysis, registry: Registry) -> int | None:
+    """Index of the clause's first negator (안, 못, 않), not one inside a registry word."""
+    negators = patterns(registry).negators
+    return next((i for i, m in enumerate(c.morphemes) if (m.form, m.tag) in negators and not c.in_registry_word[i]), None)
+
+
 def negated_fact(c: ClauseAnalysis, registry: Registry) -> bool:
     """Whether the clause's negation falls on a verb said as a fact (안 돼, 안 올라가, 꼼짝을 안 해): not on an
     adjective (안 좋아서, 어렵지 않더라: an evaluation) nor on what the speaker will or won't do (안 할래, 안 돌릴 거야)."""
@@ -47,8 +53,7 @@ def negated_fact(c: ClauseAnalysis, registry: Registry) -> bool:
     ms = [(m.form, m.tag.split("-")[0]) for m in c.morphemes]
     if any(contains(ms, run) for run in registry.speech_acts.intention_runs):
         return False
-    negators = patterns(registry).negators
-    at = next((i for i, k in enumerate(ms) if k in negators and not c.in_registry_word[i]), None)
+    at = _negator_at(c, registry)
     if at is None:
         return False
     if ms[at][1] == "MAG":  # 안 / 못 before the predicate
@@ -63,8 +68,7 @@ def failing_function(c: ClauseAnalysis, registry: Registry) -> str | None:
     word (not a room) marked as the subject right before the negator's predicate, nobody else's thing."""
     if c.capabilities or not negated_fact(c, registry):
         return None
-    negators = patterns(registry).negators
-    at = next((i for i, m in enumerate(c.morphemes) if (m.form, m.tag) in negators and not c.in_registry_word[i]), None)
+    at = _negator_at(c, registry)
     if at is None or at < 2:
         return None
     noun, particle = c.morphemes[at - 2], c.morphemes[at - 1]
@@ -108,7 +112,27 @@ def problem_report(c: ClauseAnalysis, registry: Registry, topic: str | None) -> 
     if broken and act.reported and (topic or any(about_the_robot(x) for x in c.mentions)) \
             and broken not in patterns(registry).exists:
         return "has_device_malfunction_report", (topic or "", f"malfunction:{broken[0]}")
+    persons = registry.speech_acts.person_set  # 동생한테 찍어 달라니까 안 찍어 준대: a person was asked
+    at = _negator_at(c, registry)
+    quotes = patterns(registry).quotatives  # 측정하자니까 안 된대: the request quoted first, then what came of it
+    after_quote = at is not None and any((m.form, m.tag) in quotes for m in c.morphemes[:at])
+    if act.reported and after_quote and negated_fact(c, registry) and any(about_the_robot(x) for x in c.mentions) \
+            and not any(m.form in persons for m in c.morphemes):
+        return "has_device_problem_report", (topic or "", "asked_and_not_done")  # 측정하자니까 안 된대
     return None
+
+
+def operates_itself(c: ClauseAnalysis, registry: Registry) -> bool:
+    """A condition that runs something with no object named (밤에 켜 두면, 계속 틀어 놓으면): what is run is the robot
+    itself (not 음악 틀어 두면, 불 켜 두면: an object or another thing is what is run)."""
+    if c.role != "guard" or c.capabilities or thing_named(c, registry.speech_acts):
+        return False
+    runs = {tuple(v.split("/")) for v in registry.frames.kind_predicates.get("execution", []) if v.endswith("/VV")}
+    for i, m in enumerate(c.morphemes):
+        if (m.form, m.tag) in runs:
+            before = next((b for b in reversed(c.morphemes[:i]) if b.tag != "MAG"), None)
+            return before is None or not (before.tag.startswith(("NN", "NP", "SL")) or before.tag == "JKO")
+    return False
 
 
 _ELSEWHERE_REASONS = ("subject", "target", "third_person", "user")

@@ -10,7 +10,7 @@ from itertools import groupby
 
 from registry.contracts import Clause, EvidenceAxis, HistoryEvidence, LearnedEvidence, NormalizedText, PreclassifierHints
 from registry.loader import Registry
-from stages._asked_about import about_the_robot, calls_a_person, problem_report, product_topic, public_place_asked, world_question
+from stages._asked_about import about_the_robot, calls_a_person, operates_itself, problem_report, product_topic, public_place_asked, world_question
 from stages._clauses import ENDS_SENTENCE, ClauseAnalysis
 from stages.ngram_model import LEARNED_PREFIX
 from stages.licensing import FRAMELESS, OTHER_THINGS_PART
@@ -362,8 +362,8 @@ def _cross_clause_axes(clause_analyses: list[ClauseAnalysis], normalized_text: N
         axes[f"{FOLLOW_UP_PREFIX}{route}"] = EvidenceAxis(strength=1.0, signals=[f"last_route:{route}"])
     # "매너 모드 켜면 알람도 안 울려?": a question under a condition on a device word asks what the robot does then
     # (필터 0프로 되면 어떻게 돼?: a part of the product named in the condition counts as its device word)
-    guarded = any(c.role == "guard" and (c.capabilities or c.mentions or c.qna_topics or product_topic(c, registry))
-                  for c in clause_analyses)
+    guarded = any(c.role == "guard" and (c.capabilities or c.mentions or c.qna_topics or product_topic(c, registry)
+                                         or operates_itself(c, registry)) for c in clause_analyses)
     wondering = [c for c in clause_analyses if c.role == "action" and c.act is not None and not c.capabilities
                  and c.act.mood in ("question", "knowledge_question") and c.act.target_owner is None]
     if guarded and wondering and "has_device_knowledge_question" not in axes:

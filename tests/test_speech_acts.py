@@ -681,3 +681,20 @@ def test_an_evaluation_a_decision_or_another_things_trouble_is_no_problem_report
 def test_a_question_or_request_to_a_person_called_is_talk(runner, text):
     """아빠 / 당신 call a person of the home: what follows is asked of them, not of the robot."""
     _replied(runner, text, "DEF")
+
+
+@pytest.mark.parametrize("text", ["밤에 켜 두면 시끄러워?", "계속 켜 두면 전기세 많이 나와?"])
+def test_a_question_under_running_it_asks_about_the_product(runner, text):
+    """켜 두면 with no object: what is run is the robot itself, and the question is about what it does then."""
+    _replied(runner, text, "DQR")
+
+
+@pytest.mark.parametrize("text", ["심박 측정하자니까 안 된대", "스캐닝 청정 해 달라니까 자꾸 거절하네요"])
+def test_what_the_robot_was_asked_and_did_not_do_is_a_problem_report(runner, text):
+    _replied(runner, text, "DQR")
+
+
+@pytest.mark.parametrize("text", ["동생한테 사진 찍어 달라니까 안 찍어 준대", "천국에 가지 못하고 구천을 떠돈다던데"])
+def test_a_person_asked_or_a_negation_inside_the_words_quoted_is_no_problem_report(runner, text):
+    record = _route(runner, text)
+    assert record.family != "DQR" and actions(record) == [], (text, record.family)
