@@ -122,17 +122,48 @@ def problem_report(c: ClauseAnalysis, registry: Registry, topic: str | None) -> 
     return None
 
 
-def operates_itself(c: ClauseAnalysis, registry: Registry) -> bool:
-    """A condition that runs something with no object named (밤에 켜 두면, 계속 틀어 놓으면): what is run is the robot
-    itself (not 음악 틀어 두면, 불 켜 두면: an object or another thing is what is run)."""
-    if c.role != "guard" or c.capabilities or thing_named(c, registry.speech_acts):
+def going_outside(c: ClauseAnalysis) -> bool:
+    """Whether one may or must, going outside the home (밖에 나가도 돼? 밖에 나갈 때 ... 써야 돼?), asked of nobody
+    called: the move word is the speaker's going out, not the robot's."""
+    act = c.act
+    return act is not None and act.mood == "knowledge_question" and act.polarity == "affirmative" \
+        and not calls_a_person(act) and bool(c.cues.get("outside")) \
+        and any(x.endswith(":target:outside_place") for x in c.mentions)
+
+
+def capability_ids(registry: Registry) -> frozenset[str]:
+    """The registry's capability ids (a mention may also name an unsupported category: 창문 열 -> physical_manipulation)."""
+    return frozenset(cap.capability_id for cap in registry.capabilities.capabilities)
+
+
+def robots_doing(c: ClauseAnalysis, registry: Registry) -> bool:
+    """The clause is about what the robot does or undergoes: the robot as its subject (너 물 닿아도), a device word
+    or a product noun of its own, or running something with no object (방에서 돌려도). Not an unsupported act named
+    (오늘 창문 열어도 괜찮아?: the speaker's own doing)."""
+    act = c.act
+    return act is not None and (any(s.startswith("robot_subject") for s in act.signals)
+                                or any(about_the_robot(x) and x.split(":", 1)[0] in capability_ids(registry) for x in c.mentions)
+                                or bool(c.capabilities)
+                                or product_topic(c, registry) is not None or _runs_itself(c, registry))
+
+
+def _runs_itself(c: ClauseAnalysis, registry: Registry) -> bool:
+    """An execution predicate (켜, 틀, 돌리) with no object before it and no other thing named in the clause."""
+    if thing_named(c, registry.speech_acts):
         return False
     runs = {tuple(v.split("/")) for v in registry.frames.kind_predicates.get("execution", []) if v.endswith("/VV")}
     for i, m in enumerate(c.morphemes):
         if (m.form, m.tag) in runs:
             before = next((b for b in reversed(c.morphemes[:i]) if b.tag != "MAG"), None)
-            return before is None or not (before.tag.startswith(("NN", "NP", "SL")) or before.tag == "JKO")
+            if before is None or not (before.tag.startswith(("NN", "NP", "SL")) or before.tag == "JKO"):
+                return True  # (촛불 켜 놓은 방에서 돌려도: 켜 has its object, 돌려 has none)
     return False
+
+
+def operates_itself(c: ClauseAnalysis, registry: Registry) -> bool:
+    """A condition that runs something with no object named (밤에 켜 두면, 계속 틀어 놓으면): what is run is the robot
+    itself (not 음악 틀어 두면, 불 켜 두면: an object or another thing is what is run)."""
+    return c.role == "guard" and not c.capabilities and _runs_itself(c, registry)
 
 
 _ELSEWHERE_REASONS = ("subject", "target", "third_person", "user")

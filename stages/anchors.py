@@ -10,7 +10,7 @@ from itertools import groupby
 
 from registry.contracts import Clause, EvidenceAxis, HistoryEvidence, LearnedEvidence, NormalizedText, PreclassifierHints
 from registry.loader import Registry
-from stages._asked_about import about_the_robot, calls_a_person, operates_itself, problem_report, product_topic, public_place_asked, world_question
+from stages._asked_about import about_the_robot, calls_a_person, going_outside, operates_itself, problem_report, robots_doing, product_topic, public_place_asked, world_question
 from stages._clauses import ENDS_SENTENCE, ClauseAnalysis
 from stages.ngram_model import LEARNED_PREFIX
 from stages.licensing import FRAMELESS, OTHER_THINGS_PART
@@ -127,7 +127,7 @@ def _anchor_axes(c: ClauseAnalysis, lit: _Axes, history: HistoryEvidence) -> Non
         lit("has_reminder_cue", 1.0, *cues["sch_reminder"][:1])
 
 
-def _public_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers) -> tuple[float, bool]:
+def _public_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers, registry: Registry) -> tuple[float, bool]:
     """Public-information and vagueness axes; returns the FRG scope strength and whether the clause trails off."""
     cues, words = c.cues, c.text.split()
     # 날씨 그 저기 / 필터 아 뭐지: a topic word that trails off into fillers is a broken turn, not a question about it
@@ -154,8 +154,10 @@ def _public_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers) -> tuple[float, boo
     if vague or (c.filler_words and not c.has_predicate and not exclaims):
         lit("has_vague_reference", 1.0, *vague[:2], "dangling_filler" if c.filler_words else "")
     lit("has_outdoor_scope", 0.6 if cues.get("outdoor") else 0.0, *cues.get("outdoor", [])[:2])
-    # 물 닿아도 괜찮아?: the verb a permission question ends on is asked, not said back as a reply
-    asks_leave = c.act is not None and c.act.mood == "knowledge_question" and "permission" in c.act.signals
+    # 물 닿아도 괜찮아?: the verb a permission question about the robot ends on is asked, not said back as a reply
+    # (오늘 창문 열어도 괜찮아?: the speaker's own doing; the reply shape stays)
+    asks_leave = c.act is not None and c.act.mood == "knowledge_question" and "permission" in c.act.signals \
+        and robots_doing(c, registry)
     lit("has_clear_conversation_reply_shape", 1.0 if cues.get("reply_shape") and not asks_leave else 0.0, *cues.get("reply_shape", []))
     lit("has_generic_help", 1.0 if cues.get("generic_help") else 0.0, *cues.get("generic_help", []))
     said = _said(c)
@@ -310,7 +312,7 @@ def _fragment_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers) -> None:
 def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, registry: Registry) -> dict[str, EvidenceAxis]:
     lit = _Axes()
     _anchor_axes(c, lit, history)
-    frg_strength, trailing = _public_axes(c, lit, m)
+    frg_strength, trailing = _public_axes(c, lit, m, registry)
     _act_axes(c, lit, registry, trailing)
     if "has_device_problem_report" in lit or "has_device_malfunction_report" in lit:
         lit.drop("has_unlicensed_capability_mention")  # 밝기가 안 올라가요: the function that fails is the problem told, not talk
@@ -368,6 +370,13 @@ def _cross_clause_axes(clause_analyses: list[ClauseAnalysis], normalized_text: N
                  and c.act.mood in ("question", "knowledge_question") and c.act.target_owner is None]
     if guarded and wondering and "has_device_knowledge_question" not in axes:
         axes["has_device_knowledge_question"] = EvidenceAxis(strength=1.0, signals=["conditional_question", *wondering[0].act.signals[:2]])
+    # 오늘 밖에 나갈 때 마스크 써야 돼?: whether one may or must, going outside, asks about the day outdoors (not
+    # 밖에 나갈까?: a suggestion; 엄마 밖에 나가도 돼?: asked of mother; ... 로봇 카메라 화면 볼 수 있어?: the manual's)
+    if any(going_outside(c) for c in clause_analyses) and not any(
+            m.form.lower() in registry.product.words for c in clause_analyses for m in c.morphemes):
+        found = axes.get("has_frg_scope")
+        axes["has_frg_scope"] = EvidenceAxis(strength=max(0.8, found.strength if found else 0.0),
+                                             signals=[*(found.signals if found else []), "outdoor_query"])
     # "20분 있다가 나이트 모드 켜고 ...": the delay and the actions may sit in different clauses
     delays = [sig for c in clause_analyses if c.times.relative for sig in c.times.signals[:1]]
     acting = any(h.kind in ("execution", "settings") and h.strength >= 0.8 for c in clause_analyses for h in c.capabilities)

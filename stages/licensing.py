@@ -164,8 +164,8 @@ def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, registry:
             and not c.cues.get("indoor")):
         return "target:outdoors"  # 바깥 공기 괜찮나?: the robot measures only where it is
     if (not c.rooms and hit.capability_id in matchers_for(registry).room_bound_capabilities
-            and public_place_of(c.morphemes, matchers_for(registry))):
-        return "target:outside_place"  # 약국 가서 약 사 와: a place outside the home, no room the robot can reach
+            and (public_place_of(c.morphemes, matchers_for(registry)) or c.cues.get("outside"))):
+        return "target:outside_place"  # 약국 가서 약 사 와, 밖에 나가: outside the home, no room the robot can reach
     if _spelled_by_syllables(hit, c, registry):
         return "spelled_by_syllables"
     if hit.kind == "state_query" and c.connective in matchers_for(registry).before_nouns:

@@ -698,3 +698,22 @@ def test_what_the_robot_was_asked_and_did_not_do_is_a_problem_report(runner, tex
 def test_a_person_asked_or_a_negation_inside_the_words_quoted_is_no_problem_report(runner, text):
     record = _route(runner, text)
     assert record.family != "DQR" and actions(record) == [], (text, record.family)
+
+
+@pytest.mark.parametrize("text", ["오늘 창문 열어도 괜찮아?", "엄마한테 물어봤는데 오늘 세차해도 괜찮아?"])
+def test_asking_leave_for_ones_own_doing_is_no_product_question(runner, text):
+    """The speaker's own doing (an unsupported act named is not the robot's): no manual question, no step."""
+    record = _route(runner, text)
+    assert record.family != "DQR" and actions(record) == [], (text, record.family)
+
+
+@pytest.mark.parametrize("text", ["오늘 밖에 나갈 때 마스크 써야 돼?", "지금 밖에 나가도 괜찮아?"])
+def test_whether_one_may_go_outside_asks_about_the_day_outdoors(runner, text):
+    """밖 puts the going outside the home: the speaker's, never the robot's move, and public information."""
+    _replied(runner, text, "FRG")
+
+
+@pytest.mark.parametrize("text", ["밖에 나갈까?", "밖에 나가서 휴대폰으로 로봇 카메라 화면 실시간으로 볼 수 있어?"])
+def test_a_suggestion_or_a_product_word_keeps_going_outside_off_the_weather(runner, text):
+    record = _route(runner, text)
+    assert record.family != "FRG" and actions(record) == [], (text, record.family)
