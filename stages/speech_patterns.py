@@ -176,8 +176,9 @@ def governing_predicate(hit, c: ClauseAnalysis, p: Patterns) -> tuple[int, tuple
         if offsets[i] < end or c.in_registry_word[i] or c.after_registry_word[i]:
             continue  # before the word, or part of a registry word (청/NNG 정하/VV for 청정하, 크/VA ᆫ/ETM 방 for 큰방)
         nxt = morphs[i + 1] if i + 1 < len(morphs) else None
-        if mo.tag.startswith("VA") and nxt is not None and key(nxt) in p.manner_end:
-            continue  # 세게, 빵빵하게: manner, not the predicate
+        if mo.tag.startswith(("VA", "VV")) and nxt is not None and key(nxt) in p.manner_end and (
+                mo.tag.startswith("VA") or any(m.tag.startswith(("VV", "VA")) for m in morphs[i + 2:])):
+            continue  # 세게, 빵빵하게, 예쁘게 나오게 찍어: manner or the result aimed at, not the predicate
         if mo.tag.startswith("VX"):
             continue  # auxiliaries (켜져 있어, 해 줘) carry no frame of their own
         if wish_good_at(ms, i, p):

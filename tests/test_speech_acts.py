@@ -717,3 +717,15 @@ def test_whether_one_may_go_outside_asks_about_the_day_outdoors(runner, text):
 def test_a_suggestion_or_a_product_word_keeps_going_outside_off_the_weather(runner, text):
     record = _route(runner, text)
     assert record.family != "FRG" and actions(record) == [], (text, record.family)
+
+
+@pytest.mark.parametrize("text", ["사진 예쁘게 나오게 찍어 줘", "사진 잘 나오게 찍어 줘"])
+def test_the_result_aimed_at_is_no_predicate_of_the_request(runner, text):
+    """나오게 says how the photo should come out; 찍어 줘 is what the frame of take_photo needs."""
+    record = _route(runner, text)
+    assert "take_photo" in [a[0] for a in actions(record)], (text, record.family, actions(record))
+
+
+@pytest.mark.parametrize("text", ["거실 밖으로 나가", "안방 밖으로 나가 있어"])
+def test_out_of_a_room_is_no_move_into_it(runner, text):
+    assert actions(_route(runner, text)) == []
