@@ -187,7 +187,11 @@ def _question_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: 
             and (word := next((m.form for m in c.morphemes if (m.form, m.tag.split("-")[0]) in persona), None)):
         lit("has_persona_question", 1.0, word)  # 너도 친구 있어?: small talk, not the manual
         return
-    about_robot = [x for x in c.mentions if about_the_robot(x)]
+    # (폰 볼륨이 왜 이렇게 작지, 에어컨 실외기 소리 들려?: another thing in the home asked about is not the robot,
+    # unless it is whether the robot can act on it: 에어컨도 켜 줄 수 있어?)
+    other = registry.speech_acts.other_targets.category
+    able = any(s.startswith("ability") for s in act.signals)
+    about_robot = [x for x in c.mentions if about_the_robot(x) and (able or not x.startswith(f"{other}:"))]
     about_device = bool(about_robot or _anchored(c) or c.identity)
     # 청정 켜져 있나? 무슨 모드로 돌고 있어?: a state question its state query answers asks the robot, not the manual
     # (the execution word in it is what the state is of)
