@@ -1,4 +1,5 @@
-"""What a question to the robot asks about: the product, a thing of the world, a place outside the home.
+"""What a question or a report to the robot is about: the product (a question about it, a problem report),
+the robot's own doing, a thing of the world, a place outside the home.
 
 No nodes here: helpers of the evidence axes (stages/anchors.py), each a pure function of a clause and the registry.
 """
