@@ -39,6 +39,8 @@ SETS = {
     "train_v5 (written blind, fit set)": ROOT / "data/utterances/train_v5.jsonl",
     "talk_capability (talk rows)": ROOT / "data/utterances/talk_capability.jsonl",
     "talk_redteam (red-team talk, fit)": ROOT / "data/utterances/talk_redteam.jsonl",
+    "talk_redteam_v12 (red-team talk: phone calls, people, other devices, play; written blind 2026-12-03, fit)":
+        ROOT / "data/utterances/talk_redteam_v12.jsonl",
     "talk_blind_v10_fit (talk written blind 2026-12-03, fit part)": ROOT / "data/utterances/talk_blind_v10_fit.jsonl",
     "talk_blind_v10_holdout (talk written blind 2026-12-03, never tuned on)": ROOT / "data/utterances/talk_blind_v10_holdout.jsonl",
     "blind_v11_fit (talk, other systems, fragments, product questions, requests; written blind 2026-12-03, fit part)":

@@ -27,6 +27,8 @@ def vocative(ms: list[Pair], inside: list[bool], p: Patterns) -> Pair | None:
         while j < len(ms) and ms[j][1] == "XSN":
             j += 1  # 얘들아: the plural suffix belongs to the noun
         nxt = ms[j] if j < len(ms) else None
+        if nxt is not None and nxt in p.voc_particles and not k[1].startswith(("NN", "NP")):
+            return k[0], "robot" if k in p.robot else "person"  # 멍멍아 (read as MAG + 아/JKV): a call all the same
         if nxt is None or not (k[1].startswith("NN") or k[1] == "NP"):
             return None
         person = k[0] in p.persons and k[1].startswith(("NN", "NP"))  # 언니, 당신

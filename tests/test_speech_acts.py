@@ -720,3 +720,10 @@ def test_the_result_aimed_at_is_no_predicate_of_the_request(runner, text):
 @pytest.mark.parametrize("text", ["거실 밖으로 나가", "안방 밖으로 나가 있어"])
 def test_out_of_a_room_is_no_move_into_it(runner, text):
     assert actions(_route(runner, text)) == []
+
+
+@pytest.mark.parametrize("text", ["그래 그럼 빨리 충전하러 가. 5퍼면 곧 꺼진다, 니 폰.", "먼저 충전하러 가. 기다리지 말고. 전기차 말이야.",
+                                  "헤이 카카오, 야간 모드 켜 줘.", "멍멍아 이리 와 거실로 와"])
+def test_an_afterthought_owner_another_assistant_or_a_call_takes_the_request_off_the_robot(runner, text):
+    """니 폰 / 전기차 말이야 said last name whose the words are; 카카오 and 멍멍아 (Kiwi: MAG + 아/JKV) are called."""
+    assert actions(_route(runner, text)) == [], text
