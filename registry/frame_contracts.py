@@ -107,6 +107,12 @@ class RequestFrames(_Model):
         return nouns, tuple(n for n in nouns if len(n) >= 2)
 
     @cached_property
+    def kind_predicate_sets(self) -> dict[str, frozenset[tuple[str, str]]]:
+        """Per capability kind, its predicates as (lemma, tag) pairs."""
+        return {kind: frozenset(tuple(v.split("/")) for v in values)  # type: ignore[misc]
+                for kind, values in self.kind_predicates.items()}
+
+    @cached_property
     def light_set(self) -> frozenset[tuple[str, str]]:
         """The light verbs as (lemma, tag) pairs."""
         return frozenset(tuple(v.split("/")) for v in self.light_verbs)  # type: ignore[misc]

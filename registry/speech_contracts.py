@@ -259,6 +259,9 @@ class SpeechActLexicon(_Model):
     intentions: list[Morphemes] = Field(default_factory=list)
     """안 할래, 안 돌릴 거야: runs of morphemes that say what the speaker will or won't do; a negation with one is
     a decision, never a report that something fails."""
+    afterthought_markers: list[Morphemes] = Field(default_factory=list)
+    """전기차 말이야 / 세탁기 말이에요: runs that make a short last clause an afterthought saying what the speaker
+    means (its noun names whose the turn's device words are)."""
     trailing_marks: list[str] = Field(default_factory=list)
     """배터리... / 공기가 좀…: marks of a voice trailing off; a predicate-less last clause before one is unfinished."""
     trailing_particles: Morphemes = Field(default_factory=list)
@@ -278,6 +281,10 @@ class SpeechActLexicon(_Model):
     @cached_property
     def intention_runs(self) -> tuple[tuple[tuple[str, str], ...], ...]:
         return tuple(tuple(tuple(v.split("/")) for v in run) for run in self.intentions)  # type: ignore[misc]
+
+    @cached_property
+    def afterthought_runs(self) -> tuple[tuple[tuple[str, str], ...], ...]:
+        return tuple(tuple(tuple(v.split("/")) for v in run) for run in self.afterthought_markers)  # type: ignore[misc]
 
     @cached_property
     def trailing_particle_set(self) -> frozenset[tuple[str, str]]:

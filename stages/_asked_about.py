@@ -45,17 +45,15 @@ def _negator_at(c: ClauseAnalysis, registry: Registry) -> int | None:
     return next((i for i, m in enumerate(c.morphemes) if (m.form, m.tag) in negators and not c.in_registry_word[i]), None)
 
 
-def negated_fact(c: ClauseAnalysis, registry: Registry) -> bool:
-    """Whether the clause's negation falls on a verb said as a fact (안 돼, 안 올라가, 꼼짝을 안 해): not on an
-    adjective (안 좋아서, 어렵지 않더라: an evaluation) nor on what the speaker will or won't do (안 할래, 안 돌릴 거야)."""
+def negated_fact(c: ClauseAnalysis, registry: Registry, at: int | None) -> bool:
+    """Whether the clause's negation (its negator at `at`, see _negator_at) falls on a verb said as a fact (안 돼,
+    안 올라가, 꼼짝을 안 해): not on an adjective (안 좋아서, 어렵지 않더라: an evaluation) nor on what the speaker
+    will or won't do (안 할래, 안 돌릴 거야)."""
     act = c.act
-    if act is None or act.polarity != "negated" or "not_needed" in act.signals:
+    if at is None or act is None or act.polarity != "negated" or "not_needed" in act.signals:
         return False
     ms = [(m.form, m.tag.split("-")[0]) for m in c.morphemes]
     if any(contains(ms, run) for run in registry.speech_acts.intention_runs):
-        return False
-    at = _negator_at(c, registry)
-    if at is None:
         return False
     if ms[at][1] == "MAG":  # 안 / 못 before the predicate
         tag = next((t for _, t in ms[at + 1:] if t.startswith(("VV", "VA", "XSV", "XSA"))), "")
@@ -64,13 +62,10 @@ def negated_fact(c: ClauseAnalysis, registry: Registry) -> bool:
     return tag in ("VV", "XSV")
 
 
-def failing_function(c: ClauseAnalysis, registry: Registry) -> str | None:
-    """The device word a negated statement says does not work (충전이 안 돼요, 밝기가 안 올라가요): a capability
-    word (not a room) marked as the subject right before the negator's predicate, nobody else's thing."""
-    if c.capabilities or not negated_fact(c, registry):
-        return None
-    at = _negator_at(c, registry)
-    if at is None or at < 2:
+def _failing_function(c: ClauseAnalysis, registry: Registry, at: int) -> str | None:
+    """The device word a negated fact (negator at `at`) says does not work (충전이 안 돼요, 밝기가 안 올라가요): a
+    capability word (not a room) marked as the subject right before 안 / 못, nobody else's thing."""
+    if c.capabilities or at < 2:
         return None
     noun, particle = c.morphemes[at - 2], c.morphemes[at - 1]
     rooms = {a.surface for a in c.anchors if a.kind == "room"}
@@ -102,24 +97,26 @@ def problem_report(c: ClauseAnalysis, registry: Registry, topic: str | None) -> 
     if not told or act.target_owner is not None or act.agent == "third_person" or thing_named(c, registry.speech_acts):
         return None
     broken = _malfunction(c, registry)
+    at = _negator_at(c, registry)
+    negated = negated_fact(c, registry, at)
     if topic and not c.capabilities and (act.displayed or not act.reported):
         if broken:
             return "has_device_malfunction_report", (topic, f"malfunction:{broken[0]}")
-        if negated_fact(c, registry) or act.displayed or any(s.startswith("event:") for s in act.signals):
+        if negated or act.displayed or any(s.startswith("event:") for s in act.signals):
             return "has_device_problem_report", (topic, *act.signals[:1])
         return None
-    if not act.reported and (failing := failing_function(c, registry)):
-        return "has_device_problem_report", (failing, "negated_function")
-    if broken and act.reported and (topic or any(about_the_robot(x) for x in c.mentions)) \
-            and broken not in patterns(registry).exists:
+    if not act.reported:
+        failing = _failing_function(c, registry, at) if negated else None
+        return ("has_device_problem_report", (failing, "negated_function")) if failing else None
+    robots = any(about_the_robot(x) for x in c.mentions)
+    if broken and (topic or robots) and broken not in patterns(registry).exists:
         return "has_device_malfunction_report", (topic or "", f"malfunction:{broken[0]}")
-    persons = registry.speech_acts.person_set  # 동생한테 찍어 달라니까 안 찍어 준대: a person was asked
-    at = _negator_at(c, registry)
-    quotes = patterns(registry).quotatives  # 측정하자니까 안 된대: the request quoted first, then what came of it
-    after_quote = at is not None and any((m.form, m.tag) in quotes for m in c.morphemes[:at])
-    if act.reported and after_quote and negated_fact(c, registry) and any(about_the_robot(x) for x in c.mentions) \
+    # 측정하자니까 안 된대: the request quoted first, then what came of it (not 동생한테 찍어 달라니까 ...: a person
+    # was asked; not 천국에 가지 못하고 ... 떠돈다던데: the negation is inside the words quoted)
+    quotes, persons = patterns(registry).quotatives, registry.speech_acts.person_set
+    if negated and robots and any((m.form, m.tag) in quotes for m in c.morphemes[:at]) \
             and not any(m.form in persons for m in c.morphemes):
-        return "has_device_problem_report", (topic or "", "asked_and_not_done")  # 측정하자니까 안 된대
+        return "has_device_problem_report", (topic or "", "asked_and_not_done")
     return None
 
 
@@ -132,18 +129,13 @@ def going_outside(c: ClauseAnalysis) -> bool:
         and any(x.endswith(":target:outside_place") for x in c.mentions)
 
 
-def capability_ids(registry: Registry) -> frozenset[str]:
-    """The registry's capability ids (a mention may also name an unsupported category: 창문 열 -> physical_manipulation)."""
-    return frozenset(cap.capability_id for cap in registry.capabilities.capabilities)
-
-
 def robots_doing(c: ClauseAnalysis, registry: Registry) -> bool:
     """The clause is about what the robot does or undergoes: the robot as its subject (너 물 닿아도), a device word
     or a product noun of its own, or running something with no object (방에서 돌려도). Not an unsupported act named
-    (오늘 창문 열어도 괜찮아?: the speaker's own doing)."""
+    (오늘 창문 열어도 괜찮아?: 창문 열 is a category mention, no capability: the speaker's own doing)."""
     act = c.act
     return act is not None and (any(s.startswith("robot_subject") for s in act.signals)
-                                or any(about_the_robot(x) and x.split(":", 1)[0] in capability_ids(registry) for x in c.mentions)
+                                or any(about_the_robot(x) and x.split(":", 1)[0] in registry.capability_by_id for x in c.mentions)
                                 or bool(c.capabilities)
                                 or product_topic(c, registry) is not None or _runs_itself(c, registry))
 
@@ -152,9 +144,9 @@ def _runs_itself(c: ClauseAnalysis, registry: Registry) -> bool:
     """An execution predicate (켜, 틀, 돌리) with no object before it and no other thing named in the clause."""
     if thing_named(c, registry.speech_acts):
         return False
-    runs = {tuple(v.split("/")) for v in registry.frames.kind_predicates.get("execution", []) if v.endswith("/VV")}
+    runs = registry.frames.kind_predicate_sets.get("execution", frozenset())
     for i, m in enumerate(c.morphemes):
-        if (m.form, m.tag) in runs:
+        if m.tag == "VV" and (m.form, m.tag) in runs:
             before = next((b for b in reversed(c.morphemes[:i]) if b.tag != "MAG"), None)
             if before is None or not (before.tag.startswith(("NN", "NP", "SL")) or before.tag == "JKO"):
                 return True  # (촛불 켜 놓은 방에서 돌려도: 켜 has its object, 돌려 has none)

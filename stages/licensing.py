@@ -104,10 +104,11 @@ def _head_noun_after(hit, c: ClauseAnalysis) -> str | None:
     return None
 
 
-def _outside_of_a_room(c: ClauseAnalysis, registry: Registry) -> bool:
-    """A room word followed right away by an outside word (거실 밖, 안방 바깥): the place is outside that room."""
-    rooms = {a.surface for a in c.anchors if a.kind == "room"}
-    outside = set(registry.capabilities.classification_hints.outside_cues)
+def _outside_of_a_room(c: ClauseAnalysis) -> bool:
+    """A room word followed right away by an outside word the clause holds (its "outside" cues: 거실 밖, 안방
+    바깥): the place is outside that room."""
+    outside = set(c.cues.get("outside", []))
+    rooms = {a.surface for a in c.anchors if a.kind == "room"} if outside else set()
     return any(a.form in rooms and b.form in outside for a, b in zip(c.morphemes, c.morphemes[1:]))
 
 
@@ -173,7 +174,7 @@ def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, registry:
     if (not c.rooms and hit.capability_id in matchers_for(registry).room_bound_capabilities
             and (public_place_of(c.morphemes, matchers_for(registry)) or c.cues.get("outside"))):
         return "target:outside_place"  # 약국 가서 약 사 와, 밖에 나가: outside the home, no room the robot can reach
-    if hit.capability_id in matchers_for(registry).room_bound_capabilities and _outside_of_a_room(c, registry):
+    if hit.capability_id in matchers_for(registry).room_bound_capabilities and _outside_of_a_room(c):
         return "target:outside_of_room"  # 거실 밖으로 나가: out of the room, not into it
     if _spelled_by_syllables(hit, c, registry):
         return "spelled_by_syllables"

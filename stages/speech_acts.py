@@ -206,10 +206,6 @@ def _called_at_the_end(clauses: list[ClauseAnalysis], per: list[Reading], p: Pat
             r.signals.append(f"vocative:at_the_end:{ms[0][0]}")
 
 
-_I_MEAN = (("말", "NNG"), ("이", "VCP"))
-"""전기차 말이야 / 세탁기 말이에요: the noun before 말이다 is what the speaker means."""
-
-
 def _owner_named_at_the_end(clauses: list[ClauseAnalysis], per: list[Reading], lex: SpeechActLexicon) -> None:
     """볼륨 좀 줄여, 티비 / 아 배터리 다 됐네 폰: another thing in the home named last, as a clause of its own or as the
     last word after the predicate, says whose the turn's device words are."""
@@ -217,10 +213,11 @@ def _owner_named_at_the_end(clauses: list[ClauseAnalysis], per: list[Reading], l
         return
     last = _last(clauses)
     c = clauses[last]
-    # 니 폰 / 전기차 말이야: a short afterthought of its own, with no predicate but "I mean"
-    afterthought = not c.has_predicate or contains([(m.form, m.tag) for m in c.morphemes], _I_MEAN)
+    # 니 폰 / 전기차 말이야: a short afterthought of its own, with no predicate but "I mean" (afterthought_markers)
+    ms = [(m.form, m.tag) for m in c.morphemes]
+    afterthought = not c.has_predicate or any(contains(ms, run) for run in lex.afterthought_runs)
     alone = len(clauses) > 1 and len(c.text.split()) <= 3 and afterthought
-    owner = thing_named(clauses[last], lex) if alone else thing_at_the_end(clauses[last], lex)
+    owner = thing_named(c, lex) if alone else thing_at_the_end(c, lex)
     if owner is None:
         return
     for i, r in enumerate(per):
