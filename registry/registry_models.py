@@ -6,6 +6,8 @@ unsupported categories, manual topics, skills and agents, rooms, and the evidenc
 
 from __future__ import annotations
 
+from functools import cached_property
+
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -130,6 +132,9 @@ class UnsupportedCategory(_Model):
 class QnaTopic(_Model):
     topic: str
     aliases: list[str]
+    shown_on_device: bool = False
+    """What the robot itself shows (an error code, a warning light): said to be on display, it reports a problem
+    (E1 떴어), where a topic like the electricity bill coming out (전기세 나왔어) does not."""
 
 
 class AmbiguousAnchor(_Model):
@@ -157,6 +162,11 @@ class CapabilityRegistry(_Model):
     device_qna_topics: list[QnaTopic]
     product_identity_anchors: list[str]
     classification_hints: ClassificationHints
+
+    @cached_property
+    def shown_topics(self) -> frozenset[str]:
+        """The manual topics the robot shows on itself (QnaTopic.shown_on_device)."""
+        return frozenset(t.topic for t in self.device_qna_topics if t.shown_on_device)
 
     @model_validator(mode="after")
     def _unique(self) -> "CapabilityRegistry":

@@ -148,6 +148,9 @@ class OtherTargets(_Model):
     """Kind of thing -> nouns naming it (matched as whole morphemes, lower case)."""
     possessive_particles: list[str] = Field(default_factory=list)
     """What alone may join a thing to a part of it (정수기 필터, 정수기의 필터); 스피커랑 페어링 joins two things."""
+    played: list[str] = Field(default_factory=list)
+    """What is played on another device (영상, 음악): the robot plays nothing, so a device word this noun owns
+    right before it (영상 소리 좀 꺼, 음악 볼륨 줄여) is that device's; named elsewhere it owns nothing (노래 좋다)."""
 
 
 class SpeechActLexicon(_Model):
@@ -191,6 +194,16 @@ class SpeechActLexicon(_Model):
     asking_request_endings: Morphemes = Field(default_factory=list)
     """청정해 줄래?: a question ending that asks for the act (a request, not a question)."""
     manner_endings: Morphemes = Field(default_factory=list)
+    open_question_endings: Morphemes = Field(default_factory=list)
+    """뭐가 달라지는데? 어디 가는데: a declarative ending that asks when a question word comes before it, unless an
+    indirect question (indirect_question_endings) holds the question word (뭐가 좋은지 모르겠는데)."""
+    indirect_question_endings: Morphemes = Field(default_factory=list)
+    open_question_words: Morphemes = Field(default_factory=list)
+    """The question words that make an open_question_ending ask (not 얼마나 이쁜데, 왜 이렇게 늦는데, 어느 땐데:
+    exclaimed or complained)."""
+    confirmation_predicates: Morphemes = Field(default_factory=list)
+    """돌아가고 있는 거 맞아?: after a modifier and a nominalizer, asks whether what it qualifies holds; the
+    qualified predicate carries the frame."""
     intoned_questions: IntonedQuestions | None = None
     bare_request_connectives: Morphemes = Field(default_factory=list)
     """켜 봐 (9시 뉴스 할 시간이다): a request ending read as a connective before a remark (a copula or an

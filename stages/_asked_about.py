@@ -20,20 +20,23 @@ _COMPOUND_TAILS = ("NNG", "NNB", "XSN")
 def product_topic(c: ClauseAnalysis, registry: Registry) -> str | None:
     """The first whole noun of the clause that names this product or one of its parts or properties."""
     words = registry.product.words
-    past = set(registry.speech_acts.retrospective_modifiers)
     for i, (mo, at) in enumerate(zip(c.morphemes, c.compact_offsets)):
         nxt = c.morphemes[i + 1] if i + 1 < len(c.morphemes) else None
         joined = mo.form + nxt.form if nxt is not None and nxt.tag in _COMPOUND_TAILS else None  # 표시/NNG 등/NNB
         if mo.tag in PRODUCT_NOUN_TAGS and (mo.form.lower() in words or (joined and joined.lower() in words)):
             # 엄마 폰 화면: the part belongs to another thing in the home, not to the robot;
             # 예전에 쓰던 공기청정기: a thing of the past, not this one
-            j = i
-            while j > 0 and c.morphemes[j - 1].tag in PRODUCT_NOUN_TAGS:
-                j -= 1
-            bygone = j > 0 and f"{c.morphemes[j - 1].form}/{c.morphemes[j - 1].tag}" in past
             found = joined if joined and joined.lower() in words else mo.form
-            return None if bygone or thing_before(c, registry.speech_acts, [at]) else found
+            return None if _bygone(c, i, registry) or thing_before(c, registry.speech_acts, [at]) else found
     return None
+
+
+def _bygone(c: ClauseAnalysis, i: int, registry: Registry) -> bool:
+    """Whether the noun phrase ending in morpheme i is qualified as a thing of the past (예전에 쓰던 공기청정기)."""
+    j = i
+    while j > 0 and c.morphemes[j - 1].tag in PRODUCT_NOUN_TAGS:
+        j -= 1
+    return j > 0 and f"{c.morphemes[j - 1].form}/{c.morphemes[j - 1].tag}" in registry.speech_acts.retrospective_modifiers
 
 
 _SUBJECT_TAGS = ("JKS", "JX")
@@ -75,6 +78,22 @@ def _failing_function(c: ClauseAnalysis, registry: Registry, at: int) -> str | N
     return None if thing_before(c, registry.speech_acts, [c.compact_offsets[at - 2]]) else noun.form
 
 
+def _stopping_function(c: ClauseAnalysis, registry: Registry) -> str | None:
+    """The device word (a capability word, not a room, nobody else's thing) marked as the subject of the clause's
+    malfunction predicate (청정이 자꾸 멈춰, 충전이 중간에 끊겨)."""
+    if c.capabilities:
+        return None
+    rooms = {a.surface for a in c.anchors if a.kind == "room"}
+    for i, (noun, particle) in enumerate(zip(c.morphemes, c.morphemes[1:])):
+        if noun.tag in ("NNG", "NNP") and particle.tag == "JKS" and c.in_registry_word[i] and noun.form not in rooms:
+            broken = patterns(registry).malfunction - patterns(registry).exists  # (사진이 필요 없어: nothing wrong)
+            if any((m.form, m.tag.split("-")[0]) in broken for m in c.morphemes[i + 2:]) and not _bygone(c, i, registry) \
+                    and not thing_before(c, registry.speech_acts, [c.compact_offsets[i]]):
+                return noun.form
+            return None
+    return None
+
+
 def calls_a_person(act) -> bool:
     """The clause calls a person (아빠, 당신, 민수야), not the robot nor another assistant (시리나 구글로 부를 수 있어?)."""
     called = {s.split(":", 1)[1] for s in act.signals if s.startswith("vocative:")}
@@ -107,7 +126,10 @@ def problem_report(c: ClauseAnalysis, registry: Registry, topic: str | None) -> 
         return None
     if not act.reported:
         failing = _failing_function(c, registry, at) if negated else None
-        return ("has_device_problem_report", (failing, "negated_function")) if failing else None
+        if failing:
+            return "has_device_problem_report", (failing, "negated_function")
+        stops = _stopping_function(c, registry) if broken else None  # 청정이 자꾸 멈춰
+        return ("has_device_malfunction_report", (stops, f"malfunction:{broken[0]}")) if stops and broken else None
     robots = any(about_the_robot(x) for x in c.mentions)
     if broken and (topic or robots) and broken not in patterns(registry).exists:
         return "has_device_malfunction_report", (topic or "", f"malfunction:{broken[0]}")

@@ -215,7 +215,9 @@ def _question_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: 
     ours = act.target_owner is None and act.agent != "third_person"
     if topic and not c.capabilities and ours and (act.displayed or not act.reported) and act.mood in ("question", "knowledge_question"):
         lit("has_product_topic_question", 1.0, topic, act.mood)
-    report = problem_report(c, registry, topic) if not trailing else None
+    # (E1 떴어: a manual topic displayed is as much a report as a product noun)
+    shown = next((t for t in c.qna_topics if t in registry.capabilities.shown_topics), None) if act.displayed else None
+    report = problem_report(c, registry, topic or shown) if not trailing else None
     if report is not None:
         lit(report[0], 1.0, *report[1])
     world = world_question(c, registry) if topic is None else None

@@ -123,7 +123,10 @@ def _shape(c: ClauseAnalysis, p: Patterns, paired: tuple[str, ...], out: Reading
                       for i, k in enumerate(matrix)) or any(k in p.request_nouns for k in matrix)
     asks_word = any(k in p.question_words and not (i + 1 < len(matrix) and matrix[i + 1] in p.indefinite_followers)
                     for i, k in enumerate(matrix))  # 얼마 없어 / 얼마 안 남았어: little is left, nothing is asked
-    question = ("?" in c.text or (final in p.question_end and final not in p.request_end)
+    asked_at = next((i for i, k in enumerate(matrix) if k in p.open_question_words), None)
+    openly = asked_at is not None and final in p.open_question_end and c.connective in ("", *ENDS_SENTENCE) \
+        and not any(k in p.indirect_question for k in matrix[asked_at:])  # 뭐가 달라지는데 (not 뭐가 좋은지 모르겠는데)
+    question = ("?" in c.text or (final in p.question_end and final not in p.request_end) or openly
                 or (asks_word and not benefactive and final not in p.declare_end and final not in p.exclaim_end))
     return _Shape(ms=ms, tags=[k[1] for k in ms], matrix=matrix, ef=ef, final=final, benefactive=benefactive,
                   asks_word=asks_word, question=question)
@@ -203,7 +206,8 @@ def _subject(c: ClauseAnalysis, ms: list[Pair], p: Patterns, out: Reading) -> st
             out.agent = "third_person"
             sig.append(f"subject:{k[0]}")
             break
-        if nxt[1] == "JKS" and k[1].startswith("NN") and not inside[i]:
+        # (바퀴가 헛돌아: a device word too, when what it does is a malfunction)
+        if nxt[1] == "JKS" and k[1].startswith("NN") and (not inside[i] or any((m[0], m[1].split("-")[0]) in p.malfunction for m in ms[j + 1:])):
             thing_subject = k[0]  # a thing acts; only a request form could still address the robot
     return thing_subject
 
@@ -327,6 +331,10 @@ def _asked_knowledge(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: R
         return "knowledge_question"
     if s.benefactive or final in p.asking_request_end:
         return "request"
+    if final in p.suggest_end and s.asks_word:
+        out.agent = "user"
+        sig.append("deliberation")  # 뭘 살까? 어디로 갈까: the speaker's deliberation, no act suggested
+        return "suggestion"
     if final in p.suggest_end:
         return "suggestion"
     if f.criterion:
@@ -372,7 +380,9 @@ def _told_mood(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: Reading
     if f.adjective and not s.benefactive and not (final and final[1] in ("ETM", "ETN")):  # 높은 장게: a noun phrase
         sig.append(f"adjective:{last_pred[0]}")
         return "exclamation" if interjected else "statement"
-    if thing_subject and out.final and not s.benefactive:
+    # (충전이 중간에 끊겨: a thing's doing heard to the end of the turn, its ending -어 read as a connective)
+    trails = c.connective == "" and final is not None and final[1] == "EC" and final[0] in p.bare_connectives
+    if thing_subject and (out.final or trails) and not s.benefactive:
         sig.append(f"subject:{thing_subject}")
         return "statement"
     if not s.benefactive and last_pred in p.event_verbs:

@@ -295,7 +295,8 @@ def license_clauses(clauses: list[ClauseAnalysis], acts: list[SpeechAct], regist
             else:
                 mentions.append(f"{hit.capability_id}:{reason}")
         unsupported = list(c.unsupported)
-        if act.target_owner and category not in unsupported:
+        quoted = any(x.endswith(":quoted") for x in mentions)  # (... 줄여 주면 안 되냐고 말해 볼까: words quoted)
+        if act.target_owner and category not in unsupported and not quoted:
             unsupported.append(category)
         # 세탁기 돌려줘, 물 좀 갖다 줘, 시리야 음악 틀어 줘: a request the robot cannot do, by its frame
         to_assistant = any(s.startswith("assistant_vocative:") for s in act.signals)

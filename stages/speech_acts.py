@@ -24,7 +24,15 @@ _ASKING = ACTING_MOODS | {"state_question", "question"}
 
 def _owned_by_other_thing(c: ClauseAnalysis, lex: SpeechActLexicon) -> str | None:
     """The kind of thing in the home whose name stands right before one of the clause's capability words."""
-    return thing_before(c, lex, [h.position for h in c.capabilities]) if c.capabilities else None
+    if not c.capabilities:
+        return None
+    starts = {h.position for h in c.capabilities}
+    settings = {h.position for h in c.capabilities if h.kind == "settings"}  # (영화 찍냐: a film is made, not played)
+    played = lex.other_targets.played
+    for mo, nxt in zip(c.morphemes, c.compact_offsets[1:]):
+        if mo.tag == "NNG" and mo.form in played and nxt in settings:
+            return "media"  # 영상 소리 좀 꺼: the sound of what another device plays
+    return thing_before(c, lex, sorted(starts))
 
 
 def _person_before_a_setting(c: ClauseAnalysis, r: Reading, p: Patterns) -> None:
@@ -108,7 +116,9 @@ def _spread_over_sentences(clauses: list[ClauseAnalysis], per: list[Reading], p:
         if governing is None and i == order[-1] and len(order) > 1 and per[order[-2]].mood == "request" \
                 and _ends_in(c, p.purpose_endings):
             continue  # 켜 줘, 카메라 안 돌아가게: what the request is for, not the sentence's mood
-        if (here.final or c.connective in (".", "?", "!") or governing is None) and c.role == "action":
+        # (텔레비전 꺼라, 이제 잘 시간이다: an imperative -어라 before a comma ends a sentence of its own)
+        commands = "verb_imperative" in here.signals and c.connective == ","
+        if (here.final or commands or c.connective in (".", "?", "!") or governing is None) and c.role == "action":
             governing, goal = here, _goal_beyond_the_robot(c, here, p)
             governing_has_words = bool(c.capabilities or c.rooms)
             last = final_predicate(c, p)
@@ -131,6 +141,11 @@ def _spread_over_sentences(clauses: list[ClauseAnalysis], per: list[Reading], p:
             here.signals.append("request_before_remark")  # 티비 좀 켜 봐 (9시 뉴스 할 시간이다): a reason, not a sequel
         elif here.mood in ("fragment", "request") and governing.mood != "fragment":
             here.mood = governing.mood
+        elif here.mood == "knowledge_question" and governing.mood == "suggestion" and c.connective in p.bare_connectives:
+            here.mood = governing.mood  # 뭐 사 갈까: what to do is the speaker's deliberation, no act suggested
+            for r in (here, governing):
+                r.agent = "user"
+                r.signals.append("deliberation")
         elif "joined_predicate" in here.signals and not governing_has_words:
             here.mood = "fragment"  # joined on to a fragment that asks for nothing: no command chain
         for flag in ("reported", "past"):

@@ -21,10 +21,9 @@ class Patterns:
 
         self.prohibit_conn, self.prohibit_aux = pairs(lex.prohibitive.connectives), pairs(lex.prohibitive.auxiliaries)
         self.exclude_verb, self.exclude_end = pairs(lex.exclusion.verbs), pairs(lex.exclusion.endings)
-        self.negators = pairs(lex.negators)
         self.need_nouns, self.need_verbs = pairs(lex.need_denial.nouns), pairs(lex.need_denial.verbs)
         self.prog_end, self.prog_aux = pairs(lex.progressive.endings), pairs(lex.progressive.auxiliaries)
-        self.premise = pairs(lex.premise_endings)
+        self.negators, self.premise = pairs(lex.negators), pairs(lex.premise_endings)
         self.stop_words, self.stop_companions = pairs(lex.voice_stop.words), pairs(lex.voice_stop.companions)
         self.permit_end, self.permit_verb = pairs(lex.permission.endings), pairs(lex.permission.verbs)
         self.need_end, self.need_verb = pairs(lex.necessity.endings), pairs(lex.necessity.verbs)
@@ -35,8 +34,7 @@ class Patterns:
         self.means = frozenset(k[0] for k in pairs(lex.means.connectives))
         self.neutral_goals = pairs(lex.means.neutral_goals)
         self.sequence_aux = pairs(lex.means.sequence_auxiliaries)
-        self.past = pairs(lex.past_markers)
-        self.promissive = pairs(lex.promissive_endings)
+        self.past, self.promissive = pairs(lex.past_markers), pairs(lex.promissive_endings)
         self.speaker, self.robot = pairs(lex.speaker_pronouns), pairs(lex.robot_pronouns)
         self.subject_particles = pairs(lex.subject_particles)
         self.persons = frozenset(lex.person_nouns)
@@ -49,10 +47,11 @@ class Patterns:
         self.wish_good, self.wish_cond = pairs(lex.wish.after_conditional), pairs(lex.wish.conditional_endings)
         self.curiosity = pairs(lex.wish.curiosity)
         self.leave_neg, self.leave_verb = pairs(lex.asking_leave.negators), pairs(lex.asking_leave.verbs)
-        self.benefactive = pairs(lex.benefactives)
-        self.request_nouns = pairs(lex.request_nouns)
+        self.benefactive, self.request_nouns = pairs(lex.benefactives), pairs(lex.request_nouns)
         self.request_end, self.suggest_end = pairs(lex.request_endings), pairs(lex.suggestion_endings)
         self.asking_request_end, self.manner_end = pairs(lex.asking_request_endings), pairs(lex.manner_endings)
+        self.confirming, self.open_question_words = pairs(lex.confirmation_predicates), pairs(lex.open_question_words)
+        self.open_question_end, self.indirect_question = pairs(lex.open_question_endings), pairs(lex.indirect_question_endings)
         sq = lex.scope_question
         self.scope_particles, self.scope_endings = (pairs(sq.particles), pairs(sq.endings)) if sq else (frozenset(), frozenset())
         self.intonation_end = pairs(lex.intonation_endings)
@@ -106,6 +105,16 @@ def patterns(registry: Registry) -> Patterns:
 
 def key(mo: Morpheme) -> tuple[str, str]:
     return (mo.form, mo.tag)
+
+
+def _confirms(ms: list[tuple[str, str]], i: int, p: "Patterns") -> bool:
+    """Whether morpheme i is 맞 confirming a modified nominalizer (돌아가고 있는 거 맞아?, 켜진 게 맞지?)."""
+    if ms[i] not in p.confirming:
+        return False
+    j = i - 1
+    while j > 0 and ms[j][1] in ("JKS", "JX"):
+        j -= 1
+    return j > 0 and ms[j] in p.nominalizers and ms[j - 1][1] == "ETM"
 
 
 def wish_good_at(ms: list[tuple[str, str]], i: int, p: "Patterns") -> bool:
@@ -179,8 +188,8 @@ def governing_predicate(hit, c: ClauseAnalysis, p: Patterns) -> tuple[int, tuple
         if mo.tag.startswith(("VA", "VV")) and nxt is not None and key(nxt) in p.manner_end and (
                 mo.tag.startswith("VA") or any(m.tag.startswith(("VV", "VA")) for m in morphs[i + 2:])):
             continue  # 세게, 빵빵하게, 예쁘게 나오게 찍어: manner or the result aimed at, not the predicate
-        if mo.tag.startswith("VX"):
-            continue  # auxiliaries (켜져 있어, 해 줘) carry no frame of their own
+        if mo.tag.startswith("VX") or _confirms(ms, i, p):
+            continue  # auxiliaries (켜져 있어, 해 줘) carry no frame of their own, nor does 맞 of ... 는 거 맞아?
         if wish_good_at(ms, i, p):
             continue  # 가 주면 좋겠어: the wish's 좋다 carries no frame; the act wished for does
         if mo.tag in VERB_TAGS or mo.tag == "XR":
