@@ -201,6 +201,10 @@ class SpeechActLexicon(_Model):
     open_question_words: Morphemes = Field(default_factory=list)
     """The question words that make an open_question_ending ask (not 얼마나 이쁜데, 왜 이렇게 늦는데, 어느 땐데:
     exclaimed or complained)."""
+    person_acts: Morphemes = Field(default_factory=list)
+    """신발 벗고 거실로 가세요: what only a person does (dress, wash, eat); asked as the first act of a -고
+    sequence, it makes the whole sequence a person's, addressed to somebody other than the robot."""
+    sequence_endings: Morphemes = Field(default_factory=list)
     confirmation_predicates: Morphemes = Field(default_factory=list)
     """돌아가고 있는 거 맞아?: after a modifier and a nominalizer, asks whether what it qualifies holds; the
     qualified predicate carries the frame."""

@@ -52,3 +52,11 @@ def person_purpose(c: ClauseAnalysis, ms: list[Pair], p: Patterns) -> Pair | Non
     if not rest or rest[-1][1] == "EC" or any(k[1].startswith("VV") and k[0] not in p.purpose_motions for k in rest):
         return None
     return ms[at]
+
+
+def person_act(ms: list[Pair], p: Patterns) -> Pair | None:
+    """신발 벗고 (거실로 가세요): a person's own act as the first act of a -고 sequence, if the clause is one."""
+    if len(ms) < 2 or ms[-1] not in p.sequence_end:
+        return None
+    verb = (ms[-2][0], ms[-2][1].split("-")[0])
+    return verb if verb in p.person_acts else None

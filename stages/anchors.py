@@ -120,7 +120,11 @@ def _anchor_axes(c: ClauseAnalysis, lit: _Axes, history: HistoryEvidence) -> Non
     managing = cues.get("sch_cancel", []) + cues.get("sch_list", [])
     if managing and (cues.get("sch_nouns") or history.active_schedule_workflow):
         lit("has_schedule_management_anchor", 1.0, *managing[:2])
-    lit("has_schedule_time_semantics", c.times.strength, *c.times.signals)
+    # (9시 뉴스가 이어집니다: a time something else is said to keep is no time for the robot)
+    said_of_another = c.act is not None and c.act.mood in ("statement", "exclamation") \
+        and any(s.startswith("subject:") for s in c.act.signals)
+    if not said_of_another:
+        lit("has_schedule_time_semantics", c.times.strength, *c.times.signals)
     if c.times.strength > 0 and any(h.kind in ("execution", "settings") and h.strength >= 0.8 for h in c.capabilities):
         lit("has_timed_device_action", c.times.strength, *c.times.signals[:1])
     if cues.get("sch_reminder") and c.times.strength > 0:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from registry.contracts import Agent, Mood, Polarity
 from stages._clauses import ENDS_SENTENCE, VERB_TAGS, ClauseAnalysis
 from stages._matchers import compact
-from stages._addressee import person_purpose, vocative
+from stages._addressee import person_act, person_purpose, vocative
 from stages.speech_patterns import Patterns, asks_leave, closed_syllable, follows, key
 
 Pair = tuple[str, str]
@@ -228,6 +228,10 @@ def _agent(c: ClauseAnalysis, s: _Shape, p: Patterns, out: Reading) -> str | Non
     if purpose is not None and out.agent == "robot":
         out.agent = "user"  # 밥 먹으러 주방 가: whoever goes there to eat, it is not the robot
         sig.append(f"person_purpose:{purpose[0]}")
+    acts = person_act(s.ms, p) if out.agent == "robot" else None
+    if acts is not None:
+        out.agent = "third_person"  # 신발 벗고 거실로 가세요: who takes off shoes is the one asked
+        sig.append(f"person_act:{acts[0]}")
     promise = next((k for k in s.ms if k in p.promissive), None)
     if promise is not None:
         out.agent = "user"

@@ -51,6 +51,7 @@ class Patterns:
         self.request_end, self.suggest_end = pairs(lex.request_endings), pairs(lex.suggestion_endings)
         self.asking_request_end, self.manner_end = pairs(lex.asking_request_endings), pairs(lex.manner_endings)
         self.confirming, self.open_question_words = pairs(lex.confirmation_predicates), pairs(lex.open_question_words)
+        self.person_acts, self.sequence_end = pairs(lex.person_acts), pairs(lex.sequence_endings)
         self.open_question_end, self.indirect_question = pairs(lex.open_question_endings), pairs(lex.indirect_question_endings)
         sq = lex.scope_question
         self.scope_particles, self.scope_endings = (pairs(sq.particles), pairs(sq.endings)) if sq else (frozenset(), frozenset())
