@@ -37,6 +37,7 @@ SETS = {
     "train_v3 (written blind, fit set)": ROOT / "data/utterances/train_v3.jsonl",
     "train_v4 (written blind, fit set)": ROOT / "data/utterances/train_v4.jsonl",
     "train_v5 (written blind, fit set)": ROOT / "data/utterances/train_v5.jsonl",
+    "train_v14 (FRG, SCH, DEF and identity rows written blind 2026-12-04, fit set)": ROOT / "data/utterances/train_v14.jsonl",
     "talk_capability (talk rows)": ROOT / "data/utterances/talk_capability.jsonl",
     "talk_redteam (red-team talk, fit)": ROOT / "data/utterances/talk_redteam.jsonl",
     "talk_redteam_v12 (red-team talk: phone calls, people, other devices, play; written blind 2026-12-03, fit)":

@@ -169,6 +169,8 @@ def _public_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers, registry: Registry)
         said = []  # 이 사진 엄마한테 보내 줘: the device word is what the unsupported request acts on, not talk
     if said:
         lit("has_unlicensed_capability_mention", 1.0, *said[:3])
+    if any(owned := [x for x in c.mentions if x.endswith(OTHER_THINGS_PART)] or [c.act and c.act.target_owner]):
+        lit("has_other_thing_target", 1.0, *owned[:2])  # 정수기 필터 언제 갈아?: another thing's, not the product's
     if any(x.endswith(":target:outdoors") for x in c.mentions):
         lit("has_frg_scope", 0.8, "outdoor_query")  # 바깥 공기 괜찮나?: outdoor air is public information
     if c.act is not None and c.act.mood in _WORLD_QUESTION_MOODS and not c.rooms and c.world_event is not None:
@@ -427,9 +429,10 @@ def preclassifier_hints(
     _cross_clause_axes(said, normalized_text, history_evidence, axes, registry)
     # the learned model is one more axis per family; score_families counts it on gray-zone turns only, and it
     # never licenses anything
+    model = (learned_family_evidence.model or "").split(":")[0]  # its digest (what it was fitted on: the node's output)
     for family, p in learned_family_evidence.probabilities.items():
         if p >= LEARNED_FLOOR:
-            axes[f"{LEARNED_PREFIX}{family}"] = EvidenceAxis(strength=round(p, 3), signals=[f"p={p:.2f}", learned_family_evidence.model or ""])
+            axes[f"{LEARNED_PREFIX}{family}"] = EvidenceAxis(strength=round(p, 3), signals=[f"p={p:.2f}", f"model {model}"])
     strategy = _stt_null_strategy(axes, clause_analyses)
     return PreclassifierHints(
         clauses=[

@@ -703,7 +703,7 @@ def test_the_reading_of_a_question_or_report_picks_its_family(runner, text, fami
 @pytest.mark.parametrize("text, family", [
     ("동생한테 사진 찍어 달라니까 안 찍어 준대", "DQR"), ("천국에 가지 못하고 구천을 떠돈다던데", "DQR"),
     ("오늘 창문 열어도 괜찮아?", "DQR"), ("엄마한테 물어봤는데 오늘 세차해도 괜찮아?", "DQR"),
-    ("밖에 나갈까?", "FRG"), ("밖에 나가서 휴대폰으로 로봇 카메라 화면 실시간으로 볼 수 있어?", "FRG"),
+    ("밖에 나가서 휴대폰으로 로봇 카메라 화면 실시간으로 볼 수 있어?", "FRG"),
     ("폰 볼륨이 왜 이렇게 작지", "DQR"), ("에어컨 실외기 소리 들려?", "DQR"),
 ])
 def test_talk_near_a_question_or_report_keeps_off_its_family(runner, text, family):

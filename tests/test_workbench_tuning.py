@@ -43,7 +43,8 @@ def test_rescoring_under_the_run_weights_reproduces_the_run(core_run):
 
 PERTURBATION = {("FRG", "has_frg_scope"): 1.2, ("DEF", "has_coherent_conversation_purpose"): 2.6,
                 ("STT_NULL", "looks_fragmentary"): 1.4, ("ODL", "has_device_action_cue_surface"): 2.5,
-                ("DQR", "has_device_knowledge_question"): 0.5}
+                ("DQR", "has_device_knowledge_question"): 0.5, ("DEF", "learned_DEF"): 1.0,
+                ("DQR", "learned_DQR"): 0.5}
 
 
 @pytest.mark.parametrize("set_path", [CORE, HOLDOUT], ids=["core", "holdout"])
@@ -115,7 +116,7 @@ def test_owner_choice_and_judge_as_pure_functions():
 
 
 def test_cli_tune_shows_per_family_deltas(core_run):
-    result = CliRunner().invoke(app, ["tune", str(core_run), "--set", "FRG.has_frg_scope=1.0", "--limit", "3"])
+    result = CliRunner().invoke(app, ["tune", str(core_run), "--set", "FRG.has_frg_scope=0.5", "--limit", "3"])
     assert result.exit_code == 0, result.output
     assert "reproduces" in result.output and "100.0%" in result.output
     for fam in ("ODL *", "FRG *", "DEF *", "STT_NULL *", "SCH"):
