@@ -301,6 +301,9 @@ class HistoryEvidence(Contract):
     missing_slots: list[str] = Field(default_factory=list)
     active_schedule_workflow: bool = False
     strength: float = 0.0
+    addressee_spoke_last: bool = False
+    """The one spoken to spoke last (the voice context holds the robot's earlier turn: a route, a follow-up question,
+    an open slot): an opening 응 or 네 may answer it rather than somebody else."""
 
 
 class AllowedRouteFamilies(Contract):

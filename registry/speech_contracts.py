@@ -57,6 +57,9 @@ class Vocatives(_Model):
     (its request may still be one the robot answers as unsupported). Matched as the start of a word."""
     bare_call_followers: list[str]
     """Tags after a bare person noun heading the turn that make it a call (a comma, a pronoun, an adverb)."""
+    answers: list[Morphemes] = Field(default_factory=list)
+    """Answers to somebody's words (응, 네 네, 어 그래, 나야): heading a turn when the robot asked nothing, they answer
+    a person on the phone or in the room, and what follows is said to that person."""
     note: str = ""
 
 

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from registry.conditions import ALLOWED_STATE_PATHS
-from registry.contracts import TurnInput
+from registry.contracts import HistoryEvidence, TurnInput
 from registry.plan_contracts import PlannerOutput, PlanViolation, StateCondition, Step, StepOutputCondition
 from registry.loader import Registry
 from registry.registry_models import Capability, Operation
@@ -235,7 +235,7 @@ def claimed_effects(reply: str, kiwi: Any, registry: Registry) -> list[tuple[str
     clauses = clause_candidates(nt, registry)
     p = patterns(registry)
     out: list[tuple[str, bool]] = []
-    for c, act in zip(clauses, speech_acts(clauses, nt, registry)):
+    for c, act in zip(clauses, speech_acts(clauses, nt, HistoryEvidence(addressee_spoke_last=True), registry)):
         if act.polarity != "affirmative" or act.reported or act.mood in _QUESTION_MOODS or (
                 act.mood in _ASKING_MOODS and not act.past):
             continue

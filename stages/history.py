@@ -27,4 +27,5 @@ def history_evidence(turn_input: TurnInput) -> HistoryEvidence:
         missing_slots=missing,
         active_schedule_workflow=active_schedule,
         strength=strength,
+        addressee_spoke_last=bool(continuation or missing or voice.pending_follow_up_text.strip()),
     )

@@ -9,7 +9,7 @@ device; anything else is a mention, kept as evidence.
 
 from __future__ import annotations
 
-from registry.contracts import ACTING_MOODS, NormalizedText, SpeechAct
+from registry.contracts import ACTING_MOODS, HistoryEvidence, NormalizedText, SpeechAct
 from registry.loader import Registry
 from registry.speech_contracts import SpeechActLexicon
 from stages._anchoring import analyse
@@ -166,6 +166,20 @@ def _spread_over_sentences(clauses: list[ClauseAnalysis], per: list[Reading], p:
                 here.signals.append("vocative:from_previous_clause")
 
 
+def _answers_somebody(clauses: list[ClauseAnalysis], per: list[Reading], p: Patterns) -> None:
+    """응, 거기서 돌아서 쭉 와 / 어 그래, 매너 모드로 해 놔: a turn that opens by answering somebody (the robot asked
+    nothing) speaks to that person; the call spreads to the rest of the turn as a vocative does."""
+    if not clauses:
+        return
+    first = min(range(len(clauses)), key=lambda i: clauses[i].start)
+    ms = [(m.form, m.tag) for m in clauses[first].morphemes]
+    at = next((i for i, k in enumerate(ms) if k[1] not in ("IC", "SP") or any(seq[0] == k for seq in p.voc_answers)), len(ms))
+    answer = next((seq for seq in p.voc_answers if tuple(ms[at:at + len(seq)]) == seq), None)
+    if answer is not None and not any(s.startswith("robot_vocative") for s in per[first].signals):  # (응 로봇아 ...)
+        per[first].agent = "third_person"
+        per[first].signals += [f"vocative:{answer[0][0]}", "answers_somebody"]
+
+
 def _supposes(c: ClauseAnalysis, p: Patterns) -> bool:
     """몇 이하여야 좋음으로 나와? 터보로 돌려도 배터리 남아 있을까?: a clause that supposes (-어야, -어도 joined to its
     predicate) asks what would be, not what the robot's state is now."""
@@ -252,7 +266,8 @@ def _trails_off(c: ClauseAnalysis, nt: NormalizedText, lex: SpeechActLexicon) ->
     return bool(words) and (words[-1].form, words[-1].tag) in lex.trailing_particle_set
 
 
-def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: NormalizedText, registry: Registry) -> list[SpeechAct]:
+def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: NormalizedText, history_evidence: HistoryEvidence,
+                registry: Registry) -> list[SpeechAct]:
     """Mood, polarity, agent, reported speech, time and target of every clause, with their signals."""
     p = patterns(registry)
     per = []
@@ -280,6 +295,8 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: Normal
             per[last].cut_off = True  # 배터리... / 거실 청정을 어: the speaker stopped before saying what of it
             per[last].signals.append("trails_off")
     _quoted_by_the_next(clause_candidates, per, p)
+    if not history_evidence.addressee_spoke_last:
+        _answers_somebody(clause_candidates, per, p)
     _spread_over_sentences(clause_candidates, per, p)
     _called_at_the_end(clause_candidates, per, p)
     _owner_named_at_the_end(clause_candidates, per, registry.speech_acts)

@@ -42,7 +42,7 @@ class Patterns:
         self.voc_words = pairs(lex.vocatives.words)
         self.voc_bare_followers = tuple(lex.vocatives.bare_call_followers)
         self.assistants = tuple(a.lower() for a in lex.vocatives.assistants)
-        self.voc_groups = tuple(tuple(tuple(v.split("/")) for v in seq) for seq in lex.vocatives.groups)
+        self.voc_groups, self.voc_answers = _sequences(lex.vocatives.groups), _sequences(lex.vocatives.answers)
         self.wish_aux, self.wish_verb = pairs(lex.wish.auxiliaries), pairs(lex.wish.verbs)
         self.wish_good, self.wish_cond = pairs(lex.wish.after_conditional), pairs(lex.wish.conditional_endings)
         self.curiosity = pairs(lex.wish.curiosity)

@@ -3,7 +3,7 @@
 import pytest
 
 from dataflow.workbench.batch import false_actions_of
-from registry.contracts import DeviceContext, TurnInput
+from registry.contracts import DeviceContext, TurnInput, VoiceContext
 from tests.conftest import actions
 
 
@@ -727,3 +727,18 @@ def test_out_of_a_room_is_no_move_into_it(runner, text):
 def test_an_afterthought_owner_another_assistant_or_a_call_takes_the_request_off_the_robot(runner, text):
     """니 폰 / 전기차 말이야 said last name whose the words are; 카카오 and 멍멍아 (Kiwi: MAG + 아/JKV) are called."""
     assert actions(_route(runner, text)) == [], text
+
+
+@pytest.mark.parametrize("text", ["응, 지금 안방 가서 불 좀 꺼 봐", "어 그래, 사진 찍어서 보내 줘", "네네, 거기서 한 바퀴 돌아서 오세요",
+                                  "어 나야. 충전대 옆에 있는 상자 좀 가져와"])
+def test_a_turn_that_opens_by_answering_somebody_speaks_to_that_person(runner, text):
+    """The robot asked nothing: 응 / 네네 / 어 그래 / 나야 answer a caller or somebody in the room."""
+    record = _route(runner, text)
+    assert actions(record) == [] and any("answers_somebody" in c.speech_act.signals for c in record.evidence.clauses)
+
+
+def test_an_answer_to_the_robot_or_a_call_of_it_still_asks_the_robot(runner):
+    asked = TurnInput(recognized_text="응, 거실로 가 줘", device_context=DeviceContext(position="안방"),
+                      voice_context=VoiceContext(last_route="ODL", pending_follow_up_text="어디로 갈까요?"))
+    assert [a[0] for a in actions(runner.route(asked))] == ["move_to_room"]
+    assert [a[0] for a in actions(_route(runner, "응 로봇아 거실로 가 줘"))] == ["move_to_room"]
