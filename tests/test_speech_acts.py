@@ -542,7 +542,7 @@ def test_a_question_about_an_act_in_a_circumstance_stays_a_question_for_the_manu
 
 @pytest.mark.parametrize("text", [
     "우체국 몇 시까지 하나요?", "주민센터 토요일에도 해요?", "국립중앙박물관 월요일에 문 열어?",
-    "서울역 가는 지하철 지금 다니나?", "근처 맛있는 국밥집 알려 줘",
+    "서울역 가는 지하철 지금 다니나?", "근처 맛있는 국밥집 알려 줘", "주말에 문 여는 소아과 있나요?", "이 근처 캠핑장 아직 개장 안 했나?",
 ])
 def test_a_question_about_a_place_of_the_world_is_public_information(runner, text):
     """The place's door and hours (문 열어), not the robot's, whatever device word the verb shares (가는, 열어)."""
