@@ -742,3 +742,9 @@ def test_an_answer_to_the_robot_or_a_call_of_it_still_asks_the_robot(runner):
                       voice_context=VoiceContext(last_route="ODL", pending_follow_up_text="어디로 갈까요?"))
     assert [a[0] for a in actions(runner.route(asked))] == ["move_to_room"]
     assert [a[0] for a in actions(_route(runner, "응 로봇아 거실로 가 줘"))] == ["move_to_room"]
+
+
+@pytest.mark.parametrize("text", ["잘 가", "굿나잇", "헬로우", "바이바이 또 봐"])
+def test_a_greeting_or_a_farewell_is_conversation_not_a_move(runner, text):
+    """잘 가 says goodbye: no move with a room to ask for, no repair of a broken sentence."""
+    _replied(runner, text, "DEF")
