@@ -748,3 +748,10 @@ def test_an_answer_to_the_robot_or_a_call_of_it_still_asks_the_robot(runner):
 def test_a_greeting_or_a_farewell_is_conversation_not_a_move(runner, text):
     """잘 가 says goodbye: no move with a room to ask for, no repair of a broken sentence."""
     _replied(runner, text, "DEF")
+
+
+@pytest.mark.parametrize("text", ["하던 대로 해", "말한 대로 해 줘"])
+def test_as_before_with_nothing_before_asks_back(runner, text):
+    """하던 대로 / 말한 대로 point at an earlier request; with no voice context there is none to repeat."""
+    record = _route(runner, text)
+    assert record.family == "STT_NULL" and actions(record) == [] and "has_vague_reference" in record.evidence.axes
