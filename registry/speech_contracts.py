@@ -208,6 +208,13 @@ class SpeechActLexicon(_Model):
     """신발 벗고 거실로 가세요: what only a person does (dress, wash, eat); asked as the first act of a -고
     sequence, it makes the whole sequence a person's, addressed to somebody other than the robot."""
     sequence_endings: Morphemes = Field(default_factory=list)
+    conjecture_endings: Morphemes = Field(default_factory=list)
+    """나이트 모드인가 봐 / 거실로 가나 봐: one of these followed by a conjecture auxiliary guesses (it seems), it asks
+    nothing, whatever request ending the auxiliary carries."""
+    conjecture_auxiliaries: Morphemes = Field(default_factory=list)
+    service_declaratives: Morphemes = Field(default_factory=list)
+    """바꿔 줍니다 / 거실로 가 드립니다: a benefactive before one of these plain declaratives describes or promises a
+    service (an advertisement, a role play); it asks for nothing (a request says 주세요, 줘, 주십시오)."""
     confirmation_predicates: Morphemes = Field(default_factory=list)
     """돌아가고 있는 거 맞아?: after a modifier and a nominalizer, asks whether what it qualifies holds; the
     qualified predicate carries the frame."""

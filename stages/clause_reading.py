@@ -373,6 +373,12 @@ def _told_mood(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: Reading
     if final in p.promissive or (out.past and not s.benefactive) or progressive:
         sig.append("progressive" if progressive else "past_statement" if out.past else "promise")
         return "statement"
+    ending, aux = p.conjecture
+    at = len(s.matrix) - 1 - s.matrix[::-1].index(final) if final in p.service_declare else 0
+    serves = at > 0 and s.matrix[at - 1] in p.benefactive  # the ending on 주/드리 itself (not 꺼 주라 시끄럽다, 부탁합니다)
+    if serves or any(a in ending and b in aux for a, b in zip(s.matrix, s.matrix[1:])):
+        sig.append("declares_service" if serves else "conjecture")  # 바꿔 줍니다 / 나이트 모드인가 봐
+        return "statement"
     if final in p.verb_imperative and last_pred is not None and last_pred[1] in ("VV", "VX") and not f.adjective:
         sig.append("verb_imperative")  # 청소기 돌려라 (먼지 천지다): -어라 on an action verb commands; on 춥 it exclaims
         return "request"

@@ -52,6 +52,7 @@ class Patterns:
         self.asking_request_end, self.manner_end = pairs(lex.asking_request_endings), pairs(lex.manner_endings)
         self.confirming, self.open_question_words = pairs(lex.confirmation_predicates), pairs(lex.open_question_words)
         self.person_acts, self.sequence_end = pairs(lex.person_acts), pairs(lex.sequence_endings)
+        self.conjecture, self.service_declare = (pairs(lex.conjecture_endings), pairs(lex.conjecture_auxiliaries)), pairs(lex.service_declaratives)
         self.open_question_end, self.indirect_question = pairs(lex.open_question_endings), pairs(lex.indirect_question_endings)
         sq = lex.scope_question
         self.scope_particles, self.scope_endings = (pairs(sq.particles), pairs(sq.endings)) if sq else (frozenset(), frozenset())
@@ -62,8 +63,7 @@ class Patterns:
         self.verdict_preds = pairs(iq.verdict_predicates) if iq else frozenset()
         self.social_ic = pairs(lex.social_interjections)
         self.event_verbs, self.malfunction = pairs(lex.event_verbs), pairs(lex.malfunction_predicates)
-        self.persona = pairs(lex.persona_words)
-        self.verb_imperative = pairs(lex.verb_imperative_endings)
+        self.persona, self.verb_imperative = pairs(lex.persona_words), pairs(lex.verb_imperative_endings)
         self.bare_connectives = frozenset(k[0] for k in pairs(lex.bare_request_connectives))
         self.declare_end, self.exclaim_end = pairs(lex.declarative_endings), pairs(lex.exclamative_endings)
         self.question_end, self.question_words = pairs(lex.question_endings), pairs(lex.question_words)

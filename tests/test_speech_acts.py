@@ -755,3 +755,17 @@ def test_as_before_with_nothing_before_asks_back(runner, text):
     """하던 대로 / 말한 대로 point at an earlier request; with no voice context there is none to repeat."""
     record = _route(runner, text)
     assert record.family == "STT_NULL" and actions(record) == [] and "has_vague_reference" in record.evidence.axes
+
+
+@pytest.mark.parametrize("text", ["저거 지금 청정 모드인가 봐", "로봇이 안방으로 가나 봐", "이 제품은 알아서 공기를 깨끗하게 바꿔 줍니다",
+                                  "제가 거실로 모셔다 드립니다"])
+def test_a_guess_or_a_service_described_asks_nothing(runner, text):
+    """-ㄴ가/-나 보다 guesses (it seems); a benefactive under a plain declarative describes or promises a service."""
+    record = _route(runner, text)
+    assert actions(record) == [] and all(c.speech_act.mood != "request" for c in record.evidence.clauses)
+
+
+@pytest.mark.parametrize("text, capability", [("안방 공기 어떤가 봐 줘", "air_quality"), ("청정 부탁합니다", "selected_room_clean"),
+                                              ("청정 좀 꺼 주라 시끄럽다", "selected_room_clean")])
+def test_asking_to_look_or_a_request_with_a_reason_still_acts(runner, text, capability):
+    assert [a[0] for a in actions(_route(runner, text))] == [capability]
