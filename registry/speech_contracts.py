@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import re
 from functools import cached_property
+from typing import Literal
 
 from pydantic import Field
 
@@ -57,6 +58,9 @@ class Vocatives(_Model):
     (its request may still be one the robot answers as unsupported). Matched as the start of a word."""
     bare_call_followers: list[str]
     """Tags after a bare person noun heading the turn that make it a call (a comma, a pronoun, an adverb)."""
+    fused_endings: dict[Literal["closed", "open"], str] = Field(default_factory=dict)
+    """The vocative ending after a closed and after an open syllable (다온아, 민수야): a name Kiwi leaves whole with
+    it (다온아/NNG, 서윤아/NNP), heading the turn with no particle after it, calls that person."""
     answers: list[Morphemes] = Field(default_factory=list)
     """Answers to somebody's words (응, 네 네, 어 그래, 나야): heading a turn when the robot asked nothing, they answer
     a person on the phone or in the room, and what follows is said to that person."""

@@ -6,13 +6,16 @@ Pure functions of a clause's morphemes and the compiled speech-act patterns (sta
 from __future__ import annotations
 
 from stages._clauses import ClauseAnalysis
-from stages.speech_patterns import Patterns, contains
+from stages.speech_patterns import Patterns, closed_syllable, contains
 
 Pair = tuple[str, str]
 
 
-def vocative(ms: list[Pair], inside: list[bool], p: Patterns) -> Pair | None:
-    """(whom the turn calls, "robot" | "assistant" | "person") when it opens by calling somebody or addresses a group."""
+def vocative(ms: list[Pair], inside: list[bool], p: Patterns, morphemes: list | None = None) -> Pair | None:
+    """(whom the turn calls, "robot" | "assistant" | "person") when it opens by calling somebody or addresses a group.
+    `morphemes` (the clause's, with offsets) tell which morphemes are written on to the one before them."""
+    mo = morphemes or []
+    glued = [i > 0 and m.start == mo[i - 1].start + mo[i - 1].length for i, m in enumerate(mo)]
     for seq in p.voc_groups:
         if contains(ms, seq):
             return seq[0][0], "person"
@@ -29,6 +32,12 @@ def vocative(ms: list[Pair], inside: list[bool], p: Patterns) -> Pair | None:
         nxt = ms[j] if j < len(ms) else None
         if nxt is not None and nxt in p.voc_particles and not k[1].startswith(("NN", "NP")):
             return k[0], "robot" if k in p.robot else "person"  # 멍멍아 (read as MAG + 아/JKV): a call all the same
+        if k[1].startswith("NN") and not inside[i] and k not in p.robot and _fused_call(k[0], p) \
+                and (nxt is None or not nxt[1].startswith("J")):
+            return k[0], "person"  # 다온아 한 바퀴 돌아 봐: a name read whole with its vocative ending
+        if glued and k[1].startswith("NN") and nxt is not None and nxt[1].startswith("NN") and glued[j] \
+                and j + 1 < len(ms) and glued[j + 1] and ms[j + 1] in p.voc_particles and not (inside[i] or inside[j]):
+            return k[0] + nxt[0], "person"  # 서윤아 read as 서 + 윤 + 아: one written word, a name called
         if nxt is None or not (k[1].startswith("NN") or k[1] == "NP"):
             return None
         person = k[0] in p.persons and k[1].startswith(("NN", "NP"))  # 언니, 당신
@@ -39,6 +48,13 @@ def vocative(ms: list[Pair], inside: list[bool], p: Patterns) -> Pair | None:
             return k[0], "person"
         return None
     return None
+
+
+def _fused_call(form: str, p: Patterns) -> bool:
+    """다온아 / 서윤아: a word of three syllables or more ending in the vocative that fits the syllable before it."""
+    if len(form) < 3:
+        return False
+    return form[-1] == p.fused_endings.get("closed" if closed_syllable(form[:-1]) else "open")
 
 
 def person_purpose(c: ClauseAnalysis, ms: list[Pair], p: Patterns) -> Pair | None:

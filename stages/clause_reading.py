@@ -216,7 +216,7 @@ def _agent(c: ClauseAnalysis, s: _Shape, p: Patterns, out: Reading) -> str | Non
     """Who acts and who is addressed: a subject, a vocative, a promise; returns a thing subject, if any."""
     sig = out.signals
     thing_subject = _subject(c, s.ms, p, out)
-    called = vocative(s.ms, c.in_registry_word, p)
+    called = vocative(s.ms, c.in_registry_word, p, c.morphemes)
     if called is not None and called[1] != "robot":
         out.agent = "third_person"  # 언니 나 사진 좀 찍어 줘: the sister is asked, not the robot
         sig.append(f"vocative:{called[0]}")

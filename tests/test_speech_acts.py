@@ -769,3 +769,13 @@ def test_a_guess_or_a_service_described_asks_nothing(runner, text):
                                               ("청정 좀 꺼 주라 시끄럽다", "selected_room_clean")])
 def test_asking_to_look_or_a_request_with_a_reason_still_acts(runner, text, capability):
     assert [a[0] for a in actions(_route(runner, text))] == [capability]
+
+
+@pytest.mark.parametrize("text", ["다온아 한 바퀴 돌아 봐", "서윤아 거실로 와", "하준아 사진 찍어 줘"])
+def test_a_name_called_as_kiwi_splits_or_fuses_it_is_somebody_else(runner, text):
+    """서윤아 (서 + 윤 + 아, one written word) and 다온아 (one noun with its ending) call a child, not the robot."""
+    assert actions(_route(runner, text)) == []
+
+
+def test_the_robot_called_by_name_is_still_asked(runner):
+    assert [a[0] for a in actions(_route(runner, "로봇아 거실로 와"))] == ["move_to_room"]
