@@ -55,6 +55,9 @@ SETS = {
     "blind_v13_fit (talk, other systems, fragments, product questions, requests; written blind 2026-12-04 by two helpers, fit part)":
         ROOT / "data/utterances/blind_v13_fit.jsonl",
     "blind_v13_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v13_holdout.jsonl",
+    "blind_v16_fit (talk, other systems, fragments, product questions, requests; written blind 2026-12-04 session 32, fit part)":
+        ROOT / "data/utterances/blind_v16_fit.jsonl",
+    "blind_v16_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v16_holdout.jsonl",
     "other_systems_redteam (red-team, fit)": ROOT / "data/utterances/other_systems_redteam.jsonl",
     "requests_redteam (red-team, fit)": ROOT / "data/utterances/requests_redteam.jsonl",
     "experience_boundary": ROOT / "data/utterances/experience_boundary.jsonl",
