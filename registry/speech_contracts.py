@@ -244,6 +244,9 @@ class SpeechActLexicon(_Model):
     mark, so an ability, permission or necessity clause ending in one, said to the robot, is read as asked."""
     """세게, 빵빵하게: an adjective with one of these says how, it is not the clause's predicate."""
     suggestion_endings: Morphemes
+    deliberation_endings: Morphemes = Field(default_factory=list)
+    """된장찌개에 애호박 넣을까, 택시 부를까?: shall I / shall we, said of something the robot cannot do, is the
+    speaker deliberating, not a request the robot must refuse (its own capabilities are asked as suggestions)."""
     declarative_endings: Morphemes
     exclamative_endings: Morphemes
     question_endings: Morphemes

@@ -218,6 +218,8 @@ class Matchers:
         self.sentence_final_tags = set(clauses["sentence_final_tags"])
         self.imperative_connectives = set(clauses["imperative_connectives"])
         """청소기 돌려라 먼지 천지다: Kiwi tags a mid-turn imperative EC; on a verb it still ends a sentence."""
+        run_on = clauses["run_on_imperatives"]
+        self.run_on_imperatives = (frozenset(run_on["endings"]), frozenset(run_on["after_tags"]), frozenset(run_on["before_tags"]))
         self.no_sentence_split_before = tuple(clauses["no_sentence_split_before_tags"])
         self.continuing_finals = set(clauses["continuing_finals"])
         """Sentence endings that spoken Korean runs on from (들렀다 와, 있던데 바뀐 거야): never a sentence cut."""

@@ -22,7 +22,9 @@ def segment(nt: NormalizedText, m: Matchers) -> list[tuple[int, int, str]]:
     for i, mo in enumerate(morphs[:-1]):
         nxt = morphs[i + 1]
         end = mo.start + mo.length
-        if mo.tag == "EC" and mo.form in m.connective_endings and mo.form not in m.quotatives:
+        if _runs_on(morphs, i, m):
+            cuts.append((end, "."))
+        elif mo.tag == "EC" and mo.form in m.connective_endings and mo.form not in m.quotatives:
             wish = mo.form in m.conditional_endings and (key(nxt) in p.wish_good or i in asking_leave)
             if nxt.tag not in m.no_split_before and not wish:
                 cuts.append((end, mo.form))
@@ -51,7 +53,23 @@ def _ends_a_sentence(morphs: list[Morpheme], i: int, m: Matchers) -> bool:
     mo, nxt = morphs[i], morphs[i + 1]
     final = mo.tag in m.sentence_final_tags and mo.form not in m.continuing_finals
     imperative = mo.tag == "EC" and mo.form in m.imperative_connectives and i > 0 and morphs[i - 1].tag in ("VV", "VX")
-    return (final or imperative) and nxt.start > mo.start + mo.length and not nxt.tag.startswith(m.no_sentence_split_before)
+    return (final or imperative or _runs_on(morphs, i, m)) and nxt.start > mo.start + mo.length and \
+        not nxt.tag.startswith(m.no_sentence_split_before)
+
+
+def _runs_on(morphs: list[Morpheme], i: int, m: Matchers) -> bool:
+    """A plain imperative run on into a reason (볼륨 좀 줄여 애기 잔다): -어 on a verb, then a word that opens a new
+    clause (lexicon clauses.run_on_imperatives), not a verb it joins (찍어 보내)."""
+    endings, after, before = m.run_on_imperatives
+    mo, nxt = morphs[i], morphs[i + 1]
+    if not (mo.tag == "EC" and mo.form in endings and i > 0 and morphs[i - 1].tag in after and nxt.tag in before
+            and nxt.start > mo.start + mo.length):
+        return False
+    # the reason is said, not asked (너 공부방 가 공부 안 하고 뭐 하노?: one question, not a command and a reason)
+    end = next((j for j in range(i + 1, len(morphs)) if morphs[j].tag in m.sentence_final_tags), None)
+    asked = end is not None and ((morphs[end].form, morphs[end].tag) in m.speech.question_end or
+                                 any(x.form == "?" for x in morphs[end + 1:end + 2]))
+    return end is not None and not asked
 
 
 def has_tags(nt: NormalizedText, start: int, end: int, tags: set[str]) -> bool:

@@ -216,12 +216,22 @@ def _ends_in(c: ClauseAnalysis, endings: frozenset) -> bool:
 def _called_at_the_end(clauses: list[ClauseAnalysis], per: list[Reading], p: Patterns) -> None:
     """사진 좀 찍어 줘 언니 / 거실로 와 얘들아: a last clause that only calls somebody (a person noun, or a noun with
     a vocative particle, not one of the robot's names) addresses the whole turn to them."""
-    if len(clauses) < 2:
+    if not clauses:
         return
     last = _last(clauses)
     ms = [key(m) for m in clauses[last].morphemes if not m.tag.startswith("S")]
+    particle = False
     while ms and (ms[-1][1] == "XSN" or ms[-1] in p.voc_particles):
+        particle = particle or ms[-1] in p.voc_particles
         ms.pop()  # 얘들아: the particle and the plural suffix belong to the call
+    person = bool(ms) and ms[-1] not in p.robot and (ms[-1] in p.voc_words or (
+        ms[-1][1].startswith(("NN", "NP")) and (particle or ms[-1][0] in p.persons)))
+    if len(clauses) < 2:  # 볼륨 좀 낮춰 주면 안 될까 여보: the call after the sentence's ending, in the same clause
+        if not (person and len(ms) >= 2 and ms[-2][1].startswith("E")):
+            return
+        per[last].agent = "third_person" if per[last].agent == "robot" else per[last].agent
+        per[last].signals.append(f"vocative:at_the_end:{ms[-1][0]}")
+        return
     called = len(ms) == 1 and ms[0] not in p.robot and (
         any(s.startswith("vocative:") for s in per[last].signals) or (ms[0][0] in p.persons and ms[0][1].startswith(("NN", "NP"))))
     if not called:

@@ -779,3 +779,34 @@ def test_a_name_called_as_kiwi_splits_or_fuses_it_is_somebody_else(runner, text)
 
 def test_the_robot_called_by_name_is_still_asked(runner):
     assert [a[0] for a in actions(_route(runner, "로봇아 거실로 와"))] == ["move_to_room"]
+
+
+@pytest.mark.parametrize("text, capability", [
+    ("볼륨 좀 줄여 애기 잔다", "sound_volume"), ("매너 모드로 해 놔 애기 잔다", "manner_mode"), ("풍량 올려 너무 더워", "fan_speed"),
+])
+def test_a_plain_imperative_run_on_into_its_reason_still_asks(runner, text, capability):
+    """Kiwi reads the -어 of 줄여 before 애기 as a connective; the reason said after it does not make it a statement."""
+    record = _route(runner, text)
+    assert record.family == "ODL" and [a[0] for a in actions(record)] == [capability], (record.family, actions(record))
+
+
+@pytest.mark.parametrize("text", ["너 공부방 가 공부 안 하고 뭐 하노?", "안방 가는 걸 예약해 둘 수 있어?"])
+def test_a_run_on_question_or_a_number_is_no_command_and_reason(runner, text):
+    """What follows the -어 is asked (one question), or is a number word normalized to a digit (둘 -> 2): no cut."""
+    assert actions(_route(runner, text)) == []
+
+
+@pytest.mark.parametrize("text", ["애기 자니까 볼륨 좀 낮춰주면 안 될까 여보", "사진 좀 찍어 줄래 엄마"])
+def test_a_person_called_after_the_sentence_ending_is_addressed(runner, text):
+    """The call said last, after the ending of the one sentence, addresses the turn to that person."""
+    _replied(runner, text, "DEF")
+
+
+@pytest.mark.parametrize("text", ["된장찌개에 애호박 넣을까 두부만 넣을까", "우리 여름에 제주도 가면 차 렌트 할까?"])
+def test_shall_i_of_what_the_robot_cannot_do_is_deliberation(runner, text):
+    """-ㄹ까 said of something no capability does is the speaker deliberating: a reply, not an unsupported request."""
+    _replied(runner, text, "DEF")
+
+
+def test_a_request_for_what_the_robot_cannot_do_is_still_unsupported(runner):
+    _replied(runner, "세탁기 돌려 줄래?", "UNS")
