@@ -23,6 +23,7 @@ class NumberConverter:
         self.verb_spellings = frozenset(numbers.get("standalone_verb_spellings", []))
         self.level_counters = set(numbers.get("level_counters", []))
         self.ambiguous_lone = set(numbers.get("ambiguous_lone_sino", []))
+        self.lookalikes = frozenset(numbers.get("word_lookalikes", []))
         self.counter_followers = tuple(numbers.get("counter_followers", []))
         counters = sorted(numbers["counters"], key=len, reverse=True)
         particles = sorted(numbers["trailing_particles"], key=len, reverse=True)
@@ -72,6 +73,8 @@ class NumberConverter:
             # "이 시간", "일 분만": a lone sino syllable before a time counter is a word, not a number
             if m.group(1) in self.ambiguous_lone and m.group(2) and m.group(3) not in self.level_counters:
                 return m.group(0)
+            if not m.group(2) and m.group(1) + m.group(3) in self.lookalikes:
+                return m.group(0)  # 이번 주에: this week, not week 2
             if len(m.group(1)) == 1 and not m.group(2) and not self._ends_number(m.string, m.end() + len(m.group(3))):
                 return m.group(0)  # "오시면" is "if (someone) comes", not "if 5 o'clock"
             value = self._sino_value(m.group(1))

@@ -810,3 +810,15 @@ def test_shall_i_of_what_the_robot_cannot_do_is_deliberation(runner, text):
 
 def test_a_request_for_what_the_robot_cannot_do_is_still_unsupported(runner):
     _replied(runner, "세탁기 돌려 줄래?", "UNS")
+
+
+@pytest.mark.parametrize("text", ["지금 미국 대통령 누구야", "구청 민원실 점심시간 언제야"])
+def test_who_or_when_before_the_copula_asks(runner, text):
+    """누구야 / 언제야: a question word the copula predicates asks, it states nothing (public information: FRG)."""
+    record = _replied(runner, text, "FRG")
+    assert _act(record).mood == "question"
+
+
+def test_where_are_you_contracted_asks_the_robots_position(runner):
+    record = _route(runner, "니 지금 어딨어?")
+    assert record.family == "ODL" and [a[0] for a in actions(record)] == ["current_location"]

@@ -29,6 +29,10 @@ def test_normalization_turns_number_words_into_digits(registry):
     # "하나요" is 하 + 나요 (do they?), a lone 하나 the number
     assert _nt("우체국 몇 시까지 하나요?", registry).text == "우체국 몇 시까지 하나요?"
     assert _nt("풍량 하나로", registry).text == "풍량 1로"
+    # "이번 주", "이번에" is "this week / this time", "이분" "this person"; a spaced "이 번" is still a level
+    assert _nt("이번 주 토요일에 예약해 줘", registry).text == "이번 주 토요일에 예약해 줘"
+    assert _nt("기준금리 이번에 동결됐어?", registry).text == "기준금리 이번에 동결됐어?"
+    assert _nt("볼륨 이 번으로", registry).text == "볼륨 2 번으로"
 
 
 def test_normalization_cleans_symbols_and_rejects_empty(registry):
