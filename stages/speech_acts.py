@@ -265,6 +265,20 @@ def _owner_named_at_the_end(clauses: list[ClauseAnalysis], per: list[Reading], l
             r.signals.append(f"target:{owner}:named_at_the_end")
 
 
+def _owner_said_before(clauses: list[ClauseAnalysis], per: list[Reading], lex: SpeechActLexicon) -> None:
+    """티비 화면이 너무 밝아 좀 어둡게 해: a request that names nothing it acts on (no noun, no device word) right
+    after a clause that names another thing in the home acts on that thing."""
+    order = sorted(range(len(clauses)), key=lambda i: clauses[i].start)
+    for before, i in zip(order, order[1:]):
+        c, r = clauses[i], per[i]
+        bare = not c.capabilities and not any(m.tag.startswith(("NN", "NP", "SL")) for m in c.morphemes)
+        if r.mood == "request" and r.target_owner is None and bare:
+            owner = per[before].target_owner or thing_named(clauses[before], lex)
+            if owner is not None:
+                r.target_owner = owner
+                r.signals.append(f"target:{owner}:said_before")
+
+
 def _trails_off(c: ClauseAnalysis, nt: NormalizedText, lex: SpeechActLexicon) -> bool:
     """A predicate-less turn of one clause is unfinished: the voice trailed off (배터리...), or its last word ends on a
     particle that promises a predicate, with at most an adverb or a filler after it (배터리는, 공기가 좀, 청정을 어)."""
@@ -310,6 +324,7 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: Normal
     _spread_over_sentences(clause_candidates, per, p)
     _called_at_the_end(clause_candidates, per, p)
     _owner_named_at_the_end(clause_candidates, per, registry.speech_acts)
+    _owner_said_before(clause_candidates, per, registry.speech_acts)
     _stop_said_to_somebody(clause_candidates, per)
     _mark_messages(clause_candidates, per)
     words_max = registry.speech_acts.fragment_max_words

@@ -822,3 +822,9 @@ def test_who_or_when_before_the_copula_asks(runner, text):
 def test_where_are_you_contracted_asks_the_robots_position(runner):
     record = _route(runner, "니 지금 어딨어?")
     assert record.family == "ODL" and [a[0] for a in actions(record)] == ["current_location"]
+
+
+def test_a_bare_request_after_another_thing_is_named_acts_on_that_thing(runner):
+    """티비 소리 너무 커 줄여 줘: the request names nothing, the clause before it names the television."""
+    record = _route(runner, "티비 화면이 너무 밝아 좀 어둡게 해")
+    assert actions(record) == [] and any(s.endswith(":said_before") for s in _act(record, 1).signals)
