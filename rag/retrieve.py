@@ -117,6 +117,8 @@ _NUMBER_BONUS = 0.5
 its score counts this much more. A number inside quotation marks does not count: "볼륨 10으로 해 줘"처럼 말하세요 gives
 words to say, not a quantity."""
 _QUOTED = re.compile(r'"[^"]*"|“[^”]*”|\'[^\']*\'')
+_NUMBER = re.compile(r"(?<![A-Za-z\d.])\d")
+"""A number said as a quantity: not the digits of a name written on to Latin letters (PM2.5, H13, E3)."""
 
 @lru_cache(maxsize=256)
 def _unit_pattern(units: tuple[str, ...], number_words: tuple[str, ...]) -> re.Pattern[str] | None:
@@ -142,6 +144,21 @@ def _overlap(terms: list[str], weights: dict[str, float], idf: dict[str, float])
     return sum(weights.get(t, 0.0) * idf.get(t, 0.0) for t in sorted(set(terms)))
 
 
+_QUOTED_SHARE = 0.25
+"""A question word that a sentence holds only inside the words it quotes to say ("공기질 어때?"라고 물으면) counts
+this share: the sentence shows how to ask, it does not answer what is asked."""
+
+
+def _said_overlap(text: str, terms: list[str], weights: dict[str, float], idf: dict[str, float], share: float = _QUOTED_SHARE) -> float:
+    """_overlap where a term only the quoted words to say hold counts `share` (see _QUOTED_SHARE)."""
+    quoted = _QUOTED.findall(text)
+    if not quoted or share == 1.0:
+        return _overlap(terms, weights, idf)
+    plain, said = _QUOTED.sub(" ", text).lower(), " ".join(quoted).lower()
+    return sum(weights.get(t, 0.0) * idf.get(t, 0.0) * (share if t in said and t not in plain else 1.0)
+               for t in sorted(set(terms)))
+
+
 _MARKED_SHARE = 0.5
 """A sentence that allows or forbids answers a permission question first only if it shares at least this share of the
 best sentence's words: 배터리를 교체하지 마세요 does not answer 본체가 뜨거운데 계속 써도 돼?"""
@@ -154,8 +171,8 @@ def _best_for_query(sentences: Sentences, weights: dict[str, float], idf: dict[s
     one that allows or forbids (물로 씻지 마세요) comes before one that shares words only: the definition sentence
     may share more words with the question, but it does not answer it."""
     def score(text: str, terms: list[str]) -> float:
-        base = _overlap(terms, weights, idf)
-        return base * (1.0 + _NUMBER_BONUS) if quantity and base > 0 and any(ch.isdigit() for ch in _QUOTED.sub("", text)) else base
+        base = _said_overlap(text, terms, weights, idf, 1.0 if '"' in (marks or []) else _QUOTED_SHARE)  # 뭐라고 말해?: the quote answers
+        return base * (1.0 + _NUMBER_BONUS) if quantity and base > 0 and _NUMBER.search(_QUOTED.sub("", text)) else base
 
     scores = [score(text, terms) for text, terms in sentences]
     near = max(scores, default=0.0) * _MARKED_SHARE

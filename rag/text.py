@@ -45,7 +45,8 @@ def analyse_tokens(tokens: Sequence[tuple[str, str, int, int]]) -> list[Term]:
         tag = _base_tag(tag)
         form = form.lower()
         if tag in TERM_TAGS:
-            terms.append(Term(form, tag in FOCUS_TAGS and not (tag == "SL" and len(form) == 1)))
+            named = tag in ("VA", "VV") and i + 1 < len(tokens) and _base_tag(tokens[i + 1][1]) == "ETN"  # 좋음, 나쁨: a name
+            terms.append(Term(form, (tag in FOCUS_TAGS and not (tag == "SL" and len(form) == 1)) or named))
         if tag != "SN":
             continue
         if i > 0:

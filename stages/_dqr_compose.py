@@ -90,6 +90,27 @@ def relation_verdict(projection: KgProjection, entity_types: dict[str, str]) -> 
     return None
 
 
+def _number(x: float) -> str:
+    return str(int(x)) if x == int(x) else f"{x:g}"
+
+
+def rate_times_count(question: str, claims: list[str], rate: dict[str, Any]) -> dict[str, Any] | None:
+    """The values of the rate_times_count template when the question gives a count (방 10개) and one of the claims a
+    rate per item (공간마다 3분씩, lexicon dqr.rate_counts): 10 x 3분 = 30분. None otherwise."""
+    counters = rate.get("counters", [])
+    if not counters:
+        return None
+    asked = re.search(rf"(\d+)\s?({'|'.join(map(re.escape, counters))})", question)
+    per, each = re.escape(rate["per"]), re.escape(rate["each"])
+    pattern = re.compile(rf"(\S+?){per}\s*(\d+(?:\.\d+)?)\s?([^\s\d]+?){each}")
+    found = next((m for m in map(pattern.search, claims) if m), None) if asked else None
+    if asked is None or found is None:
+        return None
+    count, amount = int(asked.group(1)), float(found.group(2))
+    return {"per": found.group(1), "amount": _number(amount), "unit": found.group(3), "count": count,
+            "counter": asked.group(2), "total": _number(count * amount)}
+
+
 class Composer:
     """Fills the answer templates for one store (wording comes from data)."""
 

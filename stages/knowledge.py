@@ -23,7 +23,7 @@ from registry.plan_contracts import PlannerOutput
 from registry.knowledge_contracts import KgProjection, KnowledgeNotRun, KnowledgeQuery, RetrievalResult
 from registry.loader import Registry
 from registry.speech_contracts import SpeechActLexicon
-from stages._dqr_compose import Composer, relation_verdict, sentence
+from stages._dqr_compose import Composer, rate_times_count, relation_verdict, sentence
 from stages.speech_patterns import contains, patterns
 
 QUERY_MAX_CHARS = 200
@@ -254,6 +254,12 @@ def dqr_answer(
         locations = {e.source_id: e.location for e in evidence}
         verdict = relation_verdict(kg_projection, types) if knowledge_query.possibility_question else None
         text = composer.verdict_text(verdict, labels, evidence, locations) if verdict else composer.extract_text(evidence)
+        rate = registry.lexicon.get("dqr", {}).get("rate_counts", {})
+        product = rate_times_count(knowledge_query.text, [e.claim for e in evidence], rate) \
+            if knowledge_query.asks_quantity and not verdict else None
+        if product is not None:  # 방 10개면 청정 시간만 몇 분?: the rate the manual states, times the count asked
+            text = " ".join([composer.say("rate_times_count", **product), text])
+            notices.append("computed_from_rate")
         first = evidence[0].source_id if evidence else None
         claim = evidence[0].claim if evidence else ""  # an older value is noted when the answer states the newer one
         notes = [n for n in retrieval.version_notes if n.kind == "conflict" or (

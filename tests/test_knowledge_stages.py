@@ -325,3 +325,20 @@ def test_a_problem_is_answered_by_its_troubleshooting_section_with_what_to_do(an
     assert answer.answerability == "sufficient" and answer.evidence[0].source_id == source, (text, answer.text)
     first = answer.text.split("참고하세요")[0]
     assert "세요" in first or "시키면" in first, (text, answer.text)  # what the user should do, not only what it means
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("방을 10개 등록해 놓으면 스캐닝 청정에서 청정하는 시간만 총 몇 분이야?", "30분"),
+    ("방 네 개만 등록해 놨으면 집 전체 청정은 청정 시간만 얼마나 걸려?", "12분"),
+])
+def test_a_count_times_the_manuals_rate_per_item_is_computed_and_shown(answering_runner, text, fact):
+    """공간마다 3분씩 and 10 rooms asked: 30분, said with the rate it comes from and the section cited."""
+    answer = answering_runner.route_text(text).answer
+    assert answer is not None and answer.text.startswith("공간마다 3분씩") and fact in answer.text.split(".")[0]
+    assert "computed_from_rate" in answer.notices and "R6-V5-S016" in answer.text
+
+
+def test_a_grade_threshold_question_is_answered_by_the_grade_table_not_by_how_to_ask(answering_runner):
+    """좋음 is a grade's name (a focus word); the sentence quoting how to ask ("공기질 어때?") does not answer it."""
+    answer = answering_runner.route_text("초미세먼지 몇까지가 좋음이에요?").answer
+    assert answer is not None and "15" in answer.text.split("참고하세요")[0], answer.text

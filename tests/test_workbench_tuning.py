@@ -66,7 +66,7 @@ def test_rescoring_predicts_the_dag_under_changed_weights(set_path, runner):
 def test_comparison_reports_core_group_first_and_balanced_deltas(core_run):
     features = tuning.load_features(core_run)
     base = tuning.run_weights(core_run)
-    cmp = tuning.compare(features, base, tuning.with_weight(base, "FRG", "has_frg_scope", 0.5))
+    cmp = tuning.compare(features, base, tuning.with_weight(base, "FRG", "has_frg_scope", 0.2))
     assert list(cmp.per_family_delta())[:4] == ["ODL", "FRG", "DEF", "STT_NULL"]
     assert cmp.accuracy_after < cmp.accuracy_before
     delta = cmp.confusion_delta()
@@ -116,7 +116,7 @@ def test_owner_choice_and_judge_as_pure_functions():
 
 
 def test_cli_tune_shows_per_family_deltas(core_run):
-    result = CliRunner().invoke(app, ["tune", str(core_run), "--set", "FRG.has_frg_scope=0.5", "--limit", "3"])
+    result = CliRunner().invoke(app, ["tune", str(core_run), "--set", "FRG.has_frg_scope=0.2", "--limit", "3"])
     assert result.exit_code == 0, result.output
     assert "reproduces" in result.output and "100.0%" in result.output
     for fam in ("ODL *", "FRG *", "DEF *", "STT_NULL *", "SCH"):
