@@ -186,6 +186,9 @@ class SpeechActLexicon(_Model):
     robot_pronouns: Morphemes
     subject_particles: Morphemes
     person_nouns: list[str]
+    not_topic_nouns: list[str] = Field(default_factory=list)
+    """처음, 나중, 정도: nouns that place or measure what is asked (처음 설정에 방이 몇 개야?), never the thing of the
+    world a question is about."""
     vocatives: Vocatives
     wish: Wish
     asking_leave: AskingLeave = Field(default_factory=lambda: AskingLeave(negators=[], verbs=[]))

@@ -209,8 +209,12 @@ def world_question(c: ClauseAnalysis, registry: Registry) -> str | None:
         mo.tag in ("VA", "VA-I") for mo in c.morphemes)
     if not asks:
         return None
-    return next((mo.form for i, mo in enumerate(c.morphemes) if mo.tag in ("NNG", "NNP") and not c.in_registry_word[i]
-                 and mo.form not in persons and len(mo.form) >= 2), None)
+    counting = lex.quantity_word_set
+    ms = c.morphemes
+    # (1단으로 몇 시간 돌아가?: a noun counted by 몇 or a number is a measure, not a thing of the world asked about)
+    return next((mo.form for i, mo in enumerate(ms) if mo.tag in ("NNG", "NNP") and not c.in_registry_word[i]
+                 and mo.form not in persons and mo.form not in lex.not_topic_nouns and len(mo.form) >= 2
+                 and not (i > 0 and (f"{ms[i - 1].form}/{ms[i - 1].tag}" in counting or ms[i - 1].tag in ("SN", "NR")))), None)
 
 
 def public_place_asked(c: ClauseAnalysis, registry: Registry) -> str | None:
@@ -223,4 +227,7 @@ def public_place_asked(c: ClauseAnalysis, registry: Registry) -> str | None:
     asking = asked or (act.mood == "request" and m.frg_lookup.first(c.compact) is not None)
     if not asking or c.capabilities or c.unsupported or act.target_owner or act.reported or act.agent != "robot":
         return None
+    if any(about_the_robot(x) for x in c.mentions) and not c.cues.get("outdoor"):
+        return None  # 바이탈 결과를 병원 진단 대신 믿어도 돼?: a device word makes the question the product's
+        # (놀이터 나가도 될 만큼 오늘 공기 괜찮아?: said of outdoors, the air is the day's, not the robot's)
     return public_place_of(c.morphemes, m)

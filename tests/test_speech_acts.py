@@ -828,3 +828,13 @@ def test_a_bare_request_after_another_thing_is_named_acts_on_that_thing(runner):
     """티비 소리 너무 커 줄여 줘: the request names nothing, the clause before it names the television."""
     record = _route(runner, "티비 화면이 너무 밝아 좀 어둡게 해")
     assert actions(record) == [] and any(s.endswith(":said_before") for s in _act(record, 1).signals)
+
+
+@pytest.mark.parametrize("text, family", [
+    ("한 번 꽉 채우면 1단으로 몇 시간 돌아가?", "DQR"),          # 몇 시간 measures; 시간 is no thing of the world
+    ("바이탈 결과를 병원 진단 대신 믿어도 돼?", "DQR"),          # a device word makes 병원 no place asked about
+    ("애들 놀이터 나가도 될 만큼 오늘 공기 괜찮아?", "FRG"),      # said of outdoors, the air is the day's
+    ("마트 몇 시에 열어?", "FRG"),
+])
+def test_a_world_question_needs_a_thing_of_the_world(runner, text, family):
+    _replied(runner, text, family)
