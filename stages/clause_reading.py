@@ -362,7 +362,7 @@ def _told_mood(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: Reading
     if not out.displayed and last_pred in p.display and looks and (out.final or final in p.declare_end):
         sig.append(f"appearance:{last_pred[0]}")
         return "statement"
-    if out.displayed or (last_pred in p.display and (out.final or final in p.declare_end)):
+    if out.displayed or (last_pred in p.display and (out.final or final in p.declare_end or final in p.sequence_end)):
         if not out.displayed:  # 에러 코드 E6 떴어요: something shows on the device (a report about it)
             out.displayed = True
             sig.append(f"displayed:{last_pred[0]}")

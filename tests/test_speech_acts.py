@@ -838,3 +838,9 @@ def test_a_bare_request_after_another_thing_is_named_acts_on_that_thing(runner):
 ])
 def test_a_world_question_needs_a_thing_of_the_world(runner, text, family):
     _replied(runner, text, family)
+
+
+@pytest.mark.parametrize("text", ["E3 뜨고 충전대를 못 찾아", "E3 뜨고 멈췄어"])
+def test_a_code_shown_in_a_joined_clause_is_a_problem_report(runner, text):
+    """E3 뜨고 ...: the display verb joined by -고 still says what the screen shows (DQR), not a request."""
+    _replied(runner, text, "DQR")
