@@ -44,6 +44,8 @@ SETS = {
         ROOT / "data/utterances/talk_redteam_v12.jsonl",
     "talk_redteam_v15 (red-team talk: people, phone calls, media, games, quotes, narratives, dictation; written blind 2026-12-04, fit)":
         ROOT / "data/utterances/talk_redteam_v15.jsonl",
+    "talk_redteam_v17 (red-team talk: calls said last, deliberation, other devices named before, narratives, games and dictation, questions to people; written blind 2026-12-04 session 32, fit)":
+        ROOT / "data/utterances/talk_redteam_v17.jsonl",
     "talk_blind_v10_fit (talk written blind 2026-12-03, fit part)": ROOT / "data/utterances/talk_blind_v10_fit.jsonl",
     "talk_blind_v10_holdout (talk written blind 2026-12-03, never tuned on)": ROOT / "data/utterances/talk_blind_v10_holdout.jsonl",
     "blind_v11_fit (talk, other systems, fragments, product questions, requests; written blind 2026-12-03, fit part)":

@@ -158,6 +158,9 @@ class OtherTargets(_Model):
     played: list[str] = Field(default_factory=list)
     """What is played on another device (영상, 음악): the robot plays nothing, so a device word this noun owns
     right before it (영상 소리 좀 꺼, 음악 볼륨 줄여) is that device's; named elsewhere it owns nothing (노래 좋다)."""
+    carried_capabilities: list[str] = Field(default_factory=list)
+    """Capabilities a thing also has (소리, 밝기): a request for one right after a remark whose subject is a thing
+    (티비 화면 눈 아파 밝기 낮춰 줄래) is aimed at that thing."""
 
 
 class SpeechActLexicon(_Model):
@@ -299,6 +302,9 @@ class SpeechActLexicon(_Model):
     afterthought_markers: list[Morphemes] = Field(default_factory=list)
     """전기차 말이야 / 세탁기 말이에요: runs that make a short last clause an afterthought saying what the speaker
     means (its noun names whose the turn's device words are)."""
+    recitation_cues: list[Morphemes] = Field(default_factory=list)
+    """따라 해 보세요 / 받아쓰기 / 가라사대 / 스무고개: runs that open words to repeat, write down or play with; what
+    follows them in the turn is recited, not asked of the robot."""
     trailing_marks: list[str] = Field(default_factory=list)
     """배터리... / 공기가 좀…: marks of a voice trailing off; a predicate-less last clause before one is unfinished."""
     trailing_particles: Morphemes = Field(default_factory=list)
@@ -318,6 +324,10 @@ class SpeechActLexicon(_Model):
     @cached_property
     def intention_runs(self) -> tuple[tuple[tuple[str, str], ...], ...]:
         return tuple(tuple(tuple(v.split("/")) for v in run) for run in self.intentions)  # type: ignore[misc]
+
+    @cached_property
+    def recitation_runs(self) -> tuple[tuple[tuple[str, str], ...], ...]:
+        return tuple(tuple(tuple(v.split("/")) for v in run) for run in self.recitation_cues)  # type: ignore[misc]
 
     @cached_property
     def afterthought_runs(self) -> tuple[tuple[tuple[str, str], ...], ...]:

@@ -13,7 +13,7 @@ from registry.contracts import Agent, Mood, Polarity
 from stages._clauses import ENDS_SENTENCE, VERB_TAGS, ClauseAnalysis
 from stages._matchers import compact
 from stages._addressee import person_act, person_purpose, vocative
-from stages.speech_patterns import Patterns, asks_leave, closed_syllable, follows, key
+from stages.speech_patterns import Patterns, asks_by_shape, asks_how, asks_leave, closed_syllable, follows, key
 
 Pair = tuple[str, str]
 
@@ -250,7 +250,7 @@ def _cues(c: ClauseAnalysis, s: _Shape, p: Patterns, out: Reading) -> _Cues:
     # clause in an ending only intonation marks is asked (a past or somebody else's is told)
     intoned = (s.question or (s.final in p.intonation_end and out.polarity == "affirmative" and not out.past
                               and out.agent == "robot" and not s.benefactive))
-    how_phrase = any(_asks_how(matrix, seq, p.how_state) for seq in p.how_phrases)
+    how_phrase = any(asks_how(matrix, seq, p.how_state) for seq in p.how_phrases)
     asked = [k for i, k in enumerate(matrix) if not (i + 1 < len(matrix) and matrix[i + 1] in p.how_state)]
     base = len(ms) - len(matrix)
     manner = {i for i in range(len(matrix) - 1) if matrix[i][1].startswith("VA") and matrix[i + 1] in p.manner_end}
@@ -269,7 +269,7 @@ def _cues(c: ClauseAnalysis, s: _Shape, p: Patterns, out: Reading) -> _Cues:
               or follows(matrix, p.wish_cond, p.wish_good, within=2) is not None),
         how=how_phrase or any(k in p.how_words for k in asked),
         explains=how_phrase or any(k in p.explain_words for k in asked),
-        criterion=any(_asks_how(matrix, seq, frozenset()) for seq in p.criterion),
+        criterion=any(asks_how(matrix, seq, frozenset()) for seq in p.criterion),
         tells=any(k in p.telling for k in matrix), state_caps=any(h.kind == "state_query" for h in c.capabilities),
         pred_at=pred_at, last_pred=last_pred, adjective=adjective,
         words=[k for k in ms if not k[1].startswith(("J", "E", "S", "X"))])
@@ -318,7 +318,7 @@ def _asked_knowledge(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: R
     if f.permits and f.intoned:
         sig.append("permission" if s.question else "permission_intoned")
         return "knowledge_question"
-    if f.intoned and not s.question and _asks_by_shape(s.matrix, f.last_pred, f.pred_at, s.ms, p, bool(c.unsupported)):
+    if f.intoned and not s.question and asks_by_shape(s.matrix, f.last_pred, f.pred_at, s.ms, p, bool(c.unsupported)):
         sig.append("asked_by_shape")  # 차일드 락 있어요 / 멈추는데 고장이야: asked, heard without "?"
         return "knowledge_question"
     if f.needs and f.intoned:
@@ -335,12 +335,8 @@ def _asked_knowledge(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: R
         return "knowledge_question"
     if s.benefactive or final in p.asking_request_end:
         return "request"
-    if final in p.suggest_end and s.asks_word:
-        out.agent = "user"
-        sig.append("deliberation")  # 뭘 살까? 어디로 갈까: the speaker's deliberation, no act suggested
-        return "suggestion"
     if final in p.suggest_end:
-        return "suggestion"
+        return _suggestion(s, p, out)
     if f.criterion:
         sig.append("asks_criterion")  # 몇부터 나쁨이야? 좋음 기준이 몇이야?: the manual's threshold, not the state now
         return "knowledge_question"
@@ -351,12 +347,25 @@ def _asked_knowledge(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: R
     return "question"
 
 
+def _suggestion(s: _Shape, p: Patterns, out: Reading) -> Mood:
+    """-자 suggests doing it together (청정하자); -ㄹ까 (speech_acts deliberation_endings) or a question word is the
+    speaker deliberating (우리 거실 가서 영화 볼까, 볼륨 키울까 아님 자막 켤까, 뭘 살까): nobody is asked to act.
+    (가 주실 수 있을까요 asks for the act: the benefactive makes it no deliberation.)"""
+    at = len(s.matrix) - 1 - s.matrix[::-1].index(s.final) if s.final in s.matrix else 0
+    # (약국 있을까요?, 얼마나 좋을까, 나가도 될까요: a state, a wish, leave asked; only a verb of doing deliberates)
+    doing = at > 0 and s.matrix[at - 1][1] in ("VV", "VX", "XSV") and not (at > 1 and s.matrix[at - 2] in p.permit_end)
+    if not s.benefactive and (s.asks_word or (s.final in p.deliberate_end and doing)):
+        out.agent = "user"
+        out.signals.append("deliberation")
+    return "suggestion"
+
+
 def _told_mood(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: Reading, negator: str | None,
                progressive: bool, thing_subject: str | None) -> Mood:
     """Suggestions, reports, statements, exclamations and requests by their ending."""
     sig, final, tags, last_pred = out.signals, s.final, s.tags, f.last_pred
     if final in p.suggest_end:
-        return "suggestion"
+        return _suggestion(s, p, out)
     # (뽀샤시하게 나와: a display verb after a manner ending says how something looks, nothing is displayed)
     looks = f.pred_at is not None and f.pred_at > 0 and s.matrix[f.pred_at - 1] in p.manner_end
     if not out.displayed and last_pred in p.display and looks and (out.final or final in p.declare_end):
@@ -408,32 +417,6 @@ def _told_mood(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: Reading
         sig.append("joined_predicate")  # 집 전체 청정 돌리고 (끝나면 복귀): a verb joined on; its sentence decides
         return "request"
     return "fragment"
-
-
-def _asks_how(ms: list[Pair], seq: tuple[tuple[str, str], ...], state_verbs: frozenset) -> bool:
-    """Whether the sequence occurs and is not followed by a verb that turns it into a state question."""
-    n, first = len(seq), seq[0]
-    return any(ms[i] == first and tuple(ms[i:i + n]) == seq and not (i + n < len(ms) and ms[i + n] in state_verbs)
-               for i in range(len(ms) - n + 1))
-
-
-def _asks_by_shape(matrix: list[Pair], last_pred: Pair | None, pred_at: int | None,
-                   ms: list[Pair], p: Patterns, other_thing: bool) -> bool:
-    """A statement shape that asks (see IntonedQuestions): a feature noun with an existence verb, a diagnosis
-    noun with the copula, or a verdict predicate after a premise. A feature is the robot's by asking; a
-    diagnosis or a verdict next to another appliance (세탁기 고장이야) is a remark about that one."""
-    if last_pred is None or pred_at is None:
-        return False
-    lemma = matrix[pred_at - 1] if last_pred[1] in ("XSA", "XSV") and pred_at > 0 else last_pred
-    if last_pred in p.exists and any(k in p.feature_nouns for k in matrix[:pred_at]):
-        return True
-    if other_thing:
-        return False
-    if last_pred[1] == "VCP" and pred_at > 0 and matrix[pred_at - 1] in p.diagnosis_nouns:
-        return True
-    # 올라타는데 is read 는/ETM 데/NNB as often as 는데/EC
-    premise = any(k in p.premise or (k == ("데", "NNB") and i and ms[i - 1][1] == "ETM") for i, k in enumerate(ms))
-    return lemma in p.verdict_preds and premise
 
 
 def cut_off_word(c: ClauseAnalysis, m) -> str | None:

@@ -13,7 +13,7 @@ from registry.contracts import ACTING_MOODS, HistoryEvidence, NormalizedText, Sp
 from registry.loader import Registry
 from registry.speech_contracts import SpeechActLexicon
 from stages._anchoring import analyse
-from stages._clauses import ClauseAnalysis, thing_at_the_end, thing_before, thing_named
+from stages._clauses import ClauseAnalysis, _things, thing_at_the_end, thing_before, thing_named
 from stages._matchers import matchers_for
 from stages.clause_reading import Reading, cut_off_word, read_clause
 from stages.licensing import license_clauses
@@ -141,6 +141,9 @@ def _spread_over_sentences(clauses: list[ClauseAnalysis], per: list[Reading], p:
             here.signals.append("request_before_remark")  # 티비 좀 켜 봐 (9시 뉴스 할 시간이다): a reason, not a sequel
         elif here.mood in ("fragment", "request") and governing.mood != "fragment":
             here.mood = governing.mood
+            if "deliberation" in governing.signals:  # 우리 거실 가서 영화 볼까: the move is deliberated too
+                here.agent = governing.agent
+                here.signals.append("deliberation")
         elif here.mood == "knowledge_question" and governing.mood == "suggestion" and c.connective in p.bare_connectives:
             here.mood = governing.mood  # 뭐 사 갈까: what to do is the speaker's deliberation, no act suggested
             for r in (here, governing):
@@ -214,35 +217,34 @@ def _ends_in(c: ClauseAnalysis, endings: frozenset) -> bool:
 
 
 def _called_at_the_end(clauses: list[ClauseAnalysis], per: list[Reading], p: Patterns) -> None:
-    """사진 좀 찍어 줘 언니 / 거실로 와 얘들아: a last clause that only calls somebody (a person noun, or a noun with
-    a vocative particle, not one of the robot's names) addresses the whole turn to them."""
+    """사진 좀 찍어 줘 언니 / 거실로 와 얘들아 / 밥 먹자 민수야: a last clause that only calls somebody (a person noun,
+    a vocative word, or a noun with a vocative particle, not one of the robot's names), or ends on such a call after
+    its sentence's ending (a place word may follow: 언니 여기서), addresses the whole turn to them."""
     if not clauses:
         return
     last = _last(clauses)
     ms = [key(m) for m in clauses[last].morphemes if not m.tag.startswith("S")]
+    while len(ms) >= 2 and ms[-1][1] == "JKB" and ms[-2][1] == "NP":
+        del ms[-2:]  # 언니 여기서: where, said after the call
     particle = False
     while ms and (ms[-1][1] == "XSN" or ms[-1] in p.voc_particles):
         particle = particle or ms[-1] in p.voc_particles
         ms.pop()  # 얘들아: the particle and the plural suffix belong to the call
     person = bool(ms) and ms[-1] not in p.robot and (ms[-1] in p.voc_words or (
         ms[-1][1].startswith(("NN", "NP")) and (particle or ms[-1][0] in p.persons)))
-    if len(clauses) < 2:  # 볼륨 좀 낮춰 주면 안 될까 여보: the call after the sentence's ending, in the same clause
-        if not (person and len(ms) >= 2 and ms[-2][1].startswith("E")):
-            return
-        per[last].agent = "third_person" if per[last].agent == "robot" else per[last].agent
-        per[last].signals.append(f"vocative:at_the_end:{ms[-1][0]}")
-        return
-    called = len(ms) == 1 and ms[0] not in p.robot and (
+    after_ending = person and len(ms) >= 2 and ms[-2][1].startswith("E")
+    alone = len(clauses) > 1 and len(ms) == 1 and ms[0] not in p.robot and (
         any(s.startswith("vocative:") for s in per[last].signals) or (ms[0][0] in p.persons and ms[0][1].startswith(("NN", "NP"))))
-    if not called:
+    if not (after_ending or alone):
         return
     if per[last].agent == "robot":
         per[last].agent = "third_person"
-        per[last].signals.append(f"vocative:{ms[0][0]}")
+        per[last].signals.append(f"vocative:{'at_the_end:' if after_ending else ''}{ms[-1][0]}")
     for i, r in enumerate(per):
-        if i != last and r.agent == "robot" and not any(s.startswith(("robot_subject", "robot_vocative")) for s in r.signals):
+        # (로봇 지금 어디 있어 여보?: the robot named as the subject is talked about; only a call of it addresses it)
+        if i != last and r.agent == "robot" and not any(s.startswith("robot_vocative") for s in r.signals):
             r.agent = "third_person"
-            r.signals.append(f"vocative:at_the_end:{ms[0][0]}")
+            r.signals.append(f"vocative:at_the_end:{ms[-1][0]}")
 
 
 def _owner_named_at_the_end(clauses: list[ClauseAnalysis], per: list[Reading], lex: SpeechActLexicon) -> None:
@@ -265,14 +267,40 @@ def _owner_named_at_the_end(clauses: list[ClauseAnalysis], per: list[Reading], l
             r.signals.append(f"target:{owner}:named_at_the_end")
 
 
+def _thing_as_subject(c: ClauseAnalysis, lex: SpeechActLexicon) -> bool:
+    """The clause names a thing as what it is about: the name followed by a part of it or a subject, topic or
+    possessive particle (티비 화면 눈 아파, 티비가 너무 커), not as an object (티비 보는데)."""
+    for end, _ in _things(c, lex):
+        j = next((j for j, at in enumerate(c.compact_offsets) if at == end), None)
+        if j is not None and c.morphemes[j].tag in ("NNG", "NNP", "JKS", "JX", "JKG"):
+            return True
+    return False
+
+
+def _recited(clauses: list[ClauseAnalysis], per: list[Reading], lex: SpeechActLexicon) -> None:
+    """자 따라 해 보세요 오른쪽으로 돌아 / 받아쓰기 세 번째 사진을 찍어 주세요: from a recitation cue on, the turn's
+    words are repeated, written down or played with (speech_acts recitation_cues): reported, never asked."""
+    order = sorted(range(len(clauses)), key=lambda i: clauses[i].start)
+    ms = [m for i in order for m in clauses[i].morphemes]  # a cue may span a cut (따라 | 해 보세요)
+    keys = [key(m) for m in ms]
+    at = next((ms[j].start for j in range(len(ms)) for run in lex.recitation_runs if tuple(keys[j:j + len(run)]) == run), None)
+    for i in order if at is not None else []:
+        if clauses[i].end > at and not per[i].reported:
+            per[i].reported = True
+            per[i].signals.append("recited")
+
+
 def _owner_said_before(clauses: list[ClauseAnalysis], per: list[Reading], lex: SpeechActLexicon) -> None:
     """티비 화면이 너무 밝아 좀 어둡게 해: a request that names nothing it acts on (no noun, no device word) right
     after a clause that names another thing in the home acts on that thing."""
     order = sorted(range(len(clauses)), key=lambda i: clauses[i].start)
+    carried = set(lex.other_targets.carried_capabilities)
     for before, i in zip(order, order[1:]):
         c, r = clauses[i], per[i]
         bare = not c.capabilities and not any(m.tag.startswith(("NN", "NP", "SL")) for m in c.morphemes)
-        if r.mood == "request" and r.target_owner is None and bare:
+        shared = bool(c.capabilities) and all(h.capability_id in carried for h in c.capabilities) and not c.rooms \
+            and per[before].mood in ("statement", "exclamation") and not per[before].past
+        if r.mood == "request" and r.target_owner is None and (bare or (shared and _thing_as_subject(clauses[before], lex))):
             owner = per[before].target_owner or thing_named(clauses[before], lex)
             if owner is not None:
                 r.target_owner = owner
@@ -325,6 +353,7 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: Normal
     _called_at_the_end(clause_candidates, per, p)
     _owner_named_at_the_end(clause_candidates, per, registry.speech_acts)
     _owner_said_before(clause_candidates, per, registry.speech_acts)
+    _recited(clause_candidates, per, registry.speech_acts)
     _stop_said_to_somebody(clause_candidates, per)
     _mark_messages(clause_candidates, per)
     words_max = registry.speech_acts.fragment_max_words

@@ -69,7 +69,7 @@ class Patterns:
         self.declare_end, self.exclaim_end = pairs(lex.declarative_endings), pairs(lex.exclamative_endings)
         self.question_end, self.question_words = pairs(lex.question_endings), pairs(lex.question_words)
         self.indefinite_followers, self.purpose_endings = pairs(lex.indefinite_followers), pairs(lex.purpose_endings)
-        self.how_words, self.how_phrases = pairs(lex.how_words), _sequences(lex.how_phrases)
+        self.how_words, self.how_phrases, self.deliberate_end = pairs(lex.how_words), _sequences(lex.how_phrases), pairs(lex.deliberation_endings)
         self.how_state = pairs(lex.how_state_verbs)
         self.criterion = _sequences(lex.criterion_phrases)
         self.telling = pairs(lex.telling_verbs)
@@ -198,3 +198,29 @@ def governing_predicate(hit, c: ClauseAnalysis, p: Patterns) -> tuple[int, tuple
         if mo.tag == "NNG" and nxt is not None and nxt.tag in ("XSV", "XSA"):
             return i, (mo.form, mo.tag)  # a verbal noun: 확인하다, 측정하다
     return None
+
+
+def asks_how(ms: list[tuple[str, str]], seq: tuple[tuple[str, str], ...], state_verbs: frozenset) -> bool:
+    """Whether the sequence occurs and is not followed by a verb that turns it into a state question."""
+    n, first = len(seq), seq[0]
+    return any(ms[i] == first and tuple(ms[i:i + n]) == seq and not (i + n < len(ms) and ms[i + n] in state_verbs)
+               for i in range(len(ms) - n + 1))
+
+
+def asks_by_shape(matrix: list[tuple[str, str]], last_pred: tuple[str, str] | None, pred_at: int | None,
+                   ms: list[tuple[str, str]], p: Patterns, other_thing: bool) -> bool:
+    """A statement shape that asks (see IntonedQuestions): a feature noun with an existence verb, a diagnosis
+    noun with the copula, or a verdict predicate after a premise. A feature is the robot's by asking; a
+    diagnosis or a verdict next to another appliance (세탁기 고장이야) is a remark about that one."""
+    if last_pred is None or pred_at is None:
+        return False
+    lemma = matrix[pred_at - 1] if last_pred[1] in ("XSA", "XSV") and pred_at > 0 else last_pred
+    if last_pred in p.exists and any(k in p.feature_nouns for k in matrix[:pred_at]):
+        return True
+    if other_thing:
+        return False
+    if last_pred[1] == "VCP" and pred_at > 0 and matrix[pred_at - 1] in p.diagnosis_nouns:
+        return True
+    # 올라타는데 is read 는/ETM 데/NNB as often as 는데/EC
+    premise = any(k in p.premise or (k == ("데", "NNB") and i and ms[i - 1][1] == "ETM") for i, k in enumerate(ms))
+    return lemma in p.verdict_preds and premise

@@ -844,3 +844,34 @@ def test_a_world_question_needs_a_thing_of_the_world(runner, text, family):
 def test_a_code_shown_in_a_joined_clause_is_a_problem_report(runner, text):
     """E3 뜨고 ...: the display verb joined by -고 still says what the screen shows (DQR), not a request."""
     _replied(runner, text, "DQR")
+
+
+@pytest.mark.parametrize("text", ["우리 거실 가서 영화 볼까?", "볼륨 키울까 아님 자막 켤까", "안방 가서 사진 찍을까"])
+def test_shall_we_deliberates_even_with_the_robots_words(runner, text):
+    """-ㄹ까 on a verb of doing is the speaker deliberating; a move joined to it is deliberated too."""
+    _replied(runner, text, "DEF")
+
+
+@pytest.mark.parametrize("text, capability", [("안방으로 좀 가 주실 수 있을까요", "move_to_room"), ("거실 가서 청정하자", "move_to_room")])
+def test_could_you_and_lets_still_ask(runner, text, capability):
+    """가 주실 수 있을까요 asks for the act (the benefactive); -자 suggests doing it together."""
+    assert [a[0] for a in actions(_route(runner, text))][:1] == [capability]
+
+
+@pytest.mark.parametrize("text", ["거실로 와 밥 먹자 민수야", "사진 좀 찍어 줘 언니 여기서", "좀 조용히 해라 애기 깬다 이놈들아",
+                                  "로봇 지금 어디 있어 여보?"])
+def test_a_call_said_last_addresses_every_sentence_of_the_turn(runner, text):
+    assert actions(_route(runner, text)) == []
+
+
+@pytest.mark.parametrize("text", ["자 따라 해 보세요 오른쪽으로 돌아", "받아쓰기 세 번째 사진을 찍어 주세요",
+                                  "일 번 문장 따라 읽어 볼게요 공기를 깨끗하게 해 주세요"])
+def test_words_to_repeat_or_write_down_are_recited_not_asked(runner, text):
+    record = _route(runner, text)
+    assert actions(record) == [] and any("recited" in c.speech_act.signals for c in record.evidence.clauses)
+
+
+def test_a_volume_or_brightness_request_after_a_remark_about_a_thing_is_that_things(runner):
+    """티비 화면 눈 아파 밝기 낮춰 줄래: the remark is about the television's screen; the brightness is its."""
+    _replied(runner, "티비 화면 눈 아파 밝기 낮춰 줄래", "UNS")
+    assert [a[0] for a in actions(_route(runner, "티비 보는데 너무 더워 바람 세게 해 줘"))] == ["fan_speed"]
