@@ -858,3 +858,9 @@ def test_a_volume_or_brightness_request_after_a_remark_about_a_thing_is_that_thi
 ])
 def test_talk_questions_and_reports_reach_their_family_and_act_on_nothing(runner, text, family):
     _replied(runner, text, family)
+
+
+def test_a_breath_or_a_seat_first_makes_an_exercise_instruction_a_persons(runner):
+    """숨 들이쉬고 ... 돌아 주세요: breathing in is a person's own act, so the turn is said to a person."""
+    assert actions(_route(runner, "자 숨 들이쉬고 제자리에서 천천히 돌아 주세요 하나 둘 셋 넷")) == []
+    assert [a[0] for a in actions(_route(runner, "제자리에서 천천히 돌아 주세요"))] == ["rotate_in_place"]
