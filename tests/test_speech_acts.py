@@ -864,3 +864,9 @@ def test_a_breath_or_a_seat_first_makes_an_exercise_instruction_a_persons(runner
     """숨 들이쉬고 ... 돌아 주세요: breathing in is a person's own act, so the turn is said to a person."""
     assert actions(_route(runner, "자 숨 들이쉬고 제자리에서 천천히 돌아 주세요 하나 둘 셋 넷")) == []
     assert [a[0] for a in actions(_route(runner, "제자리에서 천천히 돌아 주세요"))] == ["rotate_in_place"]
+
+
+def test_be_quiet_with_no_device_word_is_said_to_people(runner):
+    """조용히 해 is what a home says to children; the robot mutes when its sound is named (소리 조용히, 음소거)."""
+    assert actions(_route(runner, "조용히 좀 해 동생 자잖아")) == []
+    assert [a[:2] for a in actions(_route(runner, "소리 좀 조용히 해 줘"))] == [("mute", "on")]
