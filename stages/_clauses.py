@@ -99,6 +99,16 @@ def thing_before(c: ClauseAnalysis, lex: SpeechActLexicon, positions: list[int],
                  if any(0 <= at - end <= gap and (not owning or c.compact[end:at] in joins) for at in positions)), None)
 
 
+def thing_as_subject(c: ClauseAnalysis, lex: SpeechActLexicon) -> bool:
+    """The clause names a thing as what it is about: the name followed by a part of it or a subject, topic or
+    possessive particle (티비 화면 눈 아파, 티비가 너무 커), not as an object (티비 보는데)."""
+    for end, _ in _things(c, lex):
+        j = next((j for j, at in enumerate(c.compact_offsets) if at == end), None)
+        if j is not None and c.morphemes[j].tag in ("NNG", "NNP", "JKS", "JX", "JKG"):
+            return True
+    return False
+
+
 def thing_at_the_end(c: ClauseAnalysis, lex: SpeechActLexicon) -> str | None:
     """The kind of another thing in the home whose name is the clause's last word, after its predicate (아 배터리 다
     됐네 폰): said last, it says whose the device words before it are."""

@@ -13,7 +13,7 @@ from registry.contracts import ACTING_MOODS, HistoryEvidence, NormalizedText, Sp
 from registry.loader import Registry
 from registry.speech_contracts import SpeechActLexicon
 from stages._anchoring import analyse
-from stages._clauses import ClauseAnalysis, _things, thing_at_the_end, thing_before, thing_named
+from stages._clauses import ClauseAnalysis, thing_as_subject, thing_at_the_end, thing_before, thing_named
 from stages._matchers import matchers_for
 from stages.clause_reading import Reading, cut_off_word, read_clause
 from stages.licensing import license_clauses
@@ -267,16 +267,6 @@ def _owner_named_at_the_end(clauses: list[ClauseAnalysis], per: list[Reading], l
             r.signals.append(f"target:{owner}:named_at_the_end")
 
 
-def _thing_as_subject(c: ClauseAnalysis, lex: SpeechActLexicon) -> bool:
-    """The clause names a thing as what it is about: the name followed by a part of it or a subject, topic or
-    possessive particle (티비 화면 눈 아파, 티비가 너무 커), not as an object (티비 보는데)."""
-    for end, _ in _things(c, lex):
-        j = next((j for j, at in enumerate(c.compact_offsets) if at == end), None)
-        if j is not None and c.morphemes[j].tag in ("NNG", "NNP", "JKS", "JX", "JKG"):
-            return True
-    return False
-
-
 def _recited(clauses: list[ClauseAnalysis], per: list[Reading], lex: SpeechActLexicon) -> None:
     """자 따라 해 보세요 오른쪽으로 돌아 / 받아쓰기 세 번째 사진을 찍어 주세요: from a recitation cue on, the turn's
     words are repeated, written down or played with (speech_acts recitation_cues): reported, never asked."""
@@ -292,7 +282,9 @@ def _recited(clauses: list[ClauseAnalysis], per: list[Reading], lex: SpeechActLe
 
 def _owner_said_before(clauses: list[ClauseAnalysis], per: list[Reading], lex: SpeechActLexicon) -> None:
     """티비 화면이 너무 밝아 좀 어둡게 해: a request that names nothing it acts on (no noun, no device word) right
-    after a clause that names another thing in the home acts on that thing."""
+    after a clause that names another thing in the home acts on that thing; so does a request for a capability
+    things have too (other_targets.carried_capabilities) right after a remark whose subject is a thing (티비 화면 눈
+    아파 밝기 낮춰 줄래)."""
     order = sorted(range(len(clauses)), key=lambda i: clauses[i].start)
     carried = set(lex.other_targets.carried_capabilities)
     for before, i in zip(order, order[1:]):
@@ -300,7 +292,7 @@ def _owner_said_before(clauses: list[ClauseAnalysis], per: list[Reading], lex: S
         bare = not c.capabilities and not any(m.tag.startswith(("NN", "NP", "SL")) for m in c.morphemes)
         shared = bool(c.capabilities) and all(h.capability_id in carried for h in c.capabilities) and not c.rooms \
             and per[before].mood in ("statement", "exclamation") and not per[before].past
-        if r.mood == "request" and r.target_owner is None and (bare or (shared and _thing_as_subject(clauses[before], lex))):
+        if r.mood == "request" and r.target_owner is None and (bare or (shared and thing_as_subject(clauses[before], lex))):
             owner = per[before].target_owner or thing_named(clauses[before], lex)
             if owner is not None:
                 r.target_owner = owner
