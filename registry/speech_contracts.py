@@ -251,8 +251,9 @@ class SpeechActLexicon(_Model):
     """세게, 빵빵하게: an adjective with one of these says how, it is not the clause's predicate."""
     suggestion_endings: Morphemes
     deliberation_endings: Morphemes = Field(default_factory=list)
-    """된장찌개에 애호박 넣을까, 택시 부를까?: shall I / shall we, said of something the robot cannot do, is the
-    speaker deliberating, not a request the robot must refuse (its own capabilities are asked as suggestions)."""
+    """우리 거실 가서 영화 볼까?, 애호박 넣을까?: shall I / shall we on a verb of doing is the speaker deliberating
+    (agent user): no request, neither one the robot does nor one it must refuse. -자 still suggests doing it together,
+    and a benefactive (가 주실 수 있을까요) still asks."""
     declarative_endings: Morphemes
     exclamative_endings: Morphemes
     question_endings: Morphemes

@@ -53,8 +53,7 @@ def _ends_a_sentence(morphs: list[Morpheme], i: int, m: Matchers) -> bool:
     mo, nxt = morphs[i], morphs[i + 1]
     final = mo.tag in m.sentence_final_tags and mo.form not in m.continuing_finals
     imperative = mo.tag == "EC" and mo.form in m.imperative_connectives and i > 0 and morphs[i - 1].tag in ("VV", "VX")
-    return (final or imperative or _runs_on(morphs, i, m)) and nxt.start > mo.start + mo.length and \
-        not nxt.tag.startswith(m.no_sentence_split_before)
+    return (final or imperative) and nxt.start > mo.start + mo.length and not nxt.tag.startswith(m.no_sentence_split_before)
 
 
 def _runs_on(morphs: list[Morpheme], i: int, m: Matchers) -> bool:

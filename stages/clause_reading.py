@@ -347,11 +347,16 @@ def _asked_knowledge(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: R
     return "question"
 
 
+def _last_at(matrix: list[Pair], k: Pair | None) -> int:
+    """Where `k` occurs last in the matrix (0 when it does not)."""
+    return len(matrix) - 1 - matrix[::-1].index(k) if k in matrix else 0
+
+
 def _suggestion(s: _Shape, p: Patterns, out: Reading) -> Mood:
     """-자 suggests doing it together (청정하자); -ㄹ까 (speech_acts deliberation_endings) or a question word is the
     speaker deliberating (우리 거실 가서 영화 볼까, 볼륨 키울까 아님 자막 켤까, 뭘 살까): nobody is asked to act.
     (가 주실 수 있을까요 asks for the act: the benefactive makes it no deliberation.)"""
-    at = len(s.matrix) - 1 - s.matrix[::-1].index(s.final) if s.final in s.matrix else 0
+    at = _last_at(s.matrix, s.final)
     # (약국 있을까요?, 얼마나 좋을까, 나가도 될까요: a state, a wish, leave asked; only a verb of doing deliberates)
     doing = at > 0 and s.matrix[at - 1][1] in ("VV", "VX", "XSV") and not (at > 1 and s.matrix[at - 2] in p.permit_end)
     if not s.benefactive and (s.asks_word or (s.final in p.deliberate_end and doing)):
@@ -383,7 +388,7 @@ def _told_mood(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: Reading
         sig.append("progressive" if progressive else "past_statement" if out.past else "promise")
         return "statement"
     ending, aux = p.conjecture
-    at = len(s.matrix) - 1 - s.matrix[::-1].index(final) if final in p.service_declare else 0
+    at = _last_at(s.matrix, final) if final in p.service_declare else 0
     serves = at > 0 and s.matrix[at - 1] in p.benefactive  # the ending on 주/드리 itself (not 꺼 주라 시끄럽다, 부탁합니다)
     if serves or any(a in ending and b in aux for a, b in zip(s.matrix, s.matrix[1:])):
         sig.append("declares_service" if serves else "conjecture")  # 바꿔 줍니다 / 나이트 모드인가 봐

@@ -306,9 +306,7 @@ def license_clauses(clauses: list[ClauseAnalysis], acts: list[SpeechAct], regist
                 unsupported.append(framed)
             elif thing_named(c, registry.speech_acts) is not None:
                 unsupported.append(category)  # 전기밥솥 취사 눌러 줘 / 안마의자 켜 줘: asked to work another thing in the home
-        # 애호박 넣을까 두부만 넣을까: shall I, of what the robot cannot do, deliberates; it asks the robot nothing
-        deliberates = act.mood == "suggestion" and "deliberation" in act.signals
-        asks = (act.asks_for_an_act and not deliberates) or act.mood == "fragment" or (act.mood == "question" and act.target_owner)
+        asks = act.asks_for_an_act or act.mood == "fragment" or (act.mood == "question" and act.target_owner)
         if unsupported and c.role == "action" and not (
                 asks and act.polarity == "affirmative" and (act.agent == "robot" or to_assistant)
                 and not act.reported and not act.past):

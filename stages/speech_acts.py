@@ -64,7 +64,7 @@ def _quoted_by_the_next(clauses: list[ClauseAnalysis], per: list[Reading], p: Pa
     """청정 돌려라 했는데 / 거실로 가라 했잖아: a command followed at once by a reporting verb is somebody's words
     quoted without a quotative particle, not a request to the robot; followed by a verb of showing (광고에 사진으로
     추억을 남기세요 나오잖아), it is what a screen or an advert says."""
-    order = sorted(range(len(clauses)), key=lambda i: clauses[i].start)
+    order = _in_order(clauses)
     for i, j in zip(order, order[1:]):
         nxt = clauses[j].morphemes
         if per[i].mood == "request" and nxt and (key(nxt[0]) in p.reporting or key(nxt[0]) in p.display):
@@ -88,7 +88,7 @@ def _stop_said_to_somebody(clauses: list[ClauseAnalysis], per: list[Reading]) ->
 def _mark_messages(clauses: list[ClauseAnalysis], per: list[Reading]) -> None:
     """카톡 보내 줘 지금 간다고: a turn that ends in a bare quote right after a request says what the request
     is to pass on. The quote stays unlicensed; it is the request's argument, not somebody's reported talk."""
-    order = sorted(range(len(clauses)), key=lambda i: clauses[i].start)
+    order = _in_order(clauses)
     if len(order) < 2:
         return
     last, before = per[order[-1]], per[order[-2]]
@@ -106,7 +106,7 @@ _REMARK_TAGS = frozenset({"VCP", "VCN", "VA", "VA-I", "VA-R", "XSA"})
 def _spread_over_sentences(clauses: list[ClauseAnalysis], per: list[Reading], p: Patterns) -> None:
     """A clause joined to what follows by a connective takes the mood, time and voice of its sentence's last
     clause; a person named as subject stays the agent of the clauses after it."""
-    order = sorted(range(len(clauses)), key=lambda i: clauses[i].start)
+    order = _in_order(clauses)
     governing: Reading | None = None
     goal: str | None = None  # the governing act when the robot cannot do it
     governing_has_words = False
@@ -206,6 +206,11 @@ def _speech_act(c: ClauseAnalysis, r: Reading, words_max: int, p: Patterns) -> S
     )
 
 
+def _in_order(clauses: list[ClauseAnalysis]) -> list[int]:
+    """Indexes of the clauses in the order they were said."""
+    return sorted(range(len(clauses)), key=lambda i: clauses[i].start)
+
+
 def _last(clauses: list[ClauseAnalysis]) -> int:
     """Index of the clause said last."""
     return max(range(len(clauses)), key=lambda i: clauses[i].start)
@@ -234,7 +239,7 @@ def _called_at_the_end(clauses: list[ClauseAnalysis], per: list[Reading], p: Pat
         ms[-1][1].startswith(("NN", "NP")) and (particle or ms[-1][0] in p.persons)))
     after_ending = person and len(ms) >= 2 and ms[-2][1].startswith("E")
     alone = len(clauses) > 1 and len(ms) == 1 and ms[0] not in p.robot and (
-        any(s.startswith("vocative:") for s in per[last].signals) or (ms[0][0] in p.persons and ms[0][1].startswith(("NN", "NP"))))
+        person or any(s.startswith("vocative:") for s in per[last].signals))
     if not (after_ending or alone):
         return
     if per[last].agent == "robot":
@@ -270,7 +275,7 @@ def _owner_named_at_the_end(clauses: list[ClauseAnalysis], per: list[Reading], l
 def _recited(clauses: list[ClauseAnalysis], per: list[Reading], lex: SpeechActLexicon) -> None:
     """자 따라 해 보세요 오른쪽으로 돌아 / 받아쓰기 세 번째 사진을 찍어 주세요: from a recitation cue on, the turn's
     words are repeated, written down or played with (speech_acts recitation_cues): reported, never asked."""
-    order = sorted(range(len(clauses)), key=lambda i: clauses[i].start)
+    order = _in_order(clauses)
     ms = [m for i in order for m in clauses[i].morphemes]  # a cue may span a cut (따라 | 해 보세요)
     keys = [key(m) for m in ms]
     at = next((ms[j].start for j in range(len(ms)) for run in lex.recitation_runs if tuple(keys[j:j + len(run)]) == run), None)
@@ -285,7 +290,7 @@ def _owner_said_before(clauses: list[ClauseAnalysis], per: list[Reading], lex: S
     after a clause that names another thing in the home acts on that thing; so does a request for a capability
     things have too (other_targets.carried_capabilities) right after a remark whose subject is a thing (티비 화면 눈
     아파 밝기 낮춰 줄래)."""
-    order = sorted(range(len(clauses)), key=lambda i: clauses[i].start)
+    order = _in_order(clauses)
     carried = set(lex.other_targets.carried_capabilities)
     for before, i in zip(order, order[1:]):
         c, r = clauses[i], per[i]
