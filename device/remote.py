@@ -31,7 +31,7 @@ import time
 import uuid
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Callable
 
 import httpx
 from pydantic import ValidationError
@@ -122,6 +122,8 @@ class RobotProcess:
         self.starts: Counter[tuple[str, str, int]] = Counter()
         """(workflow, step, attempt) -> how many times the robot started it (an effect applied twice shows here)."""
         self.stop = threading.Event()
+        self.on_connected: Callable[[], None] | None = None
+        """Called once, after the service first answered a heartbeat (the robot can take turns from then on)."""
 
     # -- the loop ------------------------------------------------------------------------------
 
@@ -212,6 +214,8 @@ class RobotProcess:
                                    headers={"content-type": "application/json"})
             if reply.status_code == 200:
                 self.stats.heartbeats += 1
+                if self.stats.heartbeats == 1 and self.on_connected is not None:
+                    self.on_connected()
                 self.apply(CommandBatch.model_validate_json(reply.content).commands)
         except (httpx.HTTPError, ValidationError):
             pass  # the next heartbeat says the same, later

@@ -6,6 +6,7 @@ as the `a2a device` command."""
 from __future__ import annotations
 
 import json
+import os
 import signal
 import socket
 import subprocess
@@ -287,6 +288,19 @@ def test_router_processes_route_as_the_service_does_and_die_with_it(runner, tmp_
         assert bad.status_code == 422 and "text" in bad.json()["error"], "bad input from a router is a 4xx too"
         routers = [p for p in _children(serve.pid) if "spawn_main" in Path(f"/proc/{p}/cmdline").read_bytes().decode(errors="replace")]
         assert routers, "a router process runs beside the service"
+        os.kill(routers[0], signal.SIGKILL)  # a router that dies is replaced: a turn it held is a 503, never a 500
+        deadline = time.monotonic() + 10
+        while Path(f"/proc/{routers[0]}").exists() and "zombie" not in _state(routers[0]) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        statuses, deadline = [], time.monotonic() + 90
+        while not statuses or statuses[-1] != 200 and time.monotonic() < deadline:
+            reply = httpx.post(f"http://127.0.0.1:{port}/v1/turns", json={"text": "거실로 가줘"}, timeout=30)
+            statuses.append(reply.status_code)
+            if reply.status_code != 200:
+                assert reply.status_code == 503 and "router" in reply.json()["error"], reply.text
+                time.sleep(0.5)
+        assert statuses[0] == 503 and statuses[-1] == 200, statuses
+        routers = [p for p in _children(serve.pid) if "spawn_main" in Path(f"/proc/{p}/cmdline").read_bytes().decode(errors="replace")]
     finally:
         serve.send_signal(signal.SIGKILL)
         serve.wait(timeout=10)

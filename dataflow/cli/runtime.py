@@ -319,6 +319,7 @@ def device(
 
         signal.signal(signal.SIGTERM, stop)
         console.print(f"robot {device_id} on {cloud} (pace {pace or 'as fast as it can'}; Ctrl-C stops)", highlight=False)
+        robot.on_connected = lambda: console.print(f"robot {device_id} connected", highlight=False)
         try:
             robot.run(until=None if duration is None else time.monotonic() + duration)
         except KeyboardInterrupt:

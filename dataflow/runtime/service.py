@@ -242,7 +242,7 @@ def _install_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(A2AError)
     async def refused(request: Request, exc: A2AError):
-        status = 404 if isinstance(exc, UnknownWorkflowError) else 422
+        status = 404 if isinstance(exc, UnknownWorkflowError) else getattr(exc, "http_status", 422)
         return _error(status, str(exc), request.state.trace_id)
 
 
