@@ -60,6 +60,9 @@ SETS = {
     "blind_v16_fit (talk, other systems, fragments, product questions, requests; written blind 2026-12-04 session 32, fit part)":
         ROOT / "data/utterances/blind_v16_fit.jsonl",
     "blind_v16_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v16_holdout.jsonl",
+    "blind_v18_fit (talk, other systems and services, fragments, product questions, rare requests; written blind 2026-12-04 session 33, fit part)":
+        ROOT / "data/utterances/blind_v18_fit.jsonl",
+    "blind_v18_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v18_holdout.jsonl",
     "other_systems_redteam (red-team, fit)": ROOT / "data/utterances/other_systems_redteam.jsonl",
     "requests_redteam (red-team, fit)": ROOT / "data/utterances/requests_redteam.jsonl",
     "experience_boundary": ROOT / "data/utterances/experience_boundary.jsonl",

@@ -13,7 +13,7 @@ from registry.loader import Registry
 from stages._asked_about import about_the_robot, calls_a_person, going_outside, operates_itself, problem_report, robots_doing, product_topic, public_place_asked, world_question
 from stages._clauses import ENDS_SENTENCE, ClauseAnalysis
 from stages.ngram_model import LEARNED_PREFIX
-from stages.licensing import FRAMELESS, OTHER_THINGS_PART
+from stages.licensing import FRAMELESS, OTHER_THINGS_PART, SLIP
 from stages._matchers import Matchers, matchers_for
 from stages._silence import silent_clauses
 from stages.speech_patterns import patterns
@@ -254,10 +254,10 @@ def _unframed(c: ClauseAnalysis) -> list[str]:
 
 
 def _said(c: ClauseAnalysis) -> list[str]:
-    """The clause's unlicensed device words that were talked about: not those nobody said (spelled by syllables)
-    and not those with nothing said of them."""
+    """The clause's unlicensed device words that were talked about: not those nobody said (spelled by syllables, or
+    a slip's repair nothing licenses) and not those with nothing said of them."""
     unframed = _unframed(c)
-    return [x for x in c.mentions if not x.endswith(":spelled_by_syllables") and x not in unframed]
+    return [x for x in c.mentions if not x.endswith((":spelled_by_syllables", f":{SLIP}")) and x not in unframed]
 
 
 def _complete(c: ClauseAnalysis) -> bool:

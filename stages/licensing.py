@@ -20,6 +20,8 @@ from stages.speech_patterns import final_predicate, governing_predicate, key, pa
 OTHER_THINGS_PART = "target:other_thing"
 """The mention reason of a manual topic named as a part of another thing in the home (정수기 필터)."""
 FRAMELESS = "fragment_without_frame"
+SLIP = "slip_without_frame"
+"""The reason of a recognition slip's repair that nothing licenses: a guess at a word, never a mention of it."""
 """The reason of a device word in a fragment with no frame around it (그 청정 좀, 풍량)."""
 _ALL_OPERATION_CUES = ("on", "off", "increase", "decrease", "check")
 
@@ -190,7 +192,7 @@ def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, registry:
         return act.mood
     asking = act.asks_for_an_act or (hit.kind == "state_query" and act.mood == "state_question")
     if hit.via == "fuzzy" and (not asking or not (_frame_element(c, hit, repaired=True) or _own_predicate(hit, c, registry))):
-        return "slip_without_frame"  # a repaired word needs the rest of its frame around it
+        return SLIP  # a repaired word needs the rest of its frame around it
     if act.mood == "fragment" and hit.kind == "state_query" and not _frame_element(c, hit):
         head = _head_noun_after(hit, c)
         if head is not None:
@@ -290,6 +292,8 @@ def license_clauses(clauses: list[ClauseAnalysis], acts: list[SpeechAct], regist
         event = _world_event(c, registry)
         for hit in c.capabilities:
             reason = "retracted" if i < retracted_before else _licensed(hit, c, act, requested, registry, event)
+            if reason is not None and hit.via == "fuzzy":
+                reason = SLIP  # a repaired word that is not licensed was a guess: no word of the robot's was said
             if reason is None:
                 kept.append(hit)
             else:

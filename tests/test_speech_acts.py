@@ -870,3 +870,27 @@ def test_be_quiet_with_no_device_word_is_said_to_people(runner):
     """조용히 해 is what a home says to children; the robot mutes when its sound is named (소리 조용히, 음소거)."""
     assert actions(_route(runner, "조용히 좀 해 동생 자잖아")) == []
     assert [a[:2] for a in actions(_route(runner, "소리 좀 조용히 해 줘"))] == [("mute", "on")]
+
+
+@pytest.mark.parametrize("text, capability", [
+    # a loanword as it is spoken (lexicon spelling_variants), a particle glued on, reads as the standard word
+    ("밧데리 몇 프로야", "battery_status"), ("빳데리가 얼마나 남았어?", "battery_status"),
+    # where the robot is, asked with the copula in any register or region (어데 is 어디 with an ending glued on)
+    ("너 어디니", "current_location"), ("로봇 지금 어디예요?", "current_location"), ("니 지금 어데고?", "current_location"),
+])
+def test_spoken_spellings_and_copula_forms_still_ask_the_robot(runner, text, capability):
+    assert [a[0] for a in actions(_route(runner, text))] == [capability]
+
+
+@pytest.mark.parametrize("text", ["밧데리가 없어서 폰이 꺼졌어", "엄마 어디니", "화장실이 어디에요"])
+def test_the_same_words_about_other_things_act_on_nothing(runner, text):
+    assert actions(_route(runner, text)) == []
+
+
+def test_a_repaired_slip_nothing_licenses_is_no_mention_of_the_robot(runner):
+    """벚꽃 구경 어디가 좋아?: 어디가 is one letter from a location phrase, but nobody said it; a guess at a word is
+    never talk about the robot (it lights no unlicensed mention)."""
+    record = _route(runner, "벚꽃 구경 어디가 좋아?")
+    assert actions(record) == []
+    mention = record.evidence.axes.get("has_unlicensed_capability_mention")
+    assert mention is None or not any("current_location" in s for s in mention.signals)
