@@ -61,6 +61,8 @@ def _frame_mismatch(hit, c: ClauseAnalysis, registry: Registry) -> str | None:
         j = start - 1
         while j >= 0 and morphs[j].tag in ("MAG", "JX", "JKS", "JKG", "MM", "XSN"):
             j -= 1
+        if j > 0 and morphs[j].form in frame.subjects and morphs[j - 1 - (morphs[j - 1].tag == "JKG")].tag in ("NNG", "NNP"):
+            j -= 1 + (morphs[j - 1].tag == "JKG")  # 리셋 버튼 위치가 어디니: the position is the button's
         if j >= 0 and morphs[j].tag in ("NNG", "NNP", "NP", "NNB") and morphs[j].form not in frame.subjects \
                 and not _slip_of(morphs[j].form, hit.capability_id, registry):
             return "subject:" + morphs[j].form  # 약국 어디야: the question is about the pharmacy

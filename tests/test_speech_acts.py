@@ -882,7 +882,9 @@ def test_spoken_spellings_and_copula_forms_still_ask_the_robot(runner, text, cap
     assert [a[0] for a in actions(_route(runner, text))] == [capability]
 
 
-@pytest.mark.parametrize("text", ["밧데리가 없어서 폰이 꺼졌어", "엄마 어디니", "화장실이 어디에요"])
+@pytest.mark.parametrize("text", ["밧데리가 없어서 폰이 꺼졌어", "엄마 어디니", "화장실이 어디에요",
+                                  # the position named is a thing's (a compound or -의 before 위치), not the robot's
+                                  "리셋 버튼 위치가 어디니", "리셋 버튼의 위치가 어디야"])
 def test_the_same_words_about_other_things_act_on_nothing(runner, text):
     assert actions(_route(runner, text)) == []
 
