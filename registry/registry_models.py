@@ -77,7 +77,8 @@ class Capability(_Model):
     operations: list[Operation]
     aliases: list[str]
     lemmas: list[str] = Field(default_factory=list)
-    """Kiwi lemma/tag cues (e.g. a verb of motion) that anchor only with their companions."""
+    """Kiwi lemma/tag cues (e.g. a verb of motion) that anchor only with their companions; a run written
+    lemma/tag+lemma/tag (어디/NP+이/VCP) anchors as an alias does, in whatever ending it is said."""
     requires_room: bool = False
     internal: bool = False
     requires_consent: bool = False

@@ -11,11 +11,10 @@ from stages.speech_patterns import Patterns, closed_syllable, contains
 Pair = tuple[str, str]
 
 
-def vocative(ms: list[Pair], inside: list[bool], p: Patterns, morphemes: list | None = None) -> Pair | None:
+def vocative(ms: list[Pair], inside: list[bool], p: Patterns, morphemes: list) -> Pair | None:
     """(whom the turn calls, "robot" | "assistant" | "person") when it opens by calling somebody or addresses a group.
     `morphemes` (the clause's, with offsets) tell which morphemes are written on to the one before them."""
-    mo = morphemes or []
-    glued = [i > 0 and m.start == mo[i - 1].start + mo[i - 1].length for i, m in enumerate(mo)]
+    glued = [i > 0 and m.start == morphemes[i - 1].start + morphemes[i - 1].length for i, m in enumerate(morphemes)]
     for seq in p.voc_groups:
         if contains(ms, seq):
             return seq[0][0], "person"
@@ -35,7 +34,7 @@ def vocative(ms: list[Pair], inside: list[bool], p: Patterns, morphemes: list | 
         if k[1].startswith("NN") and not inside[i] and k not in p.robot and _fused_call(k[0], p) \
                 and (nxt is None or not nxt[1].startswith("J")):
             return k[0], "person"  # 다온아 한 바퀴 돌아 봐: a name read whole with its vocative ending
-        if glued and k[1].startswith("NN") and nxt is not None and nxt[1].startswith("NN") and glued[j] \
+        if k[1].startswith("NN") and nxt is not None and nxt[1].startswith("NN") and glued[j] \
                 and j + 1 < len(ms) and glued[j + 1] and ms[j + 1] in p.voc_particles and not (inside[i] or inside[j]):
             return k[0] + nxt[0], "person"  # 서윤아 read as 서 + 윤 + 아: one written word, a name called
         if nxt is None or not (k[1].startswith("NN") or k[1] == "NP"):

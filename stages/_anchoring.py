@@ -265,6 +265,20 @@ def _spelled_verb(nt: NormalizedText, i: int, m: Matchers) -> tuple[str, str]:
     return mo.form, mo.tag
 
 
+def _run_hits(w: _Words, f: _Found, registry: Registry, m: Matchers) -> None:
+    """Lemma runs (capability lemmas written form/tag+form/tag: 어디/NP+이/VCP) anchor as an alias does, in whatever
+    ending the run is said (어디니, 어디예요, 어디고), before any slip is guessed."""
+    morphs = w.morphs
+    for i, mo in enumerate(morphs):
+        for run, cap_id in m.lemma_runs.get((mo.form, mo.tag), ()):
+            if tuple((x.form, x.tag) for x in morphs[i:i + len(run)]) != run or w.offsets[i] < 0 \
+                    or any(h.capability_id == cap_id for h in f.caps):
+                continue
+            cap = registry.capability_by_id[cap_id]
+            f.hit(cap, cap.operations[0].operation_id, mo.form, "alias", registry.weights.strengths["alias"], w.offsets[i], None, m)
+            f.taken.append((w.offsets[i], w.offsets[i] + len(mo.form)))
+
+
 def _lemma_hits(w: _Words, f: _Found, nt: NormalizedText, registry: Registry, m: Matchers) -> None:
     """Lemma cues (verbs of motion, 찍다) anchor with their companions; a move with no room tries a slip of one."""
     weights = registry.weights.strengths
@@ -346,6 +360,7 @@ def _clause(nt: NormalizedText, span: tuple[int, int, str], index: int, is_last:
     w = _words(nt, start, end, m)
     f = _Found(index)
     _alias_hits(w, f, nt, registry, m, utterance_scope)
+    _run_hits(w, f, registry, m)
     _manner_hits(w, f, registry, m)
     _fuzzy_hit(w, f, registry, m)
     _rooms_and_modes(w, f, registry, m)

@@ -144,10 +144,16 @@ class Matchers:
                                       for k, v in registry.lexicon.get("spaced_particle_verbs", {}).items() if "/" in k}
         """서재 가 줘: a particle standing as its own word before a predicate is the verb it spells."""
         self.lemma_index: dict[tuple[str, str], str] = {}
+        self.lemma_runs: dict[tuple[str, str], list[tuple[tuple[tuple[str, str], ...], str]]] = {}
+        """First morpheme -> (the whole run, capability): a lemma written form/tag+form/tag (어디/NP+이/VCP) is a run of
+        morphemes that anchors as an alias does, whatever ending follows (어디니, 어디예요, 어디고)."""
         for cap in caps.capabilities:
             for lemma in cap.lemmas:
-                form, _, tag = lemma.partition("/")
-                self.lemma_index[(form, tag)] = cap.capability_id
+                run = tuple(tuple(part.split("/", 1)) for part in lemma.split("+"))
+                if len(run) == 1:
+                    self.lemma_index[run[0]] = cap.capability_id  # type: ignore[index]
+                else:
+                    self.lemma_runs.setdefault(run[0], []).append((run, cap.capability_id))  # type: ignore[arg-type]
 
         self.manner_frames = tuple(
             (cap_id, frozenset(f.heads), frozenset(tuple(v.split("/")) for v in f.manners))  # type: ignore[misc]

@@ -20,9 +20,9 @@ from stages.speech_patterns import final_predicate, governing_predicate, key, pa
 OTHER_THINGS_PART = "target:other_thing"
 """The mention reason of a manual topic named as a part of another thing in the home (정수기 필터)."""
 FRAMELESS = "fragment_without_frame"
+"""The reason of a device word in a fragment with no frame around it (그 청정 좀, 풍량)."""
 SLIP = "slip_without_frame"
 """The reason of a recognition slip's repair that nothing licenses: a guess at a word, never a mention of it."""
-"""The reason of a device word in a fragment with no frame around it (그 청정 좀, 풍량)."""
 _ALL_OPERATION_CUES = ("on", "off", "increase", "decrease", "check")
 
 

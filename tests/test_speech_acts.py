@@ -889,10 +889,12 @@ def test_the_same_words_about_other_things_act_on_nothing(runner, text):
     assert actions(_route(runner, text)) == []
 
 
-def test_a_repaired_slip_nothing_licenses_is_no_mention_of_the_robot(runner):
-    """벚꽃 구경 어디가 좋아?: 어디가 is one letter from a location phrase, but nobody said it; a guess at a word is
-    never talk about the robot (it lights no unlicensed mention)."""
-    record = _route(runner, "벚꽃 구경 어디가 좋아?")
+@pytest.mark.parametrize("text, capability", [("벚꽃 구경 어디가 좋아?", "current_location"),
+                                              ("공기청졍 시작", "selected_room_clean")])
+def test_a_repaired_slip_nothing_licenses_is_no_mention_of_the_robot(runner, text, capability):
+    """공기청졍 시작: 청졍 is one letter from 청정, but nobody said it and no frame licenses the repair; a guess at a
+    word is never talk about the robot (it lights no unlicensed mention), whatever else the turn is."""
+    record = _route(runner, text)
     assert actions(record) == []
     mention = record.evidence.axes.get("has_unlicensed_capability_mention")
-    assert mention is None or not any("current_location" in s for s in mention.signals)
+    assert mention is None or not any(capability in s for s in mention.signals)

@@ -131,11 +131,12 @@ class RouterPool:
     """N router processes; `route` hands a turn to the next free one."""
 
     def __init__(self, routers: int):
-        self.size = routers
         self.routers = [_Router() for _ in range(routers)]
         for router in self.routers:  # every worker started and warm before the service answers
             router.wait_warm()
         self._free: asyncio.Queue[_Router] | None = None
+        self._replacing: set[asyncio.Task] = set()
+        """Replacements under way (the loop holds tasks weakly: one nobody references may be collected mid-way)."""
 
     def _queue(self) -> asyncio.Queue[_Router]:
         if self._free is None:  # made in the service's running loop
@@ -160,7 +161,9 @@ class RouterPool:
         try:
             answer = await router.exchange(ask)
         except (OSError, asyncio.IncompleteReadError):
-            asyncio.get_running_loop().create_task(self._replace(router, free))
+            task = asyncio.get_running_loop().create_task(self._replace(router, free))
+            self._replacing.add(task)
+            task.add_done_callback(self._replacing.discard)
             raise RouterGone(f"router process {router.process.pid} ended; it is being replaced") from None
         free.put_nowait(router)
         return answer
