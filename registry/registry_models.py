@@ -256,6 +256,9 @@ class EvidenceWeights(_Model):
     learned_closed_by: list[str] = Field(default_factory=list)
     """Axes that decide by mechanism, not by wording (a clock delay holding device steps, an open slot answer,
     a voice stop): while one is lit the learned tier stays closed."""
+    closed_by_a_person_called: list[str] = Field(default_factory=list)
+    """Axes of what a question or a request asks (a device question, a public lookup, a schedule, an unsupported
+    act): a turn said to a person (엄마 오늘 미세먼지 어떻대?) asks none of it of the robot, so they leave it."""
 
     @model_validator(mode="after")
     def _families(self) -> "EvidenceWeights":

@@ -49,6 +49,14 @@ def vocative(ms: list[Pair], inside: list[bool], p: Patterns, morphemes: list) -
     return None
 
 
+def robot_called_after(ms: list[Pair], morphemes: list, p: Patterns) -> bool:
+    """여보 잠깐, 로봇아 거실 청정해 줘 / ... 아니 로봇아 너한테 묻는 거야: after a person is called, one of the robot's
+    names with the vocative written on to it (Kiwi may read that 아 as a noun) turns the clause to the robot."""
+    calls = {form for form, _ in p.voc_particles}
+    return any(k in p.robot and ms[i + 1][0] in calls and morphemes[i + 1].start == morphemes[i].start + morphemes[i].length
+               for i, k in enumerate(ms[1:-1], start=1))
+
+
 def _fused_call(form: str, p: Patterns) -> bool:
     """다온아 / 서윤아: a word of three syllables or more ending in the vocative that fits the syllable before it."""
     if len(form) < 3:

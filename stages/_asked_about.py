@@ -100,6 +100,19 @@ def calls_a_person(act) -> bool:
     return bool(called - {s.split(":", 1)[1] for s in act.signals if s.startswith("assistant_vocative:")})
 
 
+def said_to_a_person(clauses: list[ClauseAnalysis]) -> list[str]:
+    """Whom the turn is said to when that is a person (여보 이 로봇 보증 기간이 몇 년이라 그랬지? 사진 좀 찍어 줘
+    언니): a person called in one of its clauses (the call spreads to the clauses after it), and neither the robot
+    called (엄마 잠깐만, 로봇아 거실 가) nor an act licensed in any clause. Empty when the turn may be the robot's."""
+    acts = [c.act for c in clauses if c.act is not None]
+    if not any(calls_a_person(a) for a in acts) or any(a.licenses_action or a.licenses_state_query for a in acts) \
+            or any(s.startswith("robot_vocative") for a in acts for s in a.signals):
+        return []
+    called = [s.split(":")[-1] for a in acts for s in a.signals if s.startswith("vocative:")]
+    assistants = {s.split(":", 1)[1] for a in acts for s in a.signals if s.startswith("assistant_vocative:")}
+    return list(dict.fromkeys(x for x in called if x not in assistants and x != "from_previous_clause")) or ["called"]
+
+
 def _malfunction(c: ClauseAnalysis, registry: Registry) -> tuple[str, str] | None:
     """The clause's first malfunction predicate (speech_acts malfunction_predicates) as (lemma, base tag), if any."""
     broken = patterns(registry).malfunction

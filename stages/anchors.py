@@ -10,7 +10,8 @@ from itertools import groupby
 
 from registry.contracts import Clause, EvidenceAxis, HistoryEvidence, LearnedEvidence, NormalizedText, PreclassifierHints
 from registry.loader import Registry
-from stages._asked_about import about_the_robot, calls_a_person, going_outside, operates_itself, problem_report, robots_doing, product_topic, public_place_asked, world_question
+from stages._across_clauses import anchored, close_for_a_person, cross_clause_axes
+from stages._asked_about import about_the_robot, calls_a_person, problem_report, robots_doing, product_topic, public_place_asked, world_question
 from stages._clauses import ENDS_SENTENCE, ClauseAnalysis
 from stages.ngram_model import LEARNED_PREFIX
 from stages.licensing import FRAMELESS, OTHER_THINGS_PART, SLIP
@@ -49,24 +50,6 @@ information. One talked about is talk."""
 _WHOLE_MOODS = ("statement", "exclamation", "wish", "question", "knowledge_question", "state_question", "suggestion")
 
 
-FOLLOW_UP_PREFIX = "follows_up_"
-ANSWERING_FAMILIES = ("DQR", "FRG")
-"""Routes that answered a question: an elliptical follow-up question continues them (evidence, never a licence)."""
-_ELLIPSIS_MAX_WORDS = 5
-
-
-def _elliptical_question(clause_analyses: list[ClauseAnalysis], nt: NormalizedText) -> bool:
-    """A short question that names no device word, no unsupported act and no room of its own, so it leans on
-    the previous turn (그럼 3단은? / 1단으로 하면? / 필터 값은? / 그렇게 했는데도 또 뜨면?)."""
-    if not clause_analyses or len(nt.text.split()) > _ELLIPSIS_MAX_WORDS:
-        return False
-    if any(c.capabilities or c.unsupported or c.rooms for c in clause_analyses):
-        return False
-    last = clause_analyses[-1]
-    asking = "?" in nt.text or (last.act is not None and last.act.mood in ("question", "knowledge_question", "state_question"))
-    return asking or last.role in ("guard", "temporal")
-
-
 class _Axes:
     """Evidence axes being lit for one clause: the strongest strength per axis and every signal that lit it."""
 
@@ -89,10 +72,6 @@ class _Axes:
         return {name: EvidenceAxis(strength=round(s, 3), signals=sig) for name, (s, sig) in self.lit_axes.items()}
 
 
-def _anchored(c: ClauseAnalysis) -> bool:
-    return bool(c.capabilities or c.unsupported or c.qna_topics or c.unknown_modes)
-
-
 def _anchor_axes(c: ClauseAnalysis, lit: _Axes, history: HistoryEvidence) -> None:
     """Capability, unsupported, mode, manual-topic, identity, cue and schedule axes."""
     cues = c.cues
@@ -112,7 +91,7 @@ def _anchor_axes(c: ClauseAnalysis, lit: _Axes, history: HistoryEvidence) -> Non
     lit("has_knowledge_question_shape", 1.0 if cues.get("question") else 0.0, *cues.get("question", [])[:2])
     # a surface "돼/수 있" is no capability question when the clause asks for an act or a state (배터리 어떻게 돼?)
     asks_robot = c.act is not None and (c.act.asks_for_an_act or c.act.mood == "state_question")
-    if cues.get("capability_question") and _anchored(c) and not asks_robot:
+    if cues.get("capability_question") and anchored(c) and not asks_robot:
         lit("has_capability_question", 1.0, *cues["capability_question"][:2])
     if c.identity:
         lit("has_product_identity_anchor", 1.0, "identity")
@@ -198,7 +177,7 @@ def _question_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: 
     other = registry.speech_acts.other_targets.category
     able = any(s.startswith("ability") for s in act.signals)
     about_robot = [x for x in c.mentions if about_the_robot(x) and (able or not x.startswith(f"{other}:"))]
-    about_device = bool(about_robot or _anchored(c) or c.identity)
+    about_device = bool(about_robot or anchored(c) or c.identity)
     # 청정 켜져 있나? 무슨 모드로 돌고 있어?: a state question its state query answers asks the robot, not the manual
     # (the execution word in it is what the state is of)
     # (not when a modifier clause qualifies a noun: 배터리 없을 때도 돌아가는 건 돼? asks about an act in a circumstance)
@@ -329,9 +308,9 @@ def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, regis
     if "has_device_problem_report" in lit or "has_device_malfunction_report" in lit:
         lit.drop("has_unlicensed_capability_mention")  # 밝기가 안 올라가요: the function that fails is the problem told, not talk
     act, cues = c.act, c.cues
-    any_scope = bool(_anchored(c) or c.identity or cues.get("sch_scope") or frg_strength or _said(c)
+    any_scope = bool(anchored(c) or c.identity or cues.get("sch_scope") or frg_strength or _said(c)
                      or (act is not None and (act.polarity == "prohibited" or act.mood == "stop")))
-    if c.has_proper_noun and (cues.get("question") or cues.get("check")) and not _anchored(c):
+    if c.has_proper_noun and (cues.get("question") or cues.get("check")) and not anchored(c):
         lit("has_public_entity_question", 1.0, "proper_noun_question")
     if not any_scope and not cues.get("reply_shape") and c.role not in ("guard", "temporal"):
         _fragment_axes(c, lit, m)
@@ -349,51 +328,8 @@ def _merge_axes(per_clause: list[dict[str, EvidenceAxis]]) -> dict[str, Evidence
     for axes in per_clause:
         for name, axis in axes.items():
             old = merged.get(name)
-            if old is None:
-                merged[name] = axis
-            else:
-                merged[name] = EvidenceAxis(strength=max(old.strength, axis.strength), signals=old.signals + axis.signals)
+            merged[name] = axis if old is None else EvidenceAxis(strength=max(old.strength, axis.strength), signals=old.signals + axis.signals)
     return merged
-
-
-def _cross_clause_axes(clause_analyses: list[ClauseAnalysis], normalized_text: NormalizedText,
-                       history_evidence: HistoryEvidence, axes: dict[str, EvidenceAxis], registry: Registry) -> None:
-    """Axes whose question, condition or delay and the device word they concern sit in different clauses."""
-    # "나이트 모드 켜면 뭐가 달라져?": the ability question and its anchor may sit in different clauses
-    asked = [cue for c in clause_analyses for cue in c.cues.get("capability_question", [])
-             if not (c.act is not None and (c.act.asks_for_an_act or c.act.mood == "state_question"))]
-    anchored = any(_anchored(c) for c in clause_analyses)
-    if asked and anchored and "has_capability_question" not in axes:
-        axes["has_capability_question"] = EvidenceAxis(strength=1.0, signals=asked[:2])
-    # "나이트 모드 켜면 뭐가 달라져?": the question and the device word it asks about may sit in different clauses
-    knowing = [c for c in clause_analyses if c.act is not None and c.act.mood == "knowledge_question"]
-    robot_mentions = any(about_the_robot(m) for c in clause_analyses for m in c.mentions)
-    if knowing and "has_device_knowledge_question" not in axes and (anchored or robot_mentions):
-        axes["has_device_knowledge_question"] = EvidenceAxis(strength=1.0, signals=["across_clauses", *knowing[0].act.signals[:2]])
-    # "그럼 3단은?" / "1단으로 하면?" after an answer: an elliptical question continues the route that answered
-    route = history_evidence.continuation_route
-    if route in ANSWERING_FAMILIES and _elliptical_question(clause_analyses, normalized_text):
-        axes[f"{FOLLOW_UP_PREFIX}{route}"] = EvidenceAxis(strength=1.0, signals=[f"last_route:{route}"])
-    # "매너 모드 켜면 알람도 안 울려?": a question under a condition on a device word asks what the robot does then
-    # (필터 0프로 되면 어떻게 돼?: a part of the product named in the condition counts as its device word)
-    guarded = any(c.role == "guard" and (c.capabilities or c.mentions or c.qna_topics or product_topic(c, registry)
-                                         or operates_itself(c, registry)) for c in clause_analyses)
-    wondering = [c for c in clause_analyses if c.role == "action" and c.act is not None and not c.capabilities
-                 and c.act.mood in ("question", "knowledge_question") and c.act.target_owner is None]
-    if guarded and wondering and "has_device_knowledge_question" not in axes:
-        axes["has_device_knowledge_question"] = EvidenceAxis(strength=1.0, signals=["conditional_question", *wondering[0].act.signals[:2]])
-    # 오늘 밖에 나갈 때 마스크 써야 돼?: whether one may or must, going outside, asks about the day outdoors (not
-    # 밖에 나갈까?: a suggestion; 엄마 밖에 나가도 돼?: asked of mother; ... 로봇 카메라 화면 볼 수 있어?: the manual's)
-    if any(going_outside(c) for c in clause_analyses) and not any(
-            m.form.lower() in registry.product.words for c in clause_analyses for m in c.morphemes):
-        found = axes.get("has_frg_scope")
-        axes["has_frg_scope"] = EvidenceAxis(strength=max(0.8, found.strength if found else 0.0),
-                                             signals=[*(found.signals if found else []), "outdoor_query"])
-    # "20분 있다가 나이트 모드 켜고 ...": the delay and the actions may sit in different clauses
-    delays = [sig for c in clause_analyses if c.times.relative for sig in c.times.signals[:1]]
-    acting = any(h.kind in ("execution", "settings") and h.strength >= 0.8 for c in clause_analyses for h in c.capabilities)
-    if delays and acting and "has_timed_device_action" not in axes:
-        axes["has_timed_device_action"] = EvidenceAxis(strength=1.0, signals=delays)
 
 
 def _stt_null_strategy(axes: dict[str, EvidenceAxis], clause_analyses: list[ClauseAnalysis]) -> str:
@@ -426,7 +362,8 @@ def preclassifier_hints(
     if not per_clause:
         per_clause = [{"looks_fragmentary": EvidenceAxis(strength=1.0, signals=[normalized_text.rejected_reason or "empty"])}]
     axes = _merge_axes(per_clause)
-    _cross_clause_axes(said, normalized_text, history_evidence, axes, registry)
+    cross_clause_axes(said, normalized_text, history_evidence, axes, registry)
+    close_for_a_person(said, axes, per_clause, registry)
     # the learned model is one more axis per family; score_families counts it on gray-zone turns only, and it
     # never licenses anything
     model = (learned_family_evidence.model or "").split(":")[0]  # its digest (what it was fitted on: the node's output)

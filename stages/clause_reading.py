@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from registry.contracts import Agent, Mood, Polarity
 from stages._clauses import ENDS_SENTENCE, VERB_TAGS, ClauseAnalysis
 from stages._matchers import compact
-from stages._addressee import person_act, person_purpose, vocative
+from stages._addressee import person_act, person_purpose, robot_called_after, vocative
 from stages.speech_patterns import Patterns, asks_by_shape, asks_how, asks_leave, closed_syllable, follows, key
 
 Pair = tuple[str, str]
@@ -217,6 +217,8 @@ def _agent(c: ClauseAnalysis, s: _Shape, p: Patterns, out: Reading) -> str | Non
     sig = out.signals
     thing_subject = _subject(c, s.ms, p, out)
     called = vocative(s.ms, c.in_registry_word, p, c.morphemes)
+    if called is not None and called[1] != "robot" and robot_called_after(s.ms, c.morphemes, p):
+        called = next((k[0], "robot") for k in s.ms if k in p.robot)  # 여보 잠깐, 로봇아 ...: the robot is who is asked
     if called is not None and called[1] != "robot":
         out.agent = "third_person"  # 언니 나 사진 좀 찍어 줘: the sister is asked, not the robot
         sig.append(f"vocative:{called[0]}")

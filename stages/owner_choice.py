@@ -21,6 +21,9 @@ KNOWLEDGE_AXES = ("has_stable_device_qna_target", "has_capability_question", "ha
                   "has_device_knowledge_question", "has_unanchored_knowledge_question", "has_product_topic_question",
                   "has_device_problem_report", "has_device_malfunction_report", "follows_up_DQR")
 """The axes that keep DQR alive (and make a reply object a product question)."""
+CONVERSATION_AXES = ("has_clear_conversation_reply_shape", "has_persona_question", "has_coherent_conversation_purpose",
+                     "is_said_to_a_person")
+"""The axes that make a reply object the conversation partner (a bounded reply DEF can give now)."""
 _PUBLIC_AXES = ("has_frg_scope", "has_public_target", "looks_title_like")
 
 

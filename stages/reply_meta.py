@@ -5,7 +5,7 @@ from __future__ import annotations
 from hamilton.function_modifiers import config
 
 from registry.contracts import PreclassifierHints, ReplyabilityMeta, ReplyObjectMeta
-from stages.owner_choice import KNOWLEDGE_AXES
+from stages.owner_choice import CONVERSATION_AXES, KNOWLEDGE_AXES
 
 # (object type, role, axes that point at it), in precedence order
 _OBJECT_RULES = (
@@ -15,8 +15,7 @@ _OBJECT_RULES = (
     ("supported_device", "device_target", ("has_supported_capability_anchor",)),
     ("public_entity", "public_lookup", ("has_frg_scope", "looks_title_like", "has_world_question")),
     ("outside_option", "recommendation", ("has_public_recommendation_cue",)),
-    ("conversation", "conversation_partner", ("has_clear_conversation_reply_shape", "has_persona_question", "has_coherent_conversation_purpose",
-                                              "has_generic_help")),
+    ("conversation", "conversation_partner", (*CONVERSATION_AXES, "has_generic_help")),
 )
 
 
@@ -39,7 +38,7 @@ def replyability_meta__deterministic(preclassifier_hints: PreclassifierHints) ->
     strategy = preclassifier_hints.stt_null_response_strategy
     bounded = max(
         preclassifier_hints.strength(a)
-        for a in ("has_clear_conversation_reply_shape", "has_persona_question", "has_coherent_conversation_purpose", "has_generic_help",
+        for a in (*CONVERSATION_AXES, "has_generic_help",
                   "has_supported_capability_anchor", "has_stable_device_qna_target", "has_frg_scope",
                   "has_schedule_workflow_scope", "has_unsupported_request")
     )

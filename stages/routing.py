@@ -16,7 +16,7 @@ from registry.contracts import (
 )
 from registry.loader import Registry
 from stages.ngram_model import LEARNED_PREFIX
-from stages.owner_choice import KNOWLEDGE_AXES, family_order
+from stages.owner_choice import CONVERSATION_AXES, KNOWLEDGE_AXES, family_order
 
 # Which axes keep which family alive. A family with none of its axes lit is dropped,
 # except DEF and STT_NULL, which always remain as the safe conversational exits.
@@ -53,8 +53,7 @@ def allowed_route_families(preclassifier_hints: PreclassifierHints, history_evid
             reasons[family] = [LEARNED_PREFIX + family]
     if history_evidence.continuation_route in _FAMILY_AXES and history_evidence.continuation_route not in reasons:
         reasons[history_evidence.continuation_route] = ["history_continuation"]
-    reasons["DEF"] = [a for a in ("has_clear_conversation_reply_shape", "has_persona_question", "has_coherent_conversation_purpose")
-                      if preclassifier_hints.flag(a)] or ["safe_exit"]
+    reasons["DEF"] = [a for a in CONVERSATION_AXES if preclassifier_hints.flag(a)] or ["safe_exit"]
     reasons["STT_NULL"] = ["looks_fragmentary"] if preclassifier_hints.flag("looks_fragmentary") else ["safe_exit"]
     return AllowedRouteFamilies(families=[f for f in FAMILIES if f in reasons], reasons=reasons)
 

@@ -898,3 +898,27 @@ def test_a_repaired_slip_nothing_licenses_is_no_mention_of_the_robot(runner, tex
     assert actions(record) == []
     mention = record.evidence.axes.get("has_unlicensed_capability_mention")
     assert mention is None or not any(capability in s for s in mention.signals)
+
+
+@pytest.mark.parametrize("said_to_a_person, asked_of_the_robot, family", [
+    ("누나 내일 비 와?", "내일 비 와?", "FRG"),
+    ("여보 필터 교체 주기가 몇 달이야?", "필터 교체 주기가 몇 달이야?", "DQR"),
+    ("민준아 내일 아침 일곱 시에 알람 맞춰 놔", "내일 아침 일곱 시에 알람 맞춰 줘", "SCH"),
+])
+def test_a_question_or_request_said_to_a_person_asks_nothing_of_the_robot(runner, said_to_a_person, asked_of_the_robot, family):
+    """The same words asked of the robot reach their family; with a person called they are talk between people,
+    and the record shows which axes the call closed."""
+    assert _route(runner, asked_of_the_robot).family == family
+    record = _route(runner, said_to_a_person)
+    assert record.family == "DEF" and actions(record) == []
+    assert any(s.startswith("closes:") for s in record.evidence.axes["is_said_to_a_person"].signals)
+
+
+@pytest.mark.parametrize("text, family, capability", [
+    ("엄마 잠깐만, 로봇아 필터 교체 주기가 몇 달이야?", "DQR", None),
+    ("여보 잠깐, 로봇아 작은방 청정해 줘", "ODL", "selected_room_clean"),
+])
+def test_the_robot_called_after_a_person_is_who_is_asked(runner, text, family, capability):
+    record = _route(runner, text)
+    assert record.family == family and "is_said_to_a_person" not in record.evidence.axes
+    assert capability is None or capability in [a[0] for a in actions(record)]

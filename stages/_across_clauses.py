@@ -1,0 +1,91 @@
+"""Evidence axes of a whole turn: a question, condition or delay and the device word it concerns in different
+clauses, an elliptical follow-up, and a turn said to a person (whose questions and requests are not the robot's).
+
+No nodes here: helpers of stages/anchors.py, each a pure function of the turn's clauses and the registry.
+"""
+
+from __future__ import annotations
+
+from registry.contracts import EvidenceAxis, HistoryEvidence, NormalizedText
+from registry.loader import Registry
+from stages._asked_about import about_the_robot, going_outside, operates_itself, product_topic, said_to_a_person
+from stages._clauses import ClauseAnalysis
+
+
+def anchored(c: ClauseAnalysis) -> bool:
+    """The clause holds a registry anchor: a capability, an unsupported act, a manual topic or an unknown mode."""
+    return bool(c.capabilities or c.unsupported or c.qna_topics or c.unknown_modes)
+
+
+FOLLOW_UP_PREFIX = "follows_up_"
+ANSWERING_FAMILIES = ("DQR", "FRG")
+"""Routes that answered a question: an elliptical follow-up question continues them (evidence, never a licence)."""
+_ELLIPSIS_MAX_WORDS = 5
+
+
+def _elliptical_question(clause_analyses: list[ClauseAnalysis], nt: NormalizedText) -> bool:
+    """A short question that names no device word, no unsupported act and no room of its own, so it leans on
+    the previous turn (그럼 3단은? / 1단으로 하면? / 필터 값은? / 그렇게 했는데도 또 뜨면?)."""
+    if not clause_analyses or len(nt.text.split()) > _ELLIPSIS_MAX_WORDS:
+        return False
+    if any(c.capabilities or c.unsupported or c.rooms for c in clause_analyses):
+        return False
+    last = clause_analyses[-1]
+    asking = "?" in nt.text or (last.act is not None and last.act.mood in ("question", "knowledge_question", "state_question"))
+    return asking or last.role in ("guard", "temporal")
+
+
+def cross_clause_axes(clause_analyses: list[ClauseAnalysis], normalized_text: NormalizedText,
+                      history_evidence: HistoryEvidence, axes: dict[str, EvidenceAxis], registry: Registry) -> None:
+    """Axes whose question, condition or delay and the device word they concern sit in different clauses."""
+    # "나이트 모드 켜면 뭐가 달라져?": the ability question and its anchor may sit in different clauses
+    asked = [cue for c in clause_analyses for cue in c.cues.get("capability_question", [])
+             if not (c.act is not None and (c.act.asks_for_an_act or c.act.mood == "state_question"))]
+    any_anchor = any(anchored(c) for c in clause_analyses)
+    if asked and any_anchor and "has_capability_question" not in axes:
+        axes["has_capability_question"] = EvidenceAxis(strength=1.0, signals=asked[:2])
+    # "나이트 모드 켜면 뭐가 달라져?": the question and the device word it asks about may sit in different clauses
+    knowing = [c for c in clause_analyses if c.act is not None and c.act.mood == "knowledge_question"]
+    robot_mentions = any(about_the_robot(m) for c in clause_analyses for m in c.mentions)
+    if knowing and "has_device_knowledge_question" not in axes and (any_anchor or robot_mentions):
+        axes["has_device_knowledge_question"] = EvidenceAxis(strength=1.0, signals=["across_clauses", *knowing[0].act.signals[:2]])
+    # "그럼 3단은?" / "1단으로 하면?" after an answer: an elliptical question continues the route that answered
+    route = history_evidence.continuation_route
+    if route in ANSWERING_FAMILIES and _elliptical_question(clause_analyses, normalized_text):
+        axes[f"{FOLLOW_UP_PREFIX}{route}"] = EvidenceAxis(strength=1.0, signals=[f"last_route:{route}"])
+    # "매너 모드 켜면 알람도 안 울려?": a question under a condition on a device word asks what the robot does then
+    # (필터 0프로 되면 어떻게 돼?: a part of the product named in the condition counts as its device word)
+    guarded = any(c.role == "guard" and (c.capabilities or c.mentions or c.qna_topics or product_topic(c, registry)
+                                         or operates_itself(c, registry)) for c in clause_analyses)
+    wondering = [c for c in clause_analyses if c.role == "action" and c.act is not None and not c.capabilities
+                 and c.act.mood in ("question", "knowledge_question") and c.act.target_owner is None]
+    if guarded and wondering and "has_device_knowledge_question" not in axes:
+        axes["has_device_knowledge_question"] = EvidenceAxis(strength=1.0, signals=["conditional_question", *wondering[0].act.signals[:2]])
+    # 오늘 밖에 나갈 때 마스크 써야 돼?: whether one may or must, going outside, asks about the day outdoors (not
+    # 밖에 나갈까?: a suggestion; 엄마 밖에 나가도 돼?: asked of mother; ... 로봇 카메라 화면 볼 수 있어?: the manual's)
+    if any(going_outside(c) for c in clause_analyses) and not any(
+            m.form.lower() in registry.product.words for c in clause_analyses for m in c.morphemes):
+        found = axes.get("has_frg_scope")
+        axes["has_frg_scope"] = EvidenceAxis(strength=max(0.8, found.strength if found else 0.0),
+                                             signals=[*(found.signals if found else []), "outdoor_query"])
+    # "20분 있다가 나이트 모드 켜고 ...": the delay and the actions may sit in different clauses
+    delays = [sig for c in clause_analyses if c.times.relative for sig in c.times.signals[:1]]
+    acting = any(h.kind in ("execution", "settings") and h.strength >= 0.8 for c in clause_analyses for h in c.capabilities)
+    if delays and acting and "has_timed_device_action" not in axes:
+        axes["has_timed_device_action"] = EvidenceAxis(strength=1.0, signals=delays)
+
+
+def close_for_a_person(clause_analyses: list[ClauseAnalysis], axes: dict[str, EvidenceAxis],
+                       per_clause: list[dict[str, EvidenceAxis]], registry: Registry) -> None:
+    """엄마 오늘 미세먼지 어떻대? 여보 이 로봇 보증 기간이 몇 년이라 그랬지?: a turn said to a person asks nothing of
+    the robot. It lights `is_said_to_a_person`; the axes of what a question or a request asks (evidence_weights
+    `closed_by_a_person_called`) leave the turn and its clauses, and the record names them."""
+    persons = said_to_a_person(clause_analyses)
+    if not persons:
+        return
+    closing = registry.weights.closed_by_a_person_called
+    closed = [a for a in closing if a in axes]
+    for held in (axes, *per_clause):
+        for a in closing:
+            held.pop(a, None)
+    axes["is_said_to_a_person"] = EvidenceAxis(strength=1.0, signals=[*persons[:2], *(f"closes:{a}" for a in closed)])
