@@ -185,18 +185,22 @@ def _states_asked(text: str, query: KnowledgeQuery) -> bool:
     return states_units(text, query.asked_units, query.number_words)
 
 
+_REMEDIES_READ = 3
+"""At most this many of the section's sentences telling what to do are read out after a problem's claim, in the
+order the manual gives them (its first remedy is the one to try first)."""
+
+
 def _with_remedy(first: Evidence, sentences: Sentences, weights: dict[str, float], idf: dict[str, float],
                  marks: list[str]) -> Evidence:
     """The evidence with the section's best sentence telling what to do added after its claim (E3는 ... 표시됩니다.
     로봇을 손으로 한 번 스테이션에 올려 ...), when the claim itself does not tell it."""
     if any(m in first.claim for m in marks):
         return first
-    remedies = [(_overlap(terms, weights, idf), -i, text)
-                for i, (text, terms) in enumerate(sentences) if text != first.claim and any(m in text for m in marks)]
+    remedies = [text for text, _ in sentences if text != first.claim and any(m in text for m in marks)]
     if not remedies:
         return first
     claim = first.claim if first.claim.endswith((".", "?", "!")) else first.claim + "."
-    return first.model_copy(update={"claim": f"{claim} {max(remedies)[2]}"})
+    return first.model_copy(update={"claim": " ".join([claim, *remedies[:_REMEDIES_READ]])})
 
 
 _COMPANION_SHARE = 0.8

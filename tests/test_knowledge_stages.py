@@ -342,3 +342,15 @@ def test_a_grade_threshold_question_is_answered_by_the_grade_table_not_by_how_to
     """좋음 is a grade's name (a focus word); the sentence quoting how to ask ("공기질 어때?") does not answer it."""
     answer = answering_runner.route_text("초미세먼지 몇까지가 좋음이에요?").answer
     assert answer is not None and "15" in answer.text.split("참고하세요")[0], answer.text
+
+
+@pytest.mark.parametrize("text, remedies", [
+    ("E4 뜨는데 어떻게 해야 돼?", ["딸깍", "비닐"]),           # every step the manual lists, in its order
+    ("본체가 너무 뜨겁고 E6 떴어요", ["식혀", "서늘한"]),
+])
+def test_a_problem_is_answered_with_what_the_manual_says_to_do(answering_runner, text, remedies):
+    record = answering_runner.route_text(text)
+    assert record.family == "DQR" and record.answer.answerability == "sufficient", text
+    first = record.answer.text.split("참고하세요")[0]
+    assert all(r in first for r in remedies), (text, record.answer.text)
+    assert [first.index(r) for r in remedies] == sorted(first.index(r) for r in remedies)
