@@ -133,16 +133,24 @@ def _words(nt: NormalizedText, start: int, end: int, m: Matchers) -> _Words:
 def _alias_hits(w: _Words, f: _Found, nt: NormalizedText, registry: Registry, m: Matchers,
                 utterance_scope: tuple[bool, bool]) -> None:
     """Every registry alias in the clause: capabilities, unsupported categories, manual topics, identity."""
-    weights, cc = registry.weights.strengths, w.cc
-    for mt in m.anchor_re.finditer(cc):
+    weights, cc, at = registry.weights.strengths, w.cc, 0
+    while (mt := m.anchor_re.search(cc, at)) is not None:
+        surface, at = mt.group(0), mt.end()
+        # 청정 of 청정기, 공기 of 공기놀이: part of another word, not the registry word; 복귀작 (a comeback work): a
+        # one-syllable noun makes another word of a device word. A shorter word inside may still be one (실내 공기질:
+        # not 실내 공기 + 질, but 공기질), so the search goes on from the next character.
         if splits_a_noun(mt.start(), mt.end(), w.nouns):
-            continue  # 청정 of 청정기, 공기 of 공기놀이: part of another word, not the registry word
-        f.taken.append((mt.start(), mt.end()))
-        surface = mt.group(0)
+            at = mt.start() + 1
+            continue
+        f.taken.append((mt.start(), mt.end()))  # (a compound's device word is no lemma hit either)
+        tail = compound_tail(mt.end(), w.morphs, w.offsets, nt, w.in_word)
+        if tail and all(e.kind in ("execution", "settings", "state_query") for e in m.anchor_entries[surface]):
+            at = mt.start() + 1
+            continue
         for entry in m.anchor_entries[surface]:
             if entry.kind in ("execution", "settings", "state_query"):
-                if compound_tail(mt.end(), w.morphs, w.offsets, nt, w.in_word):
-                    continue  # 복귀작 (a comeback work): a one-syllable noun makes another word of it
+                if tail:
+                    continue
                 strength, via, cap_id = weights["alias"], "alias", entry.target
             elif entry.kind == "ambiguous":
                 amb = m.ambiguous[surface]
