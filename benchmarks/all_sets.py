@@ -63,6 +63,9 @@ SETS = {
     "blind_v18_fit (talk, other systems and services, fragments, product questions, rare requests; written blind 2026-12-04 session 33, fit part)":
         ROOT / "data/utterances/blind_v18_fit.jsonl",
     "blind_v18_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v18_holdout.jsonl",
+    "blind_v19_fit (overheard talk, other systems and services, fragments, product questions, requests with reasons; written blind 2026-12-04 session 34, fit part)":
+        ROOT / "data/utterances/blind_v19_fit.jsonl",
+    "blind_v19_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v19_holdout.jsonl",
     "other_systems_redteam (red-team, fit)": ROOT / "data/utterances/other_systems_redteam.jsonl",
     "requests_redteam (red-team, fit)": ROOT / "data/utterances/requests_redteam.jsonl",
     "experience_boundary": ROOT / "data/utterances/experience_boundary.jsonl",

@@ -184,6 +184,8 @@ class SpeechActLexicon(_Model):
     premise_endings: Morphemes
     """공기 괜찮으니까 청정 안 해도 돼: a capability word whose predicate ends in one of these states a premise."""
     past_markers: Morphemes
+    past_perfect_markers: Morphemes = Field(default_factory=list)
+    """었었 / 았었 (나갔었어): a past that no longer holds; a question in it asks about then, not about the state now."""
     promissive_endings: Morphemes
     speaker_pronouns: Morphemes
     robot_pronouns: Morphemes

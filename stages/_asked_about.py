@@ -110,7 +110,8 @@ def said_to_a_person(clauses: list[ClauseAnalysis]) -> list[str]:
         return []
     called = [s.split(":")[-1] for a in acts for s in a.signals if s.startswith("vocative:")]
     assistants = {s.split(":", 1)[1] for a in acts for s in a.signals if s.startswith("assistant_vocative:")}
-    return list(dict.fromkeys(x for x in called if x not in assistants and x != "from_previous_clause")) or ["called"]
+    # (헤이 구글 ... 잠가: the call that spreads to the next clause is an assistant's, not a person's)
+    return list(dict.fromkeys(x for x in called if x not in assistants and x != "from_previous_clause"))
 
 
 def _malfunction(c: ClauseAnalysis, registry: Registry) -> tuple[str, str] | None:

@@ -182,6 +182,9 @@ def _tense(s: _Shape, p: Patterns, out: Reading) -> bool:
     if any(k in p.past for k in matrix[last_verb + 1:]) and out.final:
         out.past = True
         out.signals.append("past_tense")
+        tail = matrix[last_verb + 1:]
+        if any(k in p.past_perfect for k in tail) or any(a in p.past and b in p.past for a, b in zip(tail, tail[1:])):
+            out.signals.append("past_perfect")  # 나갔었어: was, and is no longer (not 나갔어: is gone now)
     return follows(matrix, p.prog_end, p.prog_aux, within=1) is not None
 
 

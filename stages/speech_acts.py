@@ -183,6 +183,15 @@ def _answers_somebody(clauses: list[ClauseAnalysis], per: list[Reading], p: Patt
         per[first].signals += [f"vocative:{answer[0][0]}", "answers_somebody"]
 
 
+def _supposed_by_a_condition(clauses: list[ClauseAnalysis], per: list[Reading]) -> None:
+    """터보로 돌리면 배터리 금방 닳아?: a question right after a condition asks what would be then, not what the robot's
+    state is now (a request after one is still a guarded request: 나쁘면 알려 줘)."""
+    order = _in_order(clauses)
+    for before, i in zip(order, order[1:]):
+        if clauses[before].role == "guard" and per[i].mood in ("state_question", "question"):
+            per[i].signals.append("supposed_by_condition")
+
+
 def _supposes(c: ClauseAnalysis, p: Patterns) -> bool:
     """몇 이하여야 좋음으로 나와? 터보로 돌려도 배터리 남아 있을까?: a clause that supposes (-어야, -어도 joined to its
     predicate) asks what would be, not what the robot's state is now."""
@@ -201,8 +210,8 @@ def _speech_act(c: ClauseAnalysis, r: Reading, words_max: int, p: Patterns) -> S
         licenses_state_query=(r.agent == "robot" and not r.reported and not r.target_owner
                               and (r.polarity == "affirmative" or (r.polarity == "negated" and r.mood in ("state_question", "question")))
                               and (r.mood in _ASKING or short_fragment)
-                              and not (r.past and r.mood not in ("state_question", "question"))
-                              and not (r.mood in _ASKING and _supposes(c, p))),
+                              and not (r.past and (r.mood not in ("state_question", "question") or "past_perfect" in r.signals))
+                              and not (r.mood in _ASKING and (_supposes(c, p) or "supposed_by_condition" in r.signals))),
     )
 
 
@@ -353,6 +362,7 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: Normal
     _recited(clause_candidates, per, registry.speech_acts)
     _stop_said_to_somebody(clause_candidates, per)
     _mark_messages(clause_candidates, per)
+    _supposed_by_a_condition(clause_candidates, per)
     words_max = registry.speech_acts.fragment_max_words
     return [_speech_act(c, r, words_max, p) for c, r in zip(clause_candidates, per)]
 

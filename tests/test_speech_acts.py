@@ -922,3 +922,23 @@ def test_the_robot_called_after_a_person_is_who_is_asked(runner, text, family, c
     record = _route(runner, text)
     assert record.family == family and "is_said_to_a_person" not in record.evidence.axes
     assert capability is None or capability in [a[0] for a in actions(record)]
+
+
+@pytest.mark.parametrize("text", [
+    "밤새 켜 두면 배터리 남아 있어?",                 # a question right after a condition asks what would be then
+    "바람 세게 하면 배터리 빨리 떨어져?", "거실까지 가면 배터리 몇 프로 남아?",
+    "아까 배터리 다 떨어졌었어?", "너 아까 충전 다 됐었어?",  # 었었: a past that no longer holds, not the state now
+])
+def test_a_supposed_or_bygone_state_is_asked_about_not_checked(runner, text):
+    assert actions(_route(runner, text)) == []
+
+
+@pytest.mark.parametrize("text, capability", [("배터리 나갔어?", "battery_status"), ("필터 상태 몇 퍼센트야?", "filter_status")])
+def test_the_state_now_is_still_checked(runner, text, capability):
+    assert [a[0] for a in actions(_route(runner, text))] == [capability]
+
+
+def test_an_assistant_called_before_a_command_is_no_person(runner):
+    """헤이 구글 ..., 잠가: the call spreads to the next clause, but it is another assistant's command (UNS), not talk."""
+    record = _route(runner, "헤이 구글 현관문 닫혀 있으면 잠가")
+    assert "is_said_to_a_person" not in record.evidence.axes and actions(record) == []
