@@ -184,6 +184,9 @@ class SpeechActLexicon(_Model):
     premise_endings: Morphemes
     """공기 괜찮으니까 청정 안 해도 돼: a capability word whose predicate ends in one of these states a premise."""
     past_markers: Morphemes
+    asked_of_people_too: list[str] = Field(default_factory=list)
+    """Capabilities of acts people ask of each other too (take_photo, move_to_room): see the note in speech_acts.json."""
+    asked_of_people_too_note: str = ""
     past_perfect_markers: Morphemes = Field(default_factory=list)
     """었었 / 았었 (나갔었어): a past that no longer holds; a question in it asks about then, not about the state now."""
     promissive_endings: Morphemes
@@ -308,6 +311,9 @@ class SpeechActLexicon(_Model):
     recitation_cues: list[Morphemes] = Field(default_factory=list)
     """따라 해 보세요 / 받아쓰기 / 가라사대 / 스무고개: runs that open words to repeat, write down or play with; what
     follows them in the turn is recited, not asked of the robot."""
+    standing_rule_cues: list[Morphemes] = Field(default_factory=list)
+    """다음엔 / 다음부터 / 앞으로는: runs that make what follows them in the turn a rule for later occasions (다음부터
+    사진 찍을 땐 먼저 물어봐), not a request to act now."""
     trailing_marks: list[str] = Field(default_factory=list)
     """배터리... / 공기가 좀…: marks of a voice trailing off; a predicate-less last clause before one is unfinished."""
     trailing_particles: Morphemes = Field(default_factory=list)
@@ -331,6 +337,10 @@ class SpeechActLexicon(_Model):
     @cached_property
     def recitation_runs(self) -> tuple[tuple[tuple[str, str], ...], ...]:
         return tuple(tuple(tuple(v.split("/")) for v in run) for run in self.recitation_cues)  # type: ignore[misc]
+
+    @cached_property
+    def standing_rule_runs(self) -> tuple[tuple[tuple[str, str], ...], ...]:
+        return tuple(tuple(tuple(v.split("/")) for v in run) for run in self.standing_rule_cues)  # type: ignore[misc]
 
     @cached_property
     def afterthought_runs(self) -> tuple[tuple[tuple[str, str], ...], ...]:

@@ -89,3 +89,34 @@ def close_for_a_person(clause_analyses: list[ClauseAnalysis], axes: dict[str, Ev
         for a in closing:
             held.pop(a, None)
     axes["is_said_to_a_person"] = EvidenceAxis(strength=1.0, signals=[*persons[:2], *(f"closes:{a}" for a in closed)])
+
+
+_REMARK_AXES = ("has_talk_shape", "has_unlicensed_speech_act", "has_unlicensed_capability_mention")
+"""Axes of talk a remark lights of itself (its mood, its unlicensed act, an event it narrates)."""
+
+
+def quiet_reasons(clause_analyses: list[ClauseAnalysis], per_clause: list[dict[str, EvidenceAxis]],
+                  asked_of_people_too: list[str]) -> list[dict[str, EvidenceAxis]]:
+    """로봇아 인사해 봐, 할머니 오셨어 / 바람 세기 강으로 해 줘, 고기 구워서 냄새 나: a remark said with a request the
+    turn licenses is the request's reason, not talk that outweighs it. Returns the clauses' axes for the turn's merge
+    with the remark's talk axes taken out (named in `reason_of_request`); each clause keeps its own for the record.
+    Only with an imperative (사진은 이따 찍자: a suggestion to the people present is no request to the robot), and only
+    a statement or an exclamation that names no device word (너 게임 소리 말이야: it says whose sound) and calls
+    nobody; an event it narrates may be one (할머니 오셨어). Not for what people ask of each other too (speech_acts
+    asked_of_people_too: 사진 좀 찍어 줘 엄마 생일이야) unless the robot is called (로봇아 인사해 봐, 할머니 오셨어)."""
+    called = any(s.startswith("robot_vocative") for c in clause_analyses if c.act for s in c.act.signals)
+    if not any(c.act is not None and c.act.licenses_action and c.act.mood == "request"
+               and any(h.kind in ("execution", "settings") for h in c.capabilities)
+               and (called or not all(h.capability_id in asked_of_people_too for h in c.capabilities)) for c in clause_analyses):
+        return per_clause
+    merged = []
+    for c, axes in zip(clause_analyses, per_clause):
+        act = c.act
+        if act is None or c.capabilities or act.mood not in ("statement", "exclamation") or act.reported \
+                or any(s.startswith("vocative") for s in act.signals) or any(not x.endswith(":past") for x in c.mentions):
+            merged.append(axes)
+            continue
+        quieted = [a for a in _REMARK_AXES if a in axes]
+        merged.append({**{a: x for a, x in axes.items() if a not in quieted},
+                       **({"reason_of_request": EvidenceAxis(strength=1.0, signals=quieted)} if quieted else {})})
+    return merged

@@ -40,7 +40,9 @@ def vocative(ms: list[Pair], inside: list[bool], p: Patterns, morphemes: list) -
         if nxt is None or not (k[1].startswith("NN") or k[1] == "NP"):
             return None
         person = k[0] in p.persons and k[1].startswith(("NN", "NP"))  # 언니, 당신
-        if nxt in p.voc_particles or (nxt in p.voc_name_particles and (person or k[1] == "NNP")):
+        # (로봇아 read as 로봇/NNG 아/NNG: the vocative written on to the noun, whatever Kiwi tags it)
+        glued_call = glued[j] and nxt[0] in {form for form, _ in p.voc_particles} and nxt[1] in ("NNG", "IC")
+        if nxt in p.voc_particles or glued_call or (nxt in p.voc_name_particles and (person or k[1] == "NNP")):
             return k[0], "robot" if k in p.robot else "person"
         # 언니 나 사진 좀 찍어 줘: a bare person noun calls somebody (not 엄마 오면, 애들 사진 찍어, 엄마 방)
         if person and not inside[i] and nxt[1] in p.voc_bare_followers and nxt not in p.robot:

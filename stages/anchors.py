@@ -10,7 +10,7 @@ from itertools import groupby
 
 from registry.contracts import Clause, EvidenceAxis, HistoryEvidence, LearnedEvidence, NormalizedText, PreclassifierHints
 from registry.loader import Registry
-from stages._across_clauses import anchored, close_for_a_person, cross_clause_axes
+from stages._across_clauses import anchored, close_for_a_person, cross_clause_axes, quiet_reasons
 from stages._asked_about import about_the_robot, calls_a_person, problem_report, robots_doing, product_topic, public_place_asked, world_question
 from stages._clauses import ENDS_SENTENCE, ClauseAnalysis
 from stages.ngram_model import LEARNED_PREFIX
@@ -222,7 +222,7 @@ def _act_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: bool)
             and "has_device_problem_report" not in lit and "has_device_malfunction_report" not in lit:
         lit("has_talk_shape", 1.0, act.mood, *act.signals[:2])
     told = act.reported and "message_of_request" not in act.signals  # ... 간다고: what to send, not talk
-    if act.polarity != "affirmative" or told or act.past or act.agent != "robot":
+    if act.polarity != "affirmative" or told or act.past or act.agent != "robot" or "standing_rule" in act.signals:
         lit("has_unlicensed_speech_act", 1.0, act.polarity, act.agent, "reported" if act.reported else "",
             "past" if act.past else "")
 
@@ -361,7 +361,7 @@ def preclassifier_hints(
     per_clause = [{} if h else _clause_axes(c, history_evidence, m, registry) for c, h in zip(clause_analyses, hesitating)]
     if not per_clause:
         per_clause = [{"looks_fragmentary": EvidenceAxis(strength=1.0, signals=[normalized_text.rejected_reason or "empty"])}]
-    axes = _merge_axes(per_clause)
+    axes = _merge_axes(quiet_reasons(said, [a for a, h in zip(per_clause, hesitating) if not h], registry.speech_acts.asked_of_people_too) if said else per_clause)
     cross_clause_axes(said, normalized_text, history_evidence, axes, registry)
     close_for_a_person(said, axes, per_clause, registry)
     # the learned model is one more axis per family; score_families counts it on gray-zone turns only, and it

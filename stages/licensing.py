@@ -188,7 +188,8 @@ def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, registry:
     if not allowed:
         for reason, bad in (("prohibited", act.polarity == "prohibited"), ("negated", act.polarity == "negated" and hit.kind != "state_query"),
                             ("reported", act.reported), ("past", act.past), (act.agent, act.agent != "robot"),
-                            ("means_of:" + (act.means_of or ""), act.means_of is not None)):
+                            ("means_of:" + (act.means_of or ""), act.means_of is not None),
+                            ("standing_rule", "standing_rule" in act.signals)):
             if bad:
                 return reason
         return act.mood

@@ -85,6 +85,24 @@ def _stop_said_to_somebody(clauses: list[ClauseAnalysis], per: list[Reading]) ->
             r.signals.append("stop_said_to:somebody")
 
 
+def _run_into_a_remark(clauses: list[ClauseAnalysis], per: list[Reading], nt: NormalizedText, lex: SpeechActLexicon) -> None:
+    """사진 좀 찍어 줘, 지금 예쁘다: a request run on after a comma into anything but another request, for what people
+    ask of each other too (speech_acts asked_of_people_too) and the robot called nowhere, is read as part of the
+    remark (a statement): it may be said to somebody in the room (볼륨 좀 올려 줘, 잘 안 들려 still asks the robot)."""
+    if any(s.startswith("robot_vocative") for r in per for s in r.signals):
+        return
+    people = set(lex.asked_of_people_too)
+    order = _in_order(clauses)
+    for i, after in zip(order, order[1:]):
+        c, r = clauses[i], per[i]
+        comma = nt.text[c.end:clauses[after].start + 1].strip().startswith(",")
+        if comma and r.mood == "request" and any(s.endswith("/EC") and s.startswith("final:") for s in r.signals) \
+                and per[after].mood != "request" and c.capabilities \
+                and all(h.capability_id in people for h in c.capabilities):
+            r.mood = per[after].mood if per[after].mood in ("statement", "exclamation", "question") else "statement"
+            r.signals.append("run_into_a_remark")
+
+
 def _mark_messages(clauses: list[ClauseAnalysis], per: list[Reading]) -> None:
     """카톡 보내 줘 지금 간다고: a turn that ends in a bare quote right after a request says what the request
     is to pass on. The quote stays unlicensed; it is the request's argument, not somebody's reported talk."""
@@ -200,14 +218,15 @@ def _supposes(c: ClauseAnalysis, p: Patterns) -> bool:
 
 def _speech_act(c: ClauseAnalysis, r: Reading, words_max: int, p: Patterns) -> SpeechAct:
     """The frozen contract of a reading, with the two licences it grants."""
-    clean = r.polarity == "affirmative" and r.agent == "robot" and not r.reported and not r.target_owner and not r.means_of
+    clean = r.polarity == "affirmative" and r.agent == "robot" and not r.reported and not r.target_owner and not r.means_of \
+        and "standing_rule" not in r.signals
     short_fragment = r.mood == "fragment" and len(c.text.split()) <= words_max and not r.cut_off
     return SpeechAct(
         clause=c.index, mood=r.mood, polarity=r.polarity, agent=r.agent, reported=r.reported, past=r.past,
         target_owner=r.target_owner, quoted_until=r.quoted_until, displayed=r.displayed, means_of=r.means_of,
         signals=r.signals,
         licenses_action=clean and not r.past and (r.mood in ACTING_MOODS or short_fragment),
-        licenses_state_query=(r.agent == "robot" and not r.reported and not r.target_owner
+        licenses_state_query=(r.agent == "robot" and not r.reported and not r.target_owner and "standing_rule" not in r.signals
                               and (r.polarity == "affirmative" or (r.polarity == "negated" and r.mood in ("state_question", "question")))
                               and (r.mood in _ASKING or short_fragment)
                               and not (r.past and (r.mood not in ("state_question", "question") or "past_perfect" in r.signals))
@@ -294,6 +313,18 @@ def _recited(clauses: list[ClauseAnalysis], per: list[Reading], lex: SpeechActLe
             per[i].signals.append("recited")
 
 
+def _standing_rule(clauses: list[ClauseAnalysis], per: list[Reading], lex: SpeechActLexicon) -> None:
+    """다음부터 사진 찍을 땐 나한테 먼저 물어봐 / 앞으로는 밤에 나이트 모드 켜 줘: from a standing-rule cue on
+    (speech_acts standing_rule_cues), the turn says what to do on later occasions; nothing in it is asked now."""
+    order = _in_order(clauses)
+    ms = [m for i in order for m in clauses[i].morphemes]
+    keys = [key(m) for m in ms]
+    at = next((ms[j].start for j in range(len(ms)) for run in lex.standing_rule_runs if tuple(keys[j:j + len(run)]) == run), None)
+    for i in order if at is not None else []:
+        if clauses[i].end > at:
+            per[i].signals.append("standing_rule")
+
+
 def _owner_said_before(clauses: list[ClauseAnalysis], per: list[Reading], lex: SpeechActLexicon) -> None:
     """티비 화면이 너무 밝아 좀 어둡게 해: a request that names nothing it acts on (no noun, no device word) right
     after a clause that names another thing in the home acts on that thing; so does a request for a capability
@@ -360,9 +391,11 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: Normal
     _owner_named_at_the_end(clause_candidates, per, registry.speech_acts)
     _owner_said_before(clause_candidates, per, registry.speech_acts)
     _recited(clause_candidates, per, registry.speech_acts)
+    _standing_rule(clause_candidates, per, registry.speech_acts)
     _stop_said_to_somebody(clause_candidates, per)
     _mark_messages(clause_candidates, per)
     _supposed_by_a_condition(clause_candidates, per)
+    _run_into_a_remark(clause_candidates, per, normalized_text, registry.speech_acts)
     words_max = registry.speech_acts.fragment_max_words
     return [_speech_act(c, r, words_max, p) for c, r in zip(clause_candidates, per)]
 

@@ -942,3 +942,24 @@ def test_an_assistant_called_before_a_command_is_no_person(runner):
     """헤이 구글 ..., 잠가: the call spreads to the next clause, but it is another assistant's command (UNS), not talk."""
     record = _route(runner, "헤이 구글 현관문 닫혀 있으면 잠가")
     assert "is_said_to_a_person" not in record.evidence.axes and actions(record) == []
+
+
+@pytest.mark.parametrize("text, capability", [
+    ("볼륨 좀 올려 줘, 잘 안 들려", "sound_volume"),                 # a request, then its reason after a comma
+    ("화면 좀 어둡게 해 줘, 눈이 부시네", "screen_brightness"),
+    ("풍량 좀 세게 해 줘, 방이 너무 답답하다", "fan_speed"),
+    ("로봇아 인사해 봐, 삼촌 오셨어", "greet_user"),                  # 로봇아 as Kiwi splits it still calls the robot
+])
+def test_a_request_with_its_reason_after_a_comma_still_acts(runner, text, capability):
+    record = _route(runner, text)
+    assert capability in [a[0] for a in actions(record)], (text, record.family)
+
+
+@pytest.mark.parametrize("text", [
+    "이쪽으로 좀 와 줘, 나 여기 있어",          # what people ask of each other too, run into a remark, nobody called
+    "사진 좀 찍어 줘, 오늘 머리 잘 됐거든",
+    "다음부터 사진 찍을 땐 나한테 먼저 물어봐",   # a rule for later occasions, nothing asked now
+    "다음엔 안방 먼저 청정해 줘",
+])
+def test_what_may_be_said_to_somebody_else_or_for_later_acts_on_nothing(runner, text):
+    assert actions(_route(runner, text)) == []
