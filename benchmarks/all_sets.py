@@ -66,6 +66,8 @@ SETS = {
     "blind_v19_fit (overheard talk, other systems and services, fragments, product questions, requests with reasons; written blind 2026-12-04 session 34, fit part)":
         ROOT / "data/utterances/blind_v19_fit.jsonl",
     "blind_v19_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v19_holdout.jsonl",
+    "talk_redteam_v20 (red-team talk: requests to people or other devices with a reason after a comma, product words asked of family, rules for later, media and games; written blind 2026-12-04 session 34, fit)":
+        ROOT / "data/utterances/talk_redteam_v20.jsonl",
     "other_systems_redteam (red-team, fit)": ROOT / "data/utterances/other_systems_redteam.jsonl",
     "requests_redteam (red-team, fit)": ROOT / "data/utterances/requests_redteam.jsonl",
     "experience_boundary": ROOT / "data/utterances/experience_boundary.jsonl",

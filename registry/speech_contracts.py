@@ -53,6 +53,9 @@ class Vocatives(_Model):
     """Words that call somebody by themselves (여보)."""
     groups: list[Morphemes]
     """Morpheme sequences addressing a group of people (다들, 여러분, 너희)."""
+    wake_words: list[str] = Field(default_factory=list)
+    """하이 / 헤이 / 오케이 before an assistant's name (하이 빅스비: Kiwi reads 하이 as a noun): passed over like an
+    interjection when looking for whom the turn calls."""
     assistants: list[str] = Field(default_factory=list)
     """Other voice assistants (시리, 알렉사, 구글): a turn that opens with one is addressed to it, not to the robot
     (its request may still be one the robot answers as unsupported). Matched as the start of a word."""

@@ -21,8 +21,8 @@ def vocative(ms: list[Pair], inside: list[bool], p: Patterns, morphemes: list) -
     for i, k in enumerate(ms[:4]):
         if k in p.voc_words:
             return k[0], "person"
-        if k[1] in ("IC", "SP", "SF"):
-            continue  # 아, 오메, a comma: what precedes the first content word
+        if k[1] in ("IC", "SP", "SF") or k[0].lower() in p.wake_words:
+            continue  # 아, 오메, a comma, 하이 (빅스비): what precedes the first content word
         if k[0].lower().startswith(p.assistants):
             return k[0], "assistant"  # 시리야, 헤이 구글: another assistant is addressed
         j = i + 1

@@ -180,7 +180,7 @@ def _spread_over_sentences(clauses: list[ClauseAnalysis], per: list[Reading], p:
         prev, here = per[prev_i], per[i]
         called = any(s.startswith("vocative:") for s in prev.signals)  # a call addresses the rest of the turn
         if prev.agent != "robot" and here.agent == "robot" and (called or (clauses[prev_i].role == "action" and not prev.final)) \
-                and not any(s.startswith(("robot_subject", "robot_vocative", "benefactive")) for s in here.signals):
+                and not any(s.startswith(("robot_vocative", "benefactive")) for s in here.signals):
             here.agent = prev.agent
             here.signals.append("agent:from_previous_clause")
             if called:
@@ -325,6 +325,32 @@ def _standing_rule(clauses: list[ClauseAnalysis], per: list[Reading], lex: Speec
             per[i].signals.append("standing_rule")
 
 
+def _intends(c: ClauseAnalysis, lex: SpeechActLexicon) -> bool:
+    """The clause says what the speaker will do (볼 거야, 할래: speech_acts intentions)."""
+    ms = [key(m) for m in c.morphemes]
+    return any(contains(ms, run) for run in lex.intention_runs)
+
+
+def _owner_played_nearby(clauses: list[ClauseAnalysis], per: list[Reading], lex: SpeechActLexicon) -> None:
+    """볼륨 좀 올려 줘, 뉴스 하나도 안 들려 / 음소거 좀 해 봐, 광고 나온다: what is played (other_targets.played) named
+    in another clause of the turn says whose sound or screen the request is about; the robot plays nothing. Only
+    for a request of capabilities other things have too, and not when the robot is called."""
+    if any(s.startswith("robot_vocative") for r in per for s in r.signals):
+        return
+    played = set(lex.other_targets.played)
+    carried = set(lex.other_targets.carried_capabilities)
+    for i, (c, r) in enumerate(zip(clauses, per)):
+        if r.mood != "request" or r.target_owner is not None or not c.capabilities \
+                or not all(h.capability_id in carried for h in c.capabilities):
+            continue
+        # (소리 끄고 밝기 낮춰 줘, 영화 볼 거야: what the speaker is about to watch asks the robot to make room for it)
+        noun = next((m.form for j, o in enumerate(clauses) if j != i and not _intends(o, lex) for m in o.morphemes
+                     if m.tag == "NNG" and m.form in played), None)
+        if noun is not None:
+            r.target_owner = noun
+            r.signals.append(f"target:{noun}:played_nearby")
+
+
 def _owner_said_before(clauses: list[ClauseAnalysis], per: list[Reading], lex: SpeechActLexicon) -> None:
     """티비 화면이 너무 밝아 좀 어둡게 해: a request that names nothing it acts on (no noun, no device word) right
     after a clause that names another thing in the home acts on that thing; so does a request for a capability
@@ -390,6 +416,7 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: Normal
     _called_at_the_end(clause_candidates, per, p)
     _owner_named_at_the_end(clause_candidates, per, registry.speech_acts)
     _owner_said_before(clause_candidates, per, registry.speech_acts)
+    _owner_played_nearby(clause_candidates, per, registry.speech_acts)
     _recited(clause_candidates, per, registry.speech_acts)
     _standing_rule(clause_candidates, per, registry.speech_acts)
     _stop_said_to_somebody(clause_candidates, per)

@@ -41,7 +41,7 @@ class Patterns:
         self.voc_particles, self.voc_name_particles = pairs(lex.vocatives.particles), pairs(lex.vocatives.name_particles)
         self.voc_words = pairs(lex.vocatives.words)
         self.voc_bare_followers = tuple(lex.vocatives.bare_call_followers)
-        self.assistants = tuple(a.lower() for a in lex.vocatives.assistants)
+        self.assistants, self.wake_words = tuple(a.lower() for a in lex.vocatives.assistants), frozenset(w.lower() for w in lex.vocatives.wake_words)
         self.voc_groups, self.voc_answers = _sequences(lex.vocatives.groups), _sequences(lex.vocatives.answers)
         self.fused_endings = dict(lex.vocatives.fused_endings)
         self.wish_aux, self.wish_verb = pairs(lex.wish.auxiliaries), pairs(lex.wish.verbs)

@@ -963,3 +963,19 @@ def test_a_request_with_its_reason_after_a_comma_still_acts(runner, text, capabi
 ])
 def test_what_may_be_said_to_somebody_else_or_for_later_acts_on_nothing(runner, text):
     assert actions(_route(runner, text)) == []
+
+
+@pytest.mark.parametrize("text", [
+    "볼륨 좀 올려 줘, 드라마 소리가 하나도 안 들려",     # what is played names whose sound it is: the robot plays nothing
+    "음소거 좀 해 줘, 광고 또 나온다",
+    "하이 빅스비, 볼륨 좀 줄여 줘",                      # a wake word before another assistant's name
+    "도련님, 볼륨 좀 낮춰 주세요, 어머님 주무세요",       # a family title calls a person
+    "여보, 애기 기침하니까 아기방 공기청정기 좀 세게 틀어 놔",  # the call covers the turn; 청정기 is no call of the robot
+    "나중에 애기 깨면 아이방 가서 좀 봐 줘",              # for later, nothing now
+])
+def test_whose_sound_and_who_is_called_keep_the_robot_still(runner, text):
+    assert actions(_route(runner, text)) == [], text
+
+
+def test_what_the_speaker_is_about_to_watch_asks_the_robot_to_make_room(runner):
+    assert {a[0] for a in actions(_route(runner, "소리 끄고 화면 좀 어둡게 해 줘, 드라마 볼 거야"))} == {"mute", "screen_brightness"}
