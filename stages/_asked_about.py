@@ -108,7 +108,8 @@ def said_to_a_person(clauses: list[ClauseAnalysis]) -> list[str]:
     if not any(calls_a_person(a) for a in acts) or any(a.licenses_action or a.licenses_state_query for a in acts) \
             or any(s.startswith("robot_vocative") for a in acts for s in a.signals):
         return []
-    called = [s.split(":")[-1] for a in acts for s in a.signals if s.startswith("vocative:")]
+    called = ["answering" if "answers_somebody" in a.signals else s.split(":")[-1]  # (응, ...: whoever asked)
+              for a in acts for s in a.signals if s.startswith("vocative:")]
     assistants = {s.split(":", 1)[1] for a in acts for s in a.signals if s.startswith("assistant_vocative:")}
     # (헤이 구글 ... 잠가: the call that spreads to the next clause is an assistant's, not a person's)
     return list(dict.fromkeys(x for x in called if x not in assistants and x != "from_previous_clause"))

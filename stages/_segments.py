@@ -68,9 +68,12 @@ def _runs_on(morphs: list[Morpheme], i: int, m: Matchers) -> bool:
         return False
     # the reason is said, not asked (너 공부방 가 공부 안 하고 뭐 하노?: one question, not a command and a reason)
     end = next((j for j in range(i + 1, len(morphs)) if morphs[j].tag in m.sentence_final_tags), None)
+    if end is None:  # 카톡 보내 줘, 퇴근길에 우유 좀 부탁한다고: the words of a message, quoted to the end
+        last = next((x for x in reversed(morphs) if not x.tag.startswith("S")), None)
+        return last is not None and last.tag == "EC" and last.form.endswith(tuple(m.quotatives))
     asked = end is not None and ((morphs[end].form, morphs[end].tag) in m.speech.question_end or
                                  any(x.form == "?" for x in morphs[end + 1:end + 2]))
-    return end is not None and not asked
+    return not asked
 
 
 def has_tags(nt: NormalizedText, start: int, end: int, tags: set[str]) -> bool:

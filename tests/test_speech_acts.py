@@ -979,3 +979,11 @@ def test_whose_sound_and_who_is_called_keep_the_robot_still(runner, text):
 
 def test_what_the_speaker_is_about_to_watch_asks_the_robot_to_make_room(runner):
     assert {a[0] for a in actions(_route(runner, "소리 끄고 화면 좀 어둡게 해 줘, 드라마 볼 거야"))} == {"mute", "screen_brightness"}
+
+
+@pytest.mark.parametrize("text", ["동생한테 카톡 보내 줘, 학원 끝나면 바로 오라고", "아빠한테 문자 좀 보내 줘, 저녁 먹고 간다고"])
+def test_a_message_quoted_after_a_comma_is_what_the_request_sends(runner, text):
+    """..., 저녁 먹고 간다고: the words after the comma are the message (a quote to the end of the turn), so the
+    request is its own sentence: a message to send is UNS communication, never talk or a lookup."""
+    record = _route(runner, text)
+    assert record.family == "UNS" and actions(record) == [], (text, record.family)
