@@ -265,7 +265,8 @@ def _called_at_the_end(clauses: list[ClauseAnalysis], per: list[Reading], p: Pat
         ms.pop()  # 얘들아: the particle and the plural suffix belong to the call
     person = bool(ms) and ms[-1] not in p.robot and (ms[-1] in p.voc_words or (
         ms[-1][1].startswith(("NN", "NP")) and (particle or ms[-1][0] in p.persons)))
-    after_ending = person and len(ms) >= 2 and ms[-2][1].startswith("E")
+    # (... 되는 기야: a noun after a modifier ending is what the phrase names, a bound noun, not a call)
+    after_ending = person and len(ms) >= 2 and ms[-2][1].startswith("E") and ms[-2][1] != "ETM"
     alone = len(clauses) > 1 and len(ms) == 1 and ms[0] not in p.robot and (
         person or any(s.startswith("vocative:") for s in per[last].signals))
     if not (after_ending or alone):
