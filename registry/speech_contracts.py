@@ -190,6 +190,9 @@ class SpeechActLexicon(_Model):
     asked_of_people_too: list[str] = Field(default_factory=list)
     """Capabilities of acts people ask of each other too (take_photo, move_to_room): see the note in speech_acts.json."""
     asked_of_people_too_note: str = ""
+    usual_adverbs: Morphemes = Field(default_factory=list)
+    """원래 / 보통 / 평소에: a question with one asks what is usual for the product (배터리 원래 이렇게 빨리 닳아?), a
+    question for the manual, not about the state now."""
     past_perfect_markers: Morphemes = Field(default_factory=list)
     """었었 / 았었 (나갔었어): a past that no longer holds; a question in it asks about then, not about the state now."""
     promissive_endings: Morphemes

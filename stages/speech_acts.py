@@ -212,8 +212,8 @@ def _supposed_by_a_condition(clauses: list[ClauseAnalysis], per: list[Reading]) 
 
 def _supposes(c: ClauseAnalysis, p: Patterns) -> bool:
     """몇 이하여야 좋음으로 나와? 터보로 돌려도 배터리 남아 있을까?: a clause that supposes (-어야, -어도 joined to its
-    predicate) asks what would be, not what the robot's state is now."""
-    return any((m.form, m.tag) in p.supposing for m in c.morphemes[:-1])
+    predicate) asks what would be, not what the robot's state is now; one with 원래 / 보통 asks what is usual."""
+    return any((m.form, m.tag) in p.supposing for m in c.morphemes[:-1]) or any((m.form, m.tag) in p.usual for m in c.morphemes)
 
 
 def _speech_act(c: ClauseAnalysis, r: Reading, words_max: int, p: Patterns) -> SpeechAct:

@@ -34,7 +34,7 @@ class Patterns:
         self.neutral_goals = pairs(lex.means.neutral_goals)
         self.sequence_aux = pairs(lex.means.sequence_auxiliaries)
         self.past, self.promissive = pairs(lex.past_markers), pairs(lex.promissive_endings)
-        self.past_perfect = pairs(lex.past_perfect_markers)
+        self.past_perfect, self.usual = pairs(lex.past_perfect_markers), pairs(lex.usual_adverbs)
         self.speaker, self.robot = pairs(lex.speaker_pronouns), pairs(lex.robot_pronouns)
         self.subject_particles = pairs(lex.subject_particles)
         self.persons = frozenset(lex.person_nouns)

@@ -987,3 +987,10 @@ def test_a_message_quoted_after_a_comma_is_what_the_request_sends(runner, text):
     request is its own sentence: a message to send is UNS communication, never talk or a lookup."""
     record = _route(runner, text)
     assert record.family == "UNS" and actions(record) == [], (text, record.family)
+
+
+@pytest.mark.parametrize("text", ["배터리 원래 이렇게 빨리 닳아?", "평소에도 필터 상태가 이렇게 빨리 떨어져?"])
+def test_what_is_usual_is_asked_of_the_manual_not_checked(runner, text):
+    """원래 / 보통 / 평소에: the question asks what is usual for the product, not the state now."""
+    record = _route(runner, text)
+    assert record.family == "DQR" and actions(record) == [], (text, record.family, actions(record))
