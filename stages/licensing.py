@@ -166,12 +166,12 @@ def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, registry:
     """None when the clause licenses this hit, else why not (`event`: the clause's world event)."""
     if c.role in ("guard", "temporal"):
         return None if requested else "condition_without_request"  # a guard's subject is read, never acted on
+    if _part_of_world_event(hit, c, event):
+        return "target:world"  # 오늘 바람 많이 불어? 눈 온다며? 비 온대?: the weather, not the fan or a move, quoted or not
     if hit.position < act.quoted_until:
         return "quoted"
     if act.target_owner:
         return f"target:{act.target_owner}"
-    if _part_of_world_event(hit, c, event):
-        return "target:world"  # 오늘 바람 많이 불어? 눈 온다며?: the weather, not the fan or a move
     if (hit.capability_id in matchers_for(registry).scoped_capabilities and c.cues.get("outside")
             and not c.cues.get("indoor")):
         return "target:outdoors"  # 바깥 공기 괜찮나?: the robot measures only where it is

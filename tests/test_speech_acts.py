@@ -994,3 +994,8 @@ def test_what_is_usual_is_asked_of_the_manual_not_checked(runner, text):
     """원래 / 보통 / 평소에: the question asks what is usual for the product, not the state now."""
     record = _route(runner, text)
     assert record.family == "DQR" and actions(record) == [], (text, record.family, actions(record))
+
+
+def test_the_weather_quoted_is_still_the_weather(runner):
+    """모레 눈 많이 온대?: the world event's verb is the weather's even inside a quote, not the robot's move."""
+    assert _route(runner, "모레 눈 많이 온대? 장화 신어야 되나").family == "FRG"
