@@ -190,6 +190,9 @@ class SpeechActLexicon(_Model):
     asked_of_people_too: list[str] = Field(default_factory=list)
     """Capabilities of acts people ask of each other too (take_photo, move_to_room): see the note in speech_acts.json."""
     asked_of_people_too_note: str = ""
+    distal_references: list[Morphemes] = Field(default_factory=list)
+    """저 로봇 / 그 기계 / 쟤: the robot pointed at from afar, in the third person: the turn talks about it to
+    somebody else (저 로봇 주방 갈 때마다 덜컹거리더라), it does not ask it anything."""
     usual_adverbs: Morphemes = Field(default_factory=list)
     """원래 / 보통 / 평소에: a question with one asks what is usual for the product (배터리 원래 이렇게 빨리 닳아?), a
     question for the manual, not about the state now."""
@@ -347,6 +350,10 @@ class SpeechActLexicon(_Model):
     @cached_property
     def standing_rule_runs(self) -> tuple[tuple[tuple[str, str], ...], ...]:
         return tuple(tuple(tuple(v.split("/")) for v in run) for run in self.standing_rule_cues)  # type: ignore[misc]
+
+    @cached_property
+    def distal_runs(self) -> tuple[tuple[tuple[str, str], ...], ...]:
+        return tuple(tuple(tuple(v.split("/")) for v in run) for run in self.distal_references)  # type: ignore[misc]
 
     @cached_property
     def afterthought_runs(self) -> tuple[tuple[tuple[str, str], ...], ...]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from registry.contracts import EvidenceAxis, HistoryEvidence, NormalizedText
 from registry.loader import Registry
-from stages._asked_about import about_the_robot, going_outside, operates_itself, product_topic, said_to_a_person
+from stages._asked_about import about_the_robot, going_outside, operates_itself, product_topic, said_to_a_person, talked_about
 from stages._clauses import ClauseAnalysis
 
 
@@ -80,7 +80,8 @@ def close_for_a_person(clause_analyses: list[ClauseAnalysis], axes: dict[str, Ev
     """엄마 오늘 미세먼지 어떻대? 여보 이 로봇 보증 기간이 몇 년이라 그랬지?: a turn said to a person asks nothing of
     the robot. It lights `is_said_to_a_person`; the axes of what a question or a request asks (evidence_weights
     `closed_by_a_person_called`) leave the turn and its clauses, and the record names them."""
-    persons = said_to_a_person(clause_analyses)
+    about = talked_about(clause_analyses, registry.speech_acts)  # 저 로봇 ... 덜컹거리더라: said of it to somebody else
+    persons = said_to_a_person(clause_analyses) or ([f"about:{about}"] if about else [])
     if not persons:
         return
     closing = registry.weights.closed_by_a_person_called

@@ -103,9 +103,9 @@ def calls_a_person(act) -> bool:
 def said_to_a_person(clauses: list[ClauseAnalysis]) -> list[str]:
     """Whom the turn is said to when that is a person (여보 이 로봇 보증 기간이 몇 년이라 그랬지? 사진 좀 찍어 줘
     언니): a person called in one of its clauses (the call spreads to the clauses after it), and neither the robot
-    called (엄마 잠깐만, 로봇아 거실 가) nor an act licensed in any clause. Empty when the turn may be the robot's."""
+    called (엄마 잠깐만, 로봇아 거실 가) nor a device step licensed in any clause. Empty when the turn may be the robot's."""
     acts = [c.act for c in clauses if c.act is not None]
-    if not any(calls_a_person(a) for a in acts) or any(a.licenses_action or a.licenses_state_query for a in acts) \
+    if not any(calls_a_person(a) for a in acts) or any(c.capabilities for c in clauses) \
             or any(s.startswith("robot_vocative") for a in acts for s in a.signals):
         return []
     called = ["answering" if "answers_somebody" in a.signals else s.split(":")[-1]  # (응, ...: whoever asked)
@@ -113,6 +113,20 @@ def said_to_a_person(clauses: list[ClauseAnalysis]) -> list[str]:
     assistants = {s.split(":", 1)[1] for a in acts for s in a.signals if s.startswith("assistant_vocative:")}
     # (헤이 구글 ... 잠가: the call that spreads to the next clause is an assistant's, not a person's)
     return list(dict.fromkeys(x for x in called if x not in assistants and x != "from_previous_clause"))
+
+
+def talked_about(clauses: list[ClauseAnalysis], lex) -> str | None:
+    """The distal reference (speech_acts distal_references: 저 로봇, 쟤) by which the turn talks about the robot to
+    somebody else, when nothing in it calls the robot or is licensed; None otherwise."""
+    acts = [c.act for c in clauses if c.act is not None]
+    if any(c.capabilities for c in clauses) or any(s.startswith("robot_vocative") for a in acts for s in a.signals):
+        return None
+    for c in clauses:
+        ms = [(m.form, m.tag) for m in c.morphemes]
+        run = next((r for r in lex.distal_runs if contains(ms, r)), None)
+        if run is not None:
+            return " ".join(f for f, _ in run)
+    return None
 
 
 def _malfunction(c: ClauseAnalysis, registry: Registry) -> tuple[str, str] | None:

@@ -999,3 +999,14 @@ def test_what_is_usual_is_asked_of_the_manual_not_checked(runner, text):
 def test_the_weather_quoted_is_still_the_weather(runner):
     """모레 눈 많이 온대?: the world event's verb is the weather's even inside a quote, not the robot's move."""
     assert _route(runner, "모레 눈 많이 온대? 장화 신어야 되나").family == "FRG"
+
+
+@pytest.mark.parametrize("about, asked, family", [
+    ("저 로봇 필터 갈 때 된 거 같지 않아?", "필터 갈 때 됐어?", "DQR"),   # the robot pointed at from afar is talked about
+    ("쟤 배터리 금방 닳더라", "배터리 얼마나 남았어?", "ODL"),
+])
+def test_the_robot_pointed_at_from_afar_is_talked_about_not_asked(runner, about, asked, family):
+    assert _route(runner, asked).family == family
+    record = _route(runner, about)
+    assert record.family == "DEF" and actions(record) == [], (about, record.family)
+    assert any(s.startswith("about:") for s in record.evidence.axes["is_said_to_a_person"].signals)
