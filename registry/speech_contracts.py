@@ -166,6 +166,11 @@ class OtherTargets(_Model):
     (티비 화면 눈 아파 밝기 낮춰 줄래) is aimed at that thing."""
 
 
+def _runs(runs: list[Morphemes]) -> tuple[tuple[tuple[str, str], ...], ...]:
+    """Runs of `form/TAG` morphemes as tuples of (form, tag) pairs, the form `contains` matches."""
+    return tuple(tuple(tuple(v.split("/")) for v in run) for run in runs)  # type: ignore[misc]
+
+
 class SpeechActLexicon(_Model):
     version: str
     description: str = ""
@@ -339,25 +344,12 @@ class SpeechActLexicon(_Model):
     def retraction_set(self) -> frozenset[tuple[str, str]]:
         return frozenset(tuple(v.split("/")) for v in self.retractions)  # type: ignore[misc]
 
-    @cached_property
-    def intention_runs(self) -> tuple[tuple[tuple[str, str], ...], ...]:
-        return tuple(tuple(tuple(v.split("/")) for v in run) for run in self.intentions)  # type: ignore[misc]
-
-    @cached_property
-    def recitation_runs(self) -> tuple[tuple[tuple[str, str], ...], ...]:
-        return tuple(tuple(tuple(v.split("/")) for v in run) for run in self.recitation_cues)  # type: ignore[misc]
-
-    @cached_property
-    def standing_rule_runs(self) -> tuple[tuple[tuple[str, str], ...], ...]:
-        return tuple(tuple(tuple(v.split("/")) for v in run) for run in self.standing_rule_cues)  # type: ignore[misc]
-
-    @cached_property
-    def distal_runs(self) -> tuple[tuple[tuple[str, str], ...], ...]:
-        return tuple(tuple(tuple(v.split("/")) for v in run) for run in self.distal_references)  # type: ignore[misc]
-
-    @cached_property
-    def afterthought_runs(self) -> tuple[tuple[tuple[str, str], ...], ...]:
-        return tuple(tuple(tuple(v.split("/")) for v in run) for run in self.afterthought_markers)  # type: ignore[misc]
+    # morpheme runs of the lists above, as `contains` matches them
+    intention_runs = cached_property(lambda self: _runs(self.intentions))
+    recitation_runs = cached_property(lambda self: _runs(self.recitation_cues))
+    standing_rule_runs = cached_property(lambda self: _runs(self.standing_rule_cues))
+    distal_runs = cached_property(lambda self: _runs(self.distal_references))
+    afterthought_runs = cached_property(lambda self: _runs(self.afterthought_markers))
 
     @cached_property
     def trailing_particle_set(self) -> frozenset[tuple[str, str]]:
