@@ -40,7 +40,7 @@ def cross_clause_axes(clause_analyses: list[ClauseAnalysis], normalized_text: No
     """Axes whose question, condition or delay and the device word they concern sit in different clauses."""
     # "나이트 모드 켜면 뭐가 달라져?": the ability question and its anchor may sit in different clauses
     asked = [cue for c in clause_analyses for cue in c.cues.get("capability_question", [])
-             if not (c.act is not None and (c.act.asks_for_an_act or c.act.mood == "state_question"))]
+             if not (c.act is not None and (c.act.asks_for_an_act or c.act.mood == "state_question" or "curiosity" in c.act.signals))]
     any_anchor = any(anchored(c) for c in clause_analyses)
     if asked and any_anchor and "has_capability_question" not in axes:
         axes["has_capability_question"] = EvidenceAxis(strength=1.0, signals=asked[:2])

@@ -89,8 +89,9 @@ def _anchor_axes(c: ClauseAnalysis, lit: _Axes, history: HistoryEvidence) -> Non
     for topic in c.qna_topics:
         lit("has_stable_device_qna_target", 1.0, topic)
     lit("has_knowledge_question_shape", 1.0 if cues.get("question") else 0.0, *cues.get("question", [])[:2])
-    # a surface "돼/수 있" is no capability question when the clause asks for an act or a state (배터리 어떻게 돼?)
-    asks_robot = c.act is not None and (c.act.asks_for_an_act or c.act.mood == "state_question")
+    # a surface "돼/수 있" is no capability question when the clause asks for an act or a state (배터리 어떻게 돼?),
+    # nor when it is the asker's to know (배터리 얼마나 남았는지 알 수 있을까?: curiosity asks the state itself)
+    asks_robot = c.act is not None and (c.act.asks_for_an_act or c.act.mood == "state_question" or "curiosity" in c.act.signals)
     if cues.get("capability_question") and anchored(c) and not asks_robot:
         lit("has_capability_question", 1.0, *cues["capability_question"][:2])
     if c.identity:

@@ -1010,3 +1010,10 @@ def test_the_robot_pointed_at_from_afar_is_talked_about_not_asked(runner, about,
     record = _route(runner, about)
     assert record.family == "DEF" and actions(record) == [], (about, record.family)
     assert any(s.startswith("about:") for s in record.evidence.axes["is_said_to_a_person"].signals)
+
+
+@pytest.mark.parametrize("text, capability", [("필터 상태가 지금 어떤지 알 수 있을까?", "filter_status"),
+                                              ("배터리 얼마나 남았는지 알 수 있을까요?", "battery_status")])
+def test_asking_to_know_the_state_is_a_state_question(runner, text, capability):
+    """알 수 있을까?: whether the asker can know, not whether the robot is able: the embedded question is asked."""
+    assert [a[0] for a in actions(_route(runner, text))] == [capability]
