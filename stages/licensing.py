@@ -63,6 +63,8 @@ def _frame_mismatch(hit, c: ClauseAnalysis, registry: Registry) -> str | None:
             j -= 1
         if j > 0 and morphs[j].form in frame.subjects and morphs[j - 1 - (morphs[j - 1].tag == "JKG")].tag in ("NNG", "NNP"):
             j -= 1 + (morphs[j - 1].tag == "JKG")  # 리셋 버튼 위치가 어디니: the position is the button's
+        elif j > 0 and morphs[j].form in frame.subjects and morphs[j - 1].tag == "ETM":
+            j = _relative_subject(morphs, j - 1)  # 니 지금 있는 데가 어디냐 / 화장실 있는 데가 어디야: whose place it is
         if j >= 0 and morphs[j].tag in ("NNG", "NNP", "NP", "NNB") and morphs[j].form not in frame.subjects \
                 and not _slip_of(morphs[j].form, hit.capability_id, registry):
             return "subject:" + morphs[j].form  # 약국 어디야: the question is about the pharmacy
@@ -78,6 +80,15 @@ def _frame_mismatch(hit, c: ClauseAnalysis, registry: Registry) -> str | None:
         if at + 1 < len(morphs) and morphs[at + 1].tag in ("ETM", "ETN"):
             return "modifier"  # 찍은 사진: the verb describes a noun, nobody asks for it
     return None
+
+
+def _relative_subject(morphs: list, at: int) -> int:
+    """Index of the noun heading the relative clause that ends with the modifier ending at `at` (화장실 in 화장실
+    있는 데), or -1 when the clause names none (지금 계신 위치: the one addressed)."""
+    j = at
+    while j >= 0 and (morphs[j].tag.startswith(("V", "E", "X")) or morphs[j].tag in ("MAG", "JKS", "JX", "JKB")):
+        j -= 1
+    return j if j >= 0 and morphs[j].tag in ("NNG", "NNP", "NP", "NNB") else -1
 
 
 def _frame_element(c: ClauseAnalysis, hit, repaired: bool = False) -> bool:

@@ -1017,3 +1017,13 @@ def test_the_robot_pointed_at_from_afar_is_talked_about_not_asked(runner, about,
 def test_asking_to_know_the_state_is_a_state_question(runner, text, capability):
     """알 수 있을까?: whether the asker can know, not whether the robot is able: the embedded question is asked."""
     assert [a[0] for a in actions(_route(runner, text))] == [capability]
+
+
+@pytest.mark.parametrize("text, acts", [
+    ("너 지금 있는 곳이 어디야?", True),         # the place the robot is in: its own location
+    ("지금 서 있는 자리가 어디니", True),
+    ("화장실 있는 곳이 어디야?", False),         # the place a thing is in: the thing's, not the robot's
+    ("누나 있는 데가 어디야", False),
+])
+def test_a_place_a_relative_clause_names_is_its_subjects(runner, text, acts):
+    assert [a[0] for a in actions(_route(runner, text))] == (["current_location"] if acts else []), text
