@@ -10,7 +10,7 @@ from stages._clauses import ClauseAnalysis
 from stages._matchers import Matchers
 
 
-def _hesitation_only(c: ClauseAnalysis, m: Matchers) -> bool:
+def hesitation_only(c: ClauseAnalysis, m: Matchers) -> bool:
     """Whether every word of the clause is a filler (lexicon fragments.filler_words: 그, 음, 뭐냐) or an interjection."""
     interjections = {x.form for x in c.morphemes if x.tag == "IC"}
     words = [w.strip("?.!,~") for w in c.text.split()]
@@ -27,7 +27,7 @@ def silent_clauses(clauses: list[ClauseAnalysis], m: Matchers) -> list[bool]:
     """Per clause, whether it says nothing itself: a hesitation before the last clause that says something (after
     it, 주방 가서 어 그, the sentence trails off: that stays evidence), or a one-word call ending the turn (one heading
     it, 할머니 이거 드셔 보세요, stays: it is what makes the turn talk); none when all would be."""
-    hesitating = [_hesitation_only(c, m) for c in clauses]
+    hesitating = [hesitation_only(c, m) for c in clauses]
     last_said = max((i for i, h in enumerate(hesitating) if not h), default=-1)
     last = len(clauses) - 1
     silent = [(h and i < last_said) or (i == last and _call_only(c)) for i, (c, h) in enumerate(zip(clauses, hesitating))]

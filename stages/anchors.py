@@ -16,7 +16,7 @@ from stages._clauses import ENDS_SENTENCE, ClauseAnalysis
 from stages.ngram_model import LEARNED_PREFIX
 from stages.licensing import FRAMELESS, OTHER_THINGS_PART, SLIP
 from stages._matchers import Matchers, matchers_for
-from stages._silence import silent_clauses
+from stages._silence import hesitation_only, silent_clauses
 from stages.speech_patterns import patterns
 
 LEARNED_FLOOR = 0.2
@@ -333,17 +333,25 @@ def _merge_axes(per_clause: list[dict[str, EvidenceAxis]]) -> dict[str, Evidence
     return merged
 
 
-def _stt_null_strategy(axes: dict[str, EvidenceAxis], clause_analyses: list[ClauseAnalysis]) -> str:
-    """How a fragmentary turn is repaired: a scoped probe when a weak scope survives, a retry when nothing does."""
+_BROKEN_OFF = ("trailing_off", "trails_off", "cut_off_stem", "cut_off_word")
+"""has_vague_reference signals of a sentence that stopped before saying what of its words (배터리... / 화면 밝)."""
+
+
+def _stt_null_strategy(axes: dict[str, EvidenceAxis], clause_analyses: list[ClauseAnalysis], m: Matchers,
+                       registry: Registry) -> str:
+    """How a fragmentary turn is repaired: a scoped probe when a weak scope survives (a device word, a product
+    noun, a room, a time), a retry when nothing but hesitation was said (어어 그, 흐음 아), else a clarification."""
     fragment = axes.get("looks_fragmentary")
     weak_scope = any(a.via in ("lemma", "ambiguous") for c in clause_analyses for a in c.anchors) or any(
         c.rooms or c.times.strength or _unframed(c) for c in clause_analyses
     )
     vague = axes.get("has_vague_reference")
-    scoped = any(c.capabilities or c.mentions or c.qna_topics for c in clause_analyses) or any(
+    scoped = any(c.capabilities or c.mentions or c.qna_topics or product_topic(c, registry) for c in clause_analyses) or any(
         a in axes for a in ("has_frg_scope", "has_schedule_workflow_scope"))
-    if vague is not None and "trailing_off" in vague.signals and scoped:
-        return "scoped_probe"  # 배터리 음 그러니까 그 / 날씨 그 저기: a scope named, then the sentence trails off
+    if vague is not None and any(s in vague.signals for s in _BROKEN_OFF) and scoped:
+        return "scoped_probe"  # 배터리 음 그러니까 그 / 필터가 좀 / 화면 밝: a scope named, then the sentence breaks off
+    if clause_analyses and all(hesitation_only(c, m) for c in clause_analyses):
+        return "retry"  # 어어 그 / 흐음 아: nothing but hesitation, nothing to clarify
     if fragment is None or fragment.strength < 0.5:
         return "none"
     if weak_scope:
@@ -371,7 +379,7 @@ def preclassifier_hints(
     for family, p in learned_family_evidence.probabilities.items():
         if p >= LEARNED_FLOOR:
             axes[f"{LEARNED_PREFIX}{family}"] = EvidenceAxis(strength=round(p, 3), signals=[f"p={p:.2f}", f"model {model}"])
-    strategy = _stt_null_strategy(axes, clause_analyses)
+    strategy = _stt_null_strategy(axes, clause_analyses, m, registry)
     return PreclassifierHints(
         clauses=[
             Clause(index=c.index, text=c.text, compact=c.compact, connective=c.connective, role=c.role, speech_act=c.act)

@@ -1027,3 +1027,14 @@ def test_asking_to_know_the_state_is_a_state_question(runner, text, capability):
 ])
 def test_a_place_a_relative_clause_names_is_its_subjects(runner, text, acts):
     assert [a[0] for a in actions(_route(runner, text))] == (["current_location"] if acts else []), text
+
+
+@pytest.mark.parametrize("text, subtype", [
+    ("음 어어 그", "HARD"),         # nothing but hesitation: ask to repeat
+    ("흐음 저기", "HARD"),
+    ("필터는 좀...", "SOFT"),       # a product word, then the sentence breaks off: probe that scope
+    ("밝기가", "SOFT"),
+])
+def test_a_broken_turn_is_repaired_by_what_survives_of_it(runner, text, subtype):
+    record = _route(runner, text)
+    assert record.family == "STT_NULL" and record.stt_null_subtype == subtype, (text, record.family, record.stt_null_subtype)
