@@ -333,6 +333,10 @@ def _merge_axes(per_clause: list[dict[str, EvidenceAxis]]) -> dict[str, Evidence
     return merged
 
 
+_SHAPING_TAGS = ("VV", "VX", "XSV")
+"""A verb gives a broken turn a sentence's shape: something was asked, only its target is missing."""
+_CONTENT_TAGS = ("NNG", "NNP", "SL", "SN", "NR", "VV", "VA", "XSV", "XR")
+"""Morphemes that carry content; a turn with none (아 그 뭐였지, 에 그니까 그게) has nothing to clarify."""
 _BROKEN_OFF = ("trailing_off", "trails_off", "cut_off_stem", "cut_off_word")
 """has_vague_reference signals of a sentence that stopped before saying what of its words (배터리... / 화면 밝)."""
 
@@ -352,11 +356,16 @@ def _stt_null_strategy(axes: dict[str, EvidenceAxis], clause_analyses: list[Clau
         return "scoped_probe"  # 배터리 음 그러니까 그 / 필터가 좀 / 화면 밝: a scope named, then the sentence breaks off
     if clause_analyses and all(hesitation_only(c, m) for c in clause_analyses):
         return "retry"  # 어어 그 / 흐음 아: nothing but hesitation, nothing to clarify
+    if scoped and not any(c.has_predicate for c in clause_analyses):
+        return "scoped_probe"  # 필터 / 센서: a word of the robot's with nothing said of it
     if fragment is None or fragment.strength < 0.5:
         return "none"
     if weak_scope:
         return "scoped_probe"
-    return "retry" if fragment.strength >= 0.9 else "clarify"
+    words = [mo for c in clause_analyses for mo in c.morphemes]
+    if any(mo.tag in _SHAPING_TAGS for mo in words):
+        return "clarify"  # 좀 해 주세요 그거 / 저거 좀 꺼 봐: a request's shape with no target: ask what
+    return "retry" if fragment.strength >= 0.9 or not any(mo.tag in _CONTENT_TAGS for mo in words) else "clarify"
 
 
 def preclassifier_hints(

@@ -1034,6 +1034,9 @@ def test_a_place_a_relative_clause_names_is_its_subjects(runner, text, acts):
     ("흐음 저기", "HARD"),
     ("필터는 좀...", "SOFT"),       # a product word, then the sentence breaks off: probe that scope
     ("밝기가", "SOFT"),
+    ("센서", "SOFT"),               # a word of the robot's with nothing said of it
+    ("뭐 좀 해 줘 그거", "GENERIC"),  # a request's shape, no target: ask what
+    ("덜컥 덜컥", "HARD"),           # no content at all
 ])
 def test_a_broken_turn_is_repaired_by_what_survives_of_it(runner, text, subtype):
     record = _route(runner, text)
