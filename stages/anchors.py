@@ -354,8 +354,8 @@ def _stt_null_strategy(axes: dict[str, EvidenceAxis], clause_analyses: list[Clau
         a in axes for a in ("has_frg_scope", "has_schedule_workflow_scope"))
     if vague is not None and any(s in vague.signals for s in _BROKEN_OFF) and scoped:
         return "scoped_probe"  # 배터리 음 그러니까 그 / 필터가 좀 / 화면 밝: a scope named, then the sentence breaks off
-    if clause_analyses and all(hesitation_only(c, m) for c in clause_analyses):
-        return "retry"  # 어어 그 / 흐음 아: nothing but hesitation, nothing to clarify
+    if clause_analyses and all(hesitation_only(c, m) or c.bound_forms_only for c in clause_analyses):
+        return "retry"  # 어어 그 / 흐음 아 / 는: nothing but hesitation or a sentence's tail, nothing to clarify
     if scoped and not any(c.has_predicate for c in clause_analyses):
         return "scoped_probe"  # 필터 / 센서: a word of the robot's with nothing said of it
     if fragment is None or fragment.strength < 0.5:
