@@ -117,3 +117,13 @@ def thing_at_the_end(c: ClauseAnalysis, lex: SpeechActLexicon) -> str | None:
         return None
     return next((kind for end, kind in _things(c, lex) if end == len(c.compact)
                  and c.compact.endswith(words[-1].strip("?.!,~"))), None)
+
+
+def in_order(clauses: list[ClauseAnalysis]) -> list[int]:
+    """Indexes of the clauses in the order they were said."""
+    return sorted(range(len(clauses)), key=lambda i: clauses[i].start)
+
+
+def last_said(clauses: list[ClauseAnalysis]) -> int:
+    """Index of the clause said last."""
+    return max(range(len(clauses)), key=lambda i: clauses[i].start)

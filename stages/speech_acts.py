@@ -13,26 +13,14 @@ from registry.contracts import ACTING_MOODS, HistoryEvidence, NormalizedText, Sp
 from registry.loader import Registry
 from registry.speech_contracts import SpeechActLexicon
 from stages._anchoring import analyse
-from stages._clauses import ClauseAnalysis, thing_as_subject, thing_at_the_end, thing_before, thing_named
+from stages._clauses import ClauseAnalysis, in_order, last_said, thing_named
+from stages._owners import a_rooms_purifier, owned_by_other_thing, owner_named_at_the_end, owner_played_nearby, owner_said_before
 from stages._matchers import matchers_for
 from stages.clause_reading import Reading, cut_off_word, read_clause
 from stages.licensing import license_clauses
-from stages.speech_patterns import Patterns, contains, final_predicate, key, patterns
+from stages.speech_patterns import Patterns, final_predicate, key, patterns
 
 _ASKING = ACTING_MOODS | {"state_question", "question"}
-
-
-def _owned_by_other_thing(c: ClauseAnalysis, lex: SpeechActLexicon) -> str | None:
-    """The kind of thing in the home whose name stands right before one of the clause's capability words."""
-    if not c.capabilities:
-        return None
-    starts = {h.position for h in c.capabilities}
-    settings = {h.position for h in c.capabilities if h.kind == "settings"}  # (영화 찍냐: a film is made, not played)
-    played = lex.other_targets.played
-    for mo, nxt in zip(c.morphemes, c.compact_offsets[1:]):
-        if mo.tag == "NNG" and mo.form in played and nxt in settings:
-            return "media"  # 영상 소리 좀 꺼: the sound of what another device plays
-    return thing_before(c, lex, sorted(starts))
 
 
 def _person_before_a_setting(c: ClauseAnalysis, r: Reading, p: Patterns) -> None:
@@ -64,7 +52,7 @@ def _quoted_by_the_next(clauses: list[ClauseAnalysis], per: list[Reading], p: Pa
     """청정 돌려라 했는데 / 거실로 가라 했잖아: a command followed at once by a reporting verb is somebody's words
     quoted without a quotative particle, not a request to the robot; followed by a verb of showing (광고에 사진으로
     추억을 남기세요 나오잖아), it is what a screen or an advert says."""
-    order = _in_order(clauses)
+    order = in_order(clauses)
     for i, j in zip(order, order[1:]):
         nxt = clauses[j].morphemes
         if per[i].mood == "request" and nxt and (key(nxt[0]) in p.reporting or key(nxt[0]) in p.display):
@@ -92,7 +80,7 @@ def _run_into_a_remark(clauses: list[ClauseAnalysis], per: list[Reading], nt: No
     if any(s.startswith("robot_vocative") for r in per for s in r.signals):
         return
     people = set(lex.asked_of_people_too)
-    order = _in_order(clauses)
+    order = in_order(clauses)
     for i, after in zip(order, order[1:]):
         c, r = clauses[i], per[i]
         comma = nt.text[c.end:clauses[after].start + 1].strip().startswith(",")
@@ -106,7 +94,7 @@ def _run_into_a_remark(clauses: list[ClauseAnalysis], per: list[Reading], nt: No
 def _mark_messages(clauses: list[ClauseAnalysis], per: list[Reading]) -> None:
     """카톡 보내 줘 지금 간다고: a turn that ends in a bare quote right after a request says what the request
     is to pass on. The quote stays unlicensed; it is the request's argument, not somebody's reported talk."""
-    order = _in_order(clauses)
+    order = in_order(clauses)
     if len(order) < 2:
         return
     last, before = per[order[-1]], per[order[-2]]
@@ -124,7 +112,7 @@ _REMARK_TAGS = frozenset({"VCP", "VCN", "VA", "VA-I", "VA-R", "XSA"})
 def _spread_over_sentences(clauses: list[ClauseAnalysis], per: list[Reading], p: Patterns) -> None:
     """A clause joined to what follows by a connective takes the mood, time and voice of its sentence's last
     clause; a person named as subject stays the agent of the clauses after it."""
-    order = _in_order(clauses)
+    order = in_order(clauses)
     governing: Reading | None = None
     goal: str | None = None  # the governing act when the robot cannot do it
     governing_has_words = False
@@ -204,7 +192,7 @@ def _answers_somebody(clauses: list[ClauseAnalysis], per: list[Reading], p: Patt
 def _supposed_by_a_condition(clauses: list[ClauseAnalysis], per: list[Reading]) -> None:
     """터보로 돌리면 배터리 금방 닳아?: a question right after a condition asks what would be then, not what the robot's
     state is now (a request after one is still a guarded request: 나쁘면 알려 줘)."""
-    order = _in_order(clauses)
+    order = in_order(clauses)
     for before, i in zip(order, order[1:]):
         if clauses[before].role == "guard" and per[i].mood in ("state_question", "question"):
             per[i].signals.append("supposed_by_condition")
@@ -234,16 +222,6 @@ def _speech_act(c: ClauseAnalysis, r: Reading, words_max: int, p: Patterns) -> S
     )
 
 
-def _in_order(clauses: list[ClauseAnalysis]) -> list[int]:
-    """Indexes of the clauses in the order they were said."""
-    return sorted(range(len(clauses)), key=lambda i: clauses[i].start)
-
-
-def _last(clauses: list[ClauseAnalysis]) -> int:
-    """Index of the clause said last."""
-    return max(range(len(clauses)), key=lambda i: clauses[i].start)
-
-
 def _ends_in(c: ClauseAnalysis, endings: frozenset) -> bool:
     last = next((m for m in reversed(c.morphemes) if not m.tag.startswith("S")), None)
     return last is not None and key(last) in endings
@@ -255,7 +233,7 @@ def _called_at_the_end(clauses: list[ClauseAnalysis], per: list[Reading], p: Pat
     its sentence's ending (a place word may follow: 언니 여기서), addresses the whole turn to them."""
     if not clauses:
         return
-    last = _last(clauses)
+    last = last_said(clauses)
     ms = [key(m) for m in clauses[last].morphemes if not m.tag.startswith("S")]
     while len(ms) >= 2 and ms[-1][1] == "JKB" and ms[-2][1] == "NP":
         del ms[-2:]  # 언니 여기서: where, said after the call
@@ -281,30 +259,10 @@ def _called_at_the_end(clauses: list[ClauseAnalysis], per: list[Reading], p: Pat
             r.signals.append(f"vocative:at_the_end:{ms[-1][0]}")
 
 
-def _owner_named_at_the_end(clauses: list[ClauseAnalysis], per: list[Reading], lex: SpeechActLexicon) -> None:
-    """볼륨 좀 줄여, 티비 / 아 배터리 다 됐네 폰: another thing in the home named last, as a clause of its own or as the
-    last word after the predicate, says whose the turn's device words are."""
-    if not clauses:
-        return
-    last = _last(clauses)
-    c = clauses[last]
-    # 니 폰 / 전기차 말이야: a short afterthought of its own, with no predicate but "I mean" (afterthought_markers)
-    ms = [(m.form, m.tag) for m in c.morphemes]
-    afterthought = not c.has_predicate or any(contains(ms, run) for run in lex.afterthought_runs)
-    alone = len(clauses) > 1 and len(c.text.split()) <= 3 and afterthought
-    owner = thing_named(c, lex) if alone else thing_at_the_end(c, lex)
-    if owner is None:
-        return
-    for i, r in enumerate(per):
-        if (i != last or not alone) and r.target_owner is None and clauses[i].capabilities:
-            r.target_owner = owner
-            r.signals.append(f"target:{owner}:named_at_the_end")
-
-
 def _recited(clauses: list[ClauseAnalysis], per: list[Reading], lex: SpeechActLexicon) -> None:
     """자 따라 해 보세요 오른쪽으로 돌아 / 받아쓰기 세 번째 사진을 찍어 주세요: from a recitation cue on, the turn's
     words are repeated, written down or played with (speech_acts recitation_cues): reported, never asked."""
-    order = _in_order(clauses)
+    order = in_order(clauses)
     ms = [m for i in order for m in clauses[i].morphemes]  # a cue may span a cut (따라 | 해 보세요)
     keys = [key(m) for m in ms]
     at = next((ms[j].start for j in range(len(ms)) for run in lex.recitation_runs if tuple(keys[j:j + len(run)]) == run), None)
@@ -317,58 +275,13 @@ def _recited(clauses: list[ClauseAnalysis], per: list[Reading], lex: SpeechActLe
 def _standing_rule(clauses: list[ClauseAnalysis], per: list[Reading], lex: SpeechActLexicon) -> None:
     """다음부터 사진 찍을 땐 나한테 먼저 물어봐 / 앞으로는 밤에 나이트 모드 켜 줘: from a standing-rule cue on
     (speech_acts standing_rule_cues), the turn says what to do on later occasions; nothing in it is asked now."""
-    order = _in_order(clauses)
+    order = in_order(clauses)
     ms = [m for i in order for m in clauses[i].morphemes]
     keys = [key(m) for m in ms]
     at = next((ms[j].start for j in range(len(ms)) for run in lex.standing_rule_runs if tuple(keys[j:j + len(run)]) == run), None)
     for i in order if at is not None else []:
         if clauses[i].end > at:
             per[i].signals.append("standing_rule")
-
-
-def _intends(c: ClauseAnalysis, lex: SpeechActLexicon) -> bool:
-    """The clause says what the speaker will do (볼 거야, 할래: speech_acts intentions)."""
-    ms = [key(m) for m in c.morphemes]
-    return any(contains(ms, run) for run in lex.intention_runs)
-
-
-def _owner_played_nearby(clauses: list[ClauseAnalysis], per: list[Reading], lex: SpeechActLexicon) -> None:
-    """볼륨 좀 올려 줘, 뉴스 하나도 안 들려 / 음소거 좀 해 봐, 광고 나온다: what is played (other_targets.played) named
-    in another clause of the turn says whose sound or screen the request is about; the robot plays nothing. Only
-    for a request of capabilities other things have too, and not when the robot is called."""
-    if any(s.startswith("robot_vocative") for r in per for s in r.signals):
-        return
-    played = set(lex.other_targets.played)
-    carried = set(lex.other_targets.carried_capabilities)
-    for i, (c, r) in enumerate(zip(clauses, per)):
-        if r.mood != "request" or r.target_owner is not None or not c.capabilities \
-                or not all(h.capability_id in carried for h in c.capabilities):
-            continue
-        # (소리 끄고 밝기 낮춰 줘, 영화 볼 거야: what the speaker is about to watch asks the robot to make room for it)
-        noun = next((m.form for j, o in enumerate(clauses) if j != i and not _intends(o, lex) for m in o.morphemes
-                     if m.tag == "NNG" and m.form in played), None)
-        if noun is not None:
-            r.target_owner = noun
-            r.signals.append(f"target:{noun}:played_nearby")
-
-
-def _owner_said_before(clauses: list[ClauseAnalysis], per: list[Reading], lex: SpeechActLexicon) -> None:
-    """티비 화면이 너무 밝아 좀 어둡게 해: a request that names nothing it acts on (no noun, no device word) right
-    after a clause that names another thing in the home acts on that thing; so does a request for a capability
-    things have too (other_targets.carried_capabilities) right after a remark whose subject is a thing (티비 화면 눈
-    아파 밝기 낮춰 줄래)."""
-    order = _in_order(clauses)
-    carried = set(lex.other_targets.carried_capabilities)
-    for before, i in zip(order, order[1:]):
-        c, r = clauses[i], per[i]
-        bare = not c.capabilities and not any(m.tag.startswith(("NN", "NP", "SL")) for m in c.morphemes)
-        shared = bool(c.capabilities) and all(h.capability_id in carried for h in c.capabilities) and not c.rooms \
-            and per[before].mood in ("statement", "exclamation") and not per[before].past
-        if r.mood == "request" and r.target_owner is None and (bare or (shared and thing_as_subject(clauses[before], lex))):
-            owner = per[before].target_owner or thing_named(clauses[before], lex)
-            if owner is not None:
-                r.target_owner = owner
-                r.signals.append(f"target:{owner}:said_before")
 
 
 def _trails_off(c: ClauseAnalysis, nt: NormalizedText, lex: SpeechActLexicon) -> bool:
@@ -391,17 +304,18 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: Normal
     paired = tuple(mark for mark in p.quote_marks if whole.count(mark) >= 2)
     for c in clause_candidates:
         reading = read_clause(c, p, paired)
-        reading.target_owner = _owned_by_other_thing(c, registry.speech_acts)
+        reading.target_owner = owned_by_other_thing(c, registry.speech_acts)
         if reading.mood == "stop" and reading.target_owner is None:
             reading.target_owner = thing_named(c, registry.speech_acts)
             if reading.target_owner:  # TV 꺼 / 세탁기 멈춰: a stop aimed at another thing in the home, not at the robot
                 reading.mood = "request"
         _person_before_a_setting(c, reading, p)
+        a_rooms_purifier(c, reading, p)
         if reading.target_owner:
             reading.signals.append(f"target:{reading.target_owner}")
         per.append(reading)
     if clause_candidates:
-        last = _last(clause_candidates)
+        last = last_said(clause_candidates)
         cut = cut_off_word(clause_candidates[last], matchers_for(registry))
         if cut is not None:
             per[last].mood, per[last].cut_off = "fragment", True
@@ -415,9 +329,9 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: Normal
         _answers_somebody(clause_candidates, per, p)
     _spread_over_sentences(clause_candidates, per, p)
     _called_at_the_end(clause_candidates, per, p)
-    _owner_named_at_the_end(clause_candidates, per, registry.speech_acts)
-    _owner_said_before(clause_candidates, per, registry.speech_acts)
-    _owner_played_nearby(clause_candidates, per, registry.speech_acts)
+    owner_named_at_the_end(clause_candidates, per, registry.speech_acts)
+    owner_said_before(clause_candidates, per, registry.speech_acts)
+    owner_played_nearby(clause_candidates, per, registry.speech_acts)
     _recited(clause_candidates, per, registry.speech_acts)
     _standing_rule(clause_candidates, per, registry.speech_acts)
     _stop_said_to_somebody(clause_candidates, per)

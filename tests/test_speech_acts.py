@@ -1041,3 +1041,9 @@ def test_a_place_a_relative_clause_names_is_its_subjects(runner, text, acts):
 def test_a_broken_turn_is_repaired_by_what_survives_of_it(runner, text, subtype):
     record = _route(runner, text)
     assert record.family == "STT_NULL" and record.stt_null_subtype == subtype, (text, record.family, record.stt_null_subtype)
+
+
+@pytest.mark.parametrize("text", ["작은방 공기청정기 좀 세게 틀어 줄래, 생선 구웠잖아", "서재 청정기 바람 약하게 해"])
+def test_a_purifier_named_by_its_room_is_that_rooms_appliance(runner, text):
+    """거실 공기청정기: the purifier that stands in a room, not the robot that moves between rooms."""
+    assert actions(_route(runner, text)) == [], text
