@@ -53,6 +53,9 @@ class Vocatives(_Model):
     """Words that call somebody by themselves (여보)."""
     groups: list[Morphemes]
     """Morpheme sequences addressing a group of people (다들, 여러분, 너희)."""
+    bare_not_calls: list[str] = Field(default_factory=list)
+    """얘 / 쟤: pronouns of somebody present that call only with a comma or a vocative ending (얘, 이리 와 / 얘야);
+    bare before the sentence (얘 왜 이래) they are its subject."""
     wake_words: list[str] = Field(default_factory=list)
     """하이 / 헤이 / 오케이 before an assistant's name (하이 빅스비: Kiwi reads 하이 as a noun): passed over like an
     interjection when looking for whom the turn calls."""

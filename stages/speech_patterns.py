@@ -40,7 +40,7 @@ class Patterns:
         self.persons = frozenset(lex.person_nouns)
         self.voc_particles, self.voc_name_particles = pairs(lex.vocatives.particles), pairs(lex.vocatives.name_particles)
         self.voc_words = pairs(lex.vocatives.words)
-        self.voc_bare_followers = tuple(lex.vocatives.bare_call_followers)
+        self.voc_bare_followers, self.bare_not_calls = tuple(lex.vocatives.bare_call_followers), frozenset(lex.vocatives.bare_not_calls)
         self.assistants, self.wake_words = tuple(a.lower() for a in lex.vocatives.assistants), frozenset(w.lower() for w in lex.vocatives.wake_words)
         self.voc_groups, self.voc_answers = _sequences(lex.vocatives.groups), _sequences(lex.vocatives.answers)
         self.fused_endings = dict(lex.vocatives.fused_endings)

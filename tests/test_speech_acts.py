@@ -1047,3 +1047,9 @@ def test_a_broken_turn_is_repaired_by_what_survives_of_it(runner, text, subtype)
 def test_a_purifier_named_by_its_room_is_that_rooms_appliance(runner, text):
     """거실 공기청정기: the purifier that stands in a room, not the robot that moves between rooms."""
     assert actions(_route(runner, text)) == [], text
+
+
+def test_a_bare_pronoun_of_somebody_present_is_the_subject_not_a_call(runner):
+    """얘 왜 또 멈췄지?: 얘 (this one) is what the question is about, here the robot: a problem, not talk to a person."""
+    record = _route(runner, "얘 왜 또 소리가 안 나지?")
+    assert record.family == "DQR" and "is_said_to_a_person" not in record.evidence.axes
