@@ -190,10 +190,9 @@ _REMEDIES_READ = 3
 order the manual gives them (its first remedy is the one to try first)."""
 
 
-def _with_remedy(first: Evidence, sentences: Sentences, weights: dict[str, float], idf: dict[str, float],
-                 marks: list[str]) -> Evidence:
-    """The evidence with the section's best sentence telling what to do added after its claim (E3는 ... 표시됩니다.
-    로봇을 손으로 한 번 스테이션에 올려 ...), when the claim itself does not tell it."""
+def _with_remedy(first: Evidence, sentences: Sentences, marks: list[str]) -> Evidence:
+    """The evidence with the section's sentences telling what to do added after its claim, in the manual's order (E3는
+    ... 표시됩니다. 로봇을 손으로 한 번 스테이션에 올려 ...), when the claim itself does not tell it."""
     if any(m in first.claim for m in marks):
         return first
     remedies = [text for text, _ in sentences if text != first.claim and any(m in text for m in marks)]
@@ -319,7 +318,7 @@ def retrieve(con: duckdb.DuckDBPyConnection, query: KnowledgeQuery, projection: 
         # a problem is answered by the troubleshooting section first, with what to do
         if query.troubleshooting:
             evidence.sort(key=lambda e: not e.location.startswith(tuple(query.troubleshooting)))
-        evidence[0] = _with_remedy(evidence[0], sentences.get(evidence[0].source_id, []), weights, ranked.idf, query.remedy_marks)
+        evidence[0] = _with_remedy(evidence[0], sentences.get(evidence[0].source_id, []), query.remedy_marks)
     if query.asked_units:  # the sentence that states the asked quantity answers first, for the asked level first
         evidence.sort(key=lambda e: (not _states_asked(e.claim, query), not _names_level(e.claim, query.condition)))
     evidence = evidence[:MAX_EVIDENCE]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from registry.contracts import EvidenceAxis, HistoryEvidence, NormalizedText
 from registry.loader import Registry
+from stages._addressee import robot_called
 from stages._asked_about import about_the_robot, going_outside, operates_itself, product_topic, said_to_a_person, talked_about
 from stages._clauses import ClauseAnalysis
 
@@ -105,7 +106,7 @@ def quiet_reasons(clause_analyses: list[ClauseAnalysis], per_clause: list[dict[s
     a statement or an exclamation that names no device word (너 게임 소리 말이야: it says whose sound) and calls
     nobody; an event it narrates may be one (할머니 오셨어). Not for what people ask of each other too (speech_acts
     asked_of_people_too: 사진 좀 찍어 줘 엄마 생일이야) unless the robot is called (로봇아 인사해 봐, 할머니 오셨어)."""
-    called = any(s.startswith("robot_vocative") for c in clause_analyses if c.act for s in c.act.signals)
+    called = robot_called(c.act.signals for c in clause_analyses if c.act is not None)
     if not any(c.act is not None and c.act.licenses_action and c.act.mood == "request"
                and any(h.kind in ("execution", "settings") for h in c.capabilities)
                and (called or not all(h.capability_id in asked_of_people_too for h in c.capabilities)) for c in clause_analyses):

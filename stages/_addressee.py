@@ -11,6 +11,11 @@ from stages.speech_patterns import Patterns, closed_syllable, contains
 Pair = tuple[str, str]
 
 
+def robot_called(signal_lists) -> bool:
+    """Whether any of the readings or speech acts (their signal lists) calls the robot by name (로봇아, 너 거기)."""
+    return any(s.startswith("robot_vocative") for signals in signal_lists for s in signals)
+
+
 def vocative(ms: list[Pair], inside: list[bool], p: Patterns, morphemes: list) -> Pair | None:
     """(whom the turn calls, "robot" | "assistant" | "person") when it opens by calling somebody or addresses a group.
     `morphemes` (the clause's, with offsets) tell which morphemes are written on to the one before them."""
@@ -41,7 +46,7 @@ def vocative(ms: list[Pair], inside: list[bool], p: Patterns, morphemes: list) -
             return None
         person = k[0] in p.persons and k[1].startswith(("NN", "NP"))  # 언니, 당신
         # (로봇아 read as 로봇/NNG 아/NNG: the vocative written on to the noun, whatever Kiwi tags it)
-        glued_call = glued[j] and nxt[0] in {form for form, _ in p.voc_particles} and nxt[1] in ("NNG", "IC")
+        glued_call = glued[j] and nxt[0] in p.voc_forms and nxt[1] in ("NNG", "IC")
         if nxt in p.voc_particles or glued_call or (nxt in p.voc_name_particles and (person or k[1] == "NNP")):
             return k[0], "robot" if k in p.robot else "person"
         # 언니 나 사진 좀 찍어 줘: a bare person noun calls somebody (not 엄마 오면, 애들 사진 찍어, 엄마 방)
@@ -55,8 +60,7 @@ def vocative(ms: list[Pair], inside: list[bool], p: Patterns, morphemes: list) -
 def robot_called_after(ms: list[Pair], morphemes: list, p: Patterns) -> bool:
     """여보 잠깐, 로봇아 거실 청정해 줘 / ... 아니 로봇아 너한테 묻는 거야: after a person is called, one of the robot's
     names with the vocative written on to it (Kiwi may read that 아 as a noun) turns the clause to the robot."""
-    calls = {form for form, _ in p.voc_particles}
-    return any(k in p.robot and ms[i + 1][0] in calls and morphemes[i + 1].start == morphemes[i].start + morphemes[i].length
+    return any(k in p.robot and ms[i + 1][0] in p.voc_forms and morphemes[i + 1].start == morphemes[i].start + morphemes[i].length
                for i, k in enumerate(ms[1:-1], start=1))
 
 

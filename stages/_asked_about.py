@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from registry.loader import Registry
 from registry.speech_contracts import PRODUCT_NOUN_TAGS
+from stages._addressee import robot_called
 from stages._clauses import ClauseAnalysis, thing_before, thing_named
 from stages._matchers import matchers_for, public_place_of
 from stages.speech_patterns import contains, patterns
@@ -100,13 +101,18 @@ def calls_a_person(act) -> bool:
     return bool(called - {s.split(":", 1)[1] for s in act.signals if s.startswith("assistant_vocative:")})
 
 
+def _may_be_the_robots(clauses: list[ClauseAnalysis]) -> bool:
+    """The turn licenses a device step in some clause, or calls the robot: whatever else it says, it may be the
+    robot's, so neither a person's call nor a distal reference takes it away."""
+    return any(c.capabilities for c in clauses) or robot_called(c.act.signals for c in clauses if c.act is not None)
+
+
 def said_to_a_person(clauses: list[ClauseAnalysis]) -> list[str]:
     """Whom the turn is said to when that is a person (여보 이 로봇 보증 기간이 몇 년이라 그랬지? 사진 좀 찍어 줘
     언니): a person called in one of its clauses (the call spreads to the clauses after it), and neither the robot
     called (엄마 잠깐만, 로봇아 거실 가) nor a device step licensed in any clause. Empty when the turn may be the robot's."""
     acts = [c.act for c in clauses if c.act is not None]
-    if not any(calls_a_person(a) for a in acts) or any(c.capabilities for c in clauses) \
-            or any(s.startswith("robot_vocative") for a in acts for s in a.signals):
+    if not any(calls_a_person(a) for a in acts) or _may_be_the_robots(clauses):
         return []
     called = ["answering" if "answers_somebody" in a.signals else s.split(":")[-1]  # (응, ...: whoever asked)
               for a in acts for s in a.signals if s.startswith("vocative:")]
@@ -118,8 +124,7 @@ def said_to_a_person(clauses: list[ClauseAnalysis]) -> list[str]:
 def talked_about(clauses: list[ClauseAnalysis], lex) -> str | None:
     """The distal reference (speech_acts distal_references: 저 로봇, 쟤) by which the turn talks about the robot to
     somebody else, when nothing in it calls the robot or is licensed; None otherwise."""
-    acts = [c.act for c in clauses if c.act is not None]
-    if any(c.capabilities for c in clauses) or any(s.startswith("robot_vocative") for a in acts for s in a.signals):
+    if _may_be_the_robots(clauses):
         return None
     for c in clauses:
         ms = [(m.form, m.tag) for m in c.morphemes]

@@ -7,6 +7,7 @@ Pure functions of the clauses, their readings and the speech-act lexicon.
 from __future__ import annotations
 
 from registry.speech_contracts import SpeechActLexicon
+from stages._addressee import robot_called
 from stages._clauses import ClauseAnalysis, in_order, last_said, thing_as_subject, thing_at_the_end, thing_before, thing_named
 from stages.clause_reading import Reading
 from stages.speech_patterns import Patterns, contains, key
@@ -28,13 +29,17 @@ def owned_by_other_thing(c: ClauseAnalysis, lex: SpeechActLexicon) -> str | None
 def a_rooms_purifier(c: ClauseAnalysis, r: Reading, p: Patterns) -> None:
     """안방 공기청정기 좀 세게 틀어 줄래: a purifier named by the room it stands in is that room's appliance, not the
     robot that moves between rooms (unless the robot is called)."""
-    if r.target_owner or any(s.startswith("robot_vocative") for s in r.signals):
+    if r.target_owner or robot_called([r.signals]):
         return
     rooms = [a.surface for a in c.anchors if a.kind == "room"]
-    for mo, at in zip(c.morphemes, c.compact_offsets):
-        if (mo.form, mo.tag) in p.robot and mo.tag.startswith("NN") and at > 0:
-            before = c.compact[:at].removesuffix("공기")
-            if any(before.endswith(room) for room in rooms):
+    ms = c.morphemes
+    for i, mo in enumerate(ms):
+        if (mo.form, mo.tag) in p.robot and mo.tag.startswith("NN"):
+            j = i  # (공기청정기 read as 공기 + 청정기: the room stands before the whole written word)
+            while j > 0 and ms[j - 1].tag.startswith("NN") and ms[j - 1].start + ms[j - 1].length == ms[j].start:
+                j -= 1
+            before = c.compact[:c.compact_offsets[j]]
+            if before and any(before.endswith(room) for room in rooms):
                 r.target_owner = "room_purifier"
                 r.signals.append(f"target:room_purifier:{mo.form}")
                 return
@@ -70,7 +75,7 @@ def owner_played_nearby(clauses: list[ClauseAnalysis], per: list[Reading], lex: 
     """볼륨 좀 올려 줘, 뉴스 하나도 안 들려 / 음소거 좀 해 봐, 광고 나온다: what is played (other_targets.played) named
     in another clause of the turn says whose sound or screen the request is about; the robot plays nothing. Only
     for a request of capabilities other things have too, and not when the robot is called."""
-    if any(s.startswith("robot_vocative") for r in per for s in r.signals):
+    if robot_called(r.signals for r in per):
         return
     played = set(lex.other_targets.played)
     carried = set(lex.other_targets.carried_capabilities)

@@ -379,7 +379,7 @@ def preclassifier_hints(
     per_clause = [{} if h else _clause_axes(c, history_evidence, m, registry) for c, h in zip(clause_analyses, hesitating)]
     if not per_clause:
         per_clause = [{"looks_fragmentary": EvidenceAxis(strength=1.0, signals=[normalized_text.rejected_reason or "empty"])}]
-    axes = _merge_axes(quiet_reasons(said, [a for a, h in zip(per_clause, hesitating) if not h], registry.speech_acts.asked_of_people_too) if said else per_clause)
+    axes = _merge_axes(quiet_reasons(clause_analyses, per_clause, registry.speech_acts.asked_of_people_too))
     cross_clause_axes(said, normalized_text, history_evidence, axes, registry)
     close_for_a_person(said, axes, per_clause, registry)
     # the learned model is one more axis per family; score_families counts it on gray-zone turns only, and it

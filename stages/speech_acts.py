@@ -12,6 +12,7 @@ from __future__ import annotations
 from registry.contracts import ACTING_MOODS, HistoryEvidence, NormalizedText, SpeechAct
 from registry.loader import Registry
 from registry.speech_contracts import SpeechActLexicon
+from stages._addressee import robot_called
 from stages._anchoring import analyse
 from stages._clauses import ClauseAnalysis, in_order, last_said, thing_named
 from stages._owners import a_rooms_purifier, owned_by_other_thing, owner_named_at_the_end, owner_played_nearby, owner_said_before
@@ -26,7 +27,7 @@ _ASKING = ACTING_MOODS | {"state_question", "question"}
 def _person_before_a_setting(c: ClauseAnalysis, r: Reading, p: Patterns) -> None:
     """누나 볼륨 좀 줄여: a bare person noun right before one of the robot's setting words either calls that
     person or names their device; in neither reading is the robot asked."""
-    if r.agent != "robot" or not c.morphemes or any(s.startswith("robot_vocative") for s in r.signals):
+    if r.agent != "robot" or not c.morphemes or robot_called([r.signals]):
         return
     first = c.morphemes[0]
     if first.form not in p.persons or not first.tag.startswith("NN") or len(c.morphemes) < 2:
@@ -77,14 +78,14 @@ def _run_into_a_remark(clauses: list[ClauseAnalysis], per: list[Reading], nt: No
     """사진 좀 찍어 줘, 지금 예쁘다: a request run on after a comma into anything but another request, for what people
     ask of each other too (speech_acts asked_of_people_too) and the robot called nowhere, is read as part of the
     remark (a statement): it may be said to somebody in the room (볼륨 좀 올려 줘, 잘 안 들려 still asks the robot)."""
-    if any(s.startswith("robot_vocative") for r in per for s in r.signals):
+    if robot_called(r.signals for r in per):
         return
     people = set(lex.asked_of_people_too)
     order = in_order(clauses)
     for i, after in zip(order, order[1:]):
         c, r = clauses[i], per[i]
         comma = nt.text[c.end:clauses[after].start + 1].strip().startswith(",")
-        if comma and r.mood == "request" and any(s.endswith("/EC") and s.startswith("final:") for s in r.signals) \
+        if comma and r.mood == "request" and not r.final \
                 and per[after].mood != "request" and c.capabilities \
                 and all(h.capability_id in people for h in c.capabilities):
             r.mood = per[after].mood if per[after].mood in ("statement", "exclamation", "question") else "statement"
@@ -184,7 +185,7 @@ def _answers_somebody(clauses: list[ClauseAnalysis], per: list[Reading], p: Patt
     ms = [(m.form, m.tag) for m in clauses[first].morphemes]
     at = next((i for i, k in enumerate(ms) if k[1] not in ("IC", "SP") or any(seq[0] == k for seq in p.voc_answers)), len(ms))
     answer = next((seq for seq in p.voc_answers if tuple(ms[at:at + len(seq)]) == seq), None)
-    if answer is not None and not any(s.startswith("robot_vocative") for s in per[first].signals):  # (응 로봇아 ...)
+    if answer is not None and not robot_called([per[first].signals]):  # (응 로봇아 ...)
         per[first].agent = "third_person"
         per[first].signals += [f"vocative:{answer[0][0]}", "answers_somebody"]
 
@@ -254,7 +255,7 @@ def _called_at_the_end(clauses: list[ClauseAnalysis], per: list[Reading], p: Pat
         per[last].signals.append(f"vocative:{'at_the_end:' if after_ending else ''}{ms[-1][0]}")
     for i, r in enumerate(per):
         # (로봇 지금 어디 있어 여보?: the robot named as the subject is talked about; only a call of it addresses it)
-        if i != last and r.agent == "robot" and not any(s.startswith("robot_vocative") for s in r.signals):
+        if i != last and r.agent == "robot" and not robot_called([r.signals]):
             r.agent = "third_person"
             r.signals.append(f"vocative:at_the_end:{ms[-1][0]}")
 

@@ -35,10 +35,10 @@ class Patterns:
         self.sequence_aux = pairs(lex.means.sequence_auxiliaries)
         self.past, self.promissive = pairs(lex.past_markers), pairs(lex.promissive_endings)
         self.past_perfect, self.usual = pairs(lex.past_perfect_markers), pairs(lex.usual_adverbs)
-        self.speaker, self.robot = pairs(lex.speaker_pronouns), pairs(lex.robot_pronouns)
-        self.subject_particles = pairs(lex.subject_particles)
+        self.speaker, self.robot, self.subject_particles = pairs(lex.speaker_pronouns), pairs(lex.robot_pronouns), pairs(lex.subject_particles)
         self.persons = frozenset(lex.person_nouns)
         self.voc_particles, self.voc_name_particles = pairs(lex.vocatives.particles), pairs(lex.vocatives.name_particles)
+        self.voc_forms = frozenset(form for form, _ in self.voc_particles)  # 아, 야: however Kiwi tags them
         self.voc_words = pairs(lex.vocatives.words)
         self.voc_bare_followers, self.bare_not_calls = tuple(lex.vocatives.bare_call_followers), frozenset(lex.vocatives.bare_not_calls)
         self.assistants, self.wake_words = tuple(a.lower() for a in lex.vocatives.assistants), frozenset(w.lower() for w in lex.vocatives.wake_words)
