@@ -66,6 +66,9 @@ SETS = {
     "blind_v19_fit (overheard talk, other systems and services, fragments, product questions, requests with reasons; written blind 2026-12-04 session 34, fit part)":
         ROOT / "data/utterances/blind_v19_fit.jsonl",
     "blind_v19_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v19_holdout.jsonl",
+    "blind_v21_fit (overheard talk, other systems, fragments, product questions, requests; written blind 2026-12-04 session 35, fit part)":
+        ROOT / "data/utterances/blind_v21_fit.jsonl",
+    "blind_v21_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v21_holdout.jsonl",
     "talk_redteam_v20 (red-team talk: requests to people or other devices with a reason after a comma, product words asked of family, rules for later, media and games; written blind 2026-12-04 session 34, fit)":
         ROOT / "data/utterances/talk_redteam_v20.jsonl",
     "other_systems_redteam (red-team, fit)": ROOT / "data/utterances/other_systems_redteam.jsonl",
@@ -78,6 +81,8 @@ SETS = {
     "dqr_v3 questions (written blind, never tuned on)": ROOT / "data/questions/dqr_v3.jsonl",
     "dqr_train_v5 questions (written blind, fit set)": ROOT / "data/questions/dqr_train_v5.jsonl",
     "dqr_holdout_v5 questions (written blind, never tuned on)": ROOT / "data/questions/dqr_holdout_v5.jsonl",
+    "dqr_train_v6 questions (written blind, fit set)": ROOT / "data/questions/dqr_train_v6.jsonl",
+    "dqr_holdout_v6 questions (written blind, never tuned on)": ROOT / "data/questions/dqr_holdout_v6.jsonl",
 }
 CORPORA = ROOT.parent / "shared" / "corpora"
 
