@@ -27,6 +27,10 @@ class CapabilityFrame(_Model):
     resultative -게 form (화면 쪼매 어둡게 해라, 목소리 좀 작게), a head realizes the capability in any wording."""
     manners: Morphemes = Field(default_factory=list)
     """Adjectives (lemma/TAG; an XR root stands for its 하다 adjective) that a head is made to be."""
+    level_verbs: Morphemes = Field(default_factory=list)
+    """Verbs that raise or lower what one of `level_heads` names (소리 좀 올려, 바람 좀 줄여): after it, like a manner."""
+    level_heads: list[str] = Field(default_factory=list)
+    """The heads a level verb sets (소리, not 목소리: 목소리 좀 낮춰 is said to people: keep your voice down)."""
 
     @cached_property
     def predicate_set(self) -> frozenset[tuple[str, str]]:

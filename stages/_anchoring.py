@@ -50,6 +50,12 @@ def _level(cap, after: str, m: Matchers) -> int | None:
     return None
 
 
+def _range_end(cap, direction: int) -> int | None:
+    """제일 밝게 / 최대한 작게: the level argument's maximum (or minimum), as the registry bounds it."""
+    spec = next((op.arguments.get("level") for op in cap.operations if op.operation_id == "level"), None)
+    return None if spec is None else (spec.maximum if direction > 0 else spec.minimum)
+
+
 def _argument_words(cap, cc: str, hit: "CapabilityHit") -> None:
     for name, words in cap.argument_words.items():
         for word in sorted(words, key=len, reverse=True):
@@ -198,8 +204,8 @@ def _manner_at(morphs: list[Morpheme], j: int, manners: frozenset[tuple[str, str
 
 def _manner_hits(w: _Words, f: _Found, registry: Registry, m: Matchers) -> None:
     """A head noun of a capability and, later in the clause, one of its manners in the -게 form (화면 쪼매 어둡게
-    해라): the capability's frame in any wording, when no alias of it was found."""
-    for cap_id, heads, manners in m.manner_frames:
+    해라) or one of its level verbs (소리 좀 올려): the capability's frame in any wording, when no alias of it was found."""
+    for cap_id, heads, manners, level_verbs, level_heads in m.manner_frames:
         if any(h.capability_id == cap_id for h in f.caps):
             continue
         for i, mo in enumerate(w.morphs):
@@ -209,7 +215,9 @@ def _manner_hits(w: _Words, f: _Found, registry: Registry, m: Matchers) -> None:
             within = [h for h in f.caps if h.position <= at < h.position + len(compact(h.surface))]
             if any(h.via != "ambiguous" for h in within) or (not within and any(s <= at < e for s, e in f.taken)):
                 continue  # the noun is part of another capability's word; an ambiguous one (공기) gives way
-            j = next((j for j in range(i + 1, len(w.morphs)) if _manner_at(w.morphs, j, manners, m)), None)
+            j = next((j for j in range(i + 1, len(w.morphs))
+                      if _manner_at(w.morphs, j, manners, m)
+                      or (mo.form in level_heads and (w.morphs[j].form, w.morphs[j].tag) in level_verbs)), None)
             if j is None:
                 continue
             for h in within:
@@ -325,9 +333,11 @@ def _refine_hits(w: _Words, f: _Found, registry: Registry, m: Matchers) -> None:
             f.caps = [CapabilityHit(target.capability_id, target.kind, "level", first.surface, first.via, first.strength, first.position)]
             f.anchors = [a for a in f.anchors if a.kind not in ("execution", "settings")]
             f.anchor(target.kind, target.capability_id, first.surface, first.via, first.strength)
+    to_the_limit = bool(direction) and m.to_the_limit[direction].first(cc) is not None
     for hit in f.caps:
         if hit.operation_id == "level" and "level" not in hit.arguments and direction:
-            hit.arguments["delta"] = direction
+            end = _range_end(by_id[hit.capability_id], direction) if to_the_limit else None
+            hit.arguments.update({"delta": direction} if end is None else {"level": end})
     subsumed = {sub for h in f.caps for sub in by_id[h.capability_id].subsumes}
     if subsumed:
         f.caps = [h for h in f.caps if h.capability_id not in subsumed]

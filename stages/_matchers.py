@@ -156,9 +156,11 @@ class Matchers:
                     self.lemma_runs.setdefault(run[0], []).append((run, cap.capability_id))  # type: ignore[arg-type]
 
         self.manner_frames = tuple(
-            (cap_id, frozenset(f.heads), frozenset(tuple(v.split("/")) for v in f.manners))  # type: ignore[misc]
+            (cap_id, frozenset(f.heads), frozenset(tuple(v.split("/")) for v in f.manners),  # type: ignore[misc]
+             frozenset(tuple(v.split("/")) for v in f.level_verbs), frozenset(f.level_heads))  # type: ignore[misc]
             for cap_id, f in registry.frames.capabilities.items() if f.heads and f.manners)
-        """(capability, head nouns, manner adjectives): 화면 ... 어둡게 sets the brightness (request_frames heads)."""
+        """(capability, head nouns, manner adjectives, level verbs, the heads they set): 화면 ... 어둡게 sets the
+        brightness, 소리 좀 올려 the volume (request_frames heads)."""
 
         settings_aliases = [a for c in caps.capabilities if c.kind == "settings" for a in c.aliases]
         self.settings_alias_set = {compact(a) for a in settings_aliases}
@@ -178,6 +180,9 @@ class Matchers:
         ops = lex["operations"]
         self.on, self.off, self.check = CueSet(ops["on"]), CueSet(ops["off"]), CueSet(ops["check"])
         self.increase, self.decrease = CueSet(ops["increase"]), CueSet(ops["decrease"])
+        limit = [compact(w) for w in ops["to_the_limit"]["words"]]
+        self.to_the_limit = {sign: CueSet([w + cue for w in limit for cue in cues.cues])
+                             for sign, cues in ((1, self.increase), (-1, self.decrease))}
         guards = lex["guards"]
         self.guard_need, self.guard_negative = CueSet(guards["need"]), CueSet(guards["negative"])
         self.guard_positive, self.guard_consent = CueSet(guards["positive"]), CueSet(guards["consent"])

@@ -72,6 +72,10 @@ class _Axes:
         return {name: EvidenceAxis(strength=round(s, 3), signals=sig) for name, (s, sig) in self.lit_axes.items()}
 
 
+_SCHEDULE_KINDS = ("sch_alarm", "sch_timer", "sch_reminder")
+"""Cues of what the robot itself schedules (an alarm, a timer, a reminder), whatever else the clause asks."""
+
+
 def _anchor_axes(c: ClauseAnalysis, lit: _Axes, history: HistoryEvidence) -> None:
     """Capability, unsupported, mode, manual-topic, identity, cue and schedule axes."""
     cues = c.cues
@@ -96,7 +100,10 @@ def _anchor_axes(c: ClauseAnalysis, lit: _Axes, history: HistoryEvidence) -> Non
         lit("has_capability_question", 1.0, *cues["capability_question"][:2])
     if c.identity:
         lit("has_product_identity_anchor", 1.0, "identity")
-    lit("has_schedule_workflow_scope", 1.0 if cues.get("sch_scope") else 0.0, *cues.get("sch_scope", []))
+    # 밥솥 취사 예약 좀 해 줘: a reservation asked of another appliance is its own timer, not a schedule of the robot's
+    appliances_own = bool(c.unsupported) and not c.capabilities and not any(cues.get(k) for k in _SCHEDULE_KINDS)
+    if not appliances_own:
+        lit("has_schedule_workflow_scope", 1.0 if cues.get("sch_scope") else 0.0, *cues.get("sch_scope", []))
     managing = cues.get("sch_cancel", []) + cues.get("sch_list", [])
     if managing and (cues.get("sch_nouns") or history.active_schedule_workflow):
         lit("has_schedule_management_anchor", 1.0, *managing[:2])

@@ -1,0 +1,61 @@
+"""Request frames as data: what a head noun is made to do, how far a level goes, and whose service or timer a
+request asks for (request_frames.json, lexicon operations)."""
+
+import pytest
+
+from registry.contracts import DeviceContext, TurnInput
+from tests.conftest import actions
+
+
+def _route(runner, text):
+    record = runner.route(TurnInput(recognized_text=text, device_context=DeviceContext(position="거실")))
+    return record, [(cap, op, args) for cap, op, args, _ in actions(record)]
+
+
+@pytest.mark.parametrize("text,cap,delta", [
+    ("소리 좀 올려 줘", "sound_volume", 1), ("바람 좀 줄여 줘", "fan_speed", -1), ("밝기 좀 내려", "screen_brightness", -1)])
+def test_a_level_verb_after_a_head_sets_that_level_one_step(runner, text, cap, delta):
+    """request_frames level_heads + level_verbs: 소리 is the volume when something raises or lowers it."""
+    assert _route(runner, text)[1] == [(cap, "level", {"delta": delta})]
+
+
+def test_a_persons_voice_lowered_is_said_to_people(runner):
+    """목소리 좀 낮춰 is keep your voice down: 목소리 is no level head, and no other appliance either."""
+    record, caps = _route(runner, "쉿, 애기 방금 잠들었어. 목소리 좀 낮춰")
+    assert caps == [] and record.family == "DEF"
+
+
+@pytest.mark.parametrize("text,cap,end", [
+    ("화면 밝기 제일 밝게 해 줘", "screen_brightness", "maximum"), ("볼륨 최대한 작게 해 줘", "sound_volume", "minimum"),
+    ("소리 끝까지 올려", "sound_volume", "maximum")])
+def test_a_word_of_degree_before_the_direction_goes_to_the_end_of_the_range(runner, registry, text, cap, end):
+    spec = next(op for op in registry.capability_by_id[cap].operations if op.operation_id == "level").arguments["level"]
+    assert _route(runner, text)[1] == [(cap, "level", {"level": getattr(spec, end)})]
+
+
+@pytest.mark.parametrize("text,cap,args", [
+    ("바람 세기 약으로 해 줘요, 좀 추워", "fan_speed", {"level": 1}),
+    ("아이고 바람 좀 약하게 해 주구려, 으슬으슬하네", "fan_speed", {"delta": -1})])
+def test_a_polite_or_old_request_before_its_reason_after_a_comma_acts(runner, text, cap, args):
+    """Kiwi reads 줘요 / 주구려 before a comma as a connective; the reason does not make the request a remark."""
+    assert _route(runner, text)[1] == [(cap, "level", args)]
+
+
+@pytest.mark.parametrize("text,category", [
+    ("강남역까지 택시 잡아 줘", "purchase_or_payment"), ("대리 기사 좀 불러 줘", "purchase_or_payment"),
+    ("엘리베이터 우리 층으로 불러 줘", "other_appliance_control"), ("아까 찍은 사진 단톡방에 보내 줘", "communication")])
+def test_a_service_or_a_chat_room_asked_for_is_unsupported(runner, text, category):
+    record, caps = _route(runner, text)
+    assert record.family == "UNS" and record.unsupported_categories[:1] == [category] and caps == []
+
+
+def test_a_ride_talked_about_asks_nothing(runner):
+    record, caps = _route(runner, "어제 택시 잡느라 고생했어")
+    assert record.family == "DEF" and caps == []
+
+
+def test_a_reservation_asked_of_another_appliance_is_its_own_timer(runner):
+    record, _ = _route(runner, "내일 아침 7시에 밥 되게 밥솥 취사 예약 좀 해 줘")
+    assert record.family == "UNS" and record.unsupported_categories[:1] == ["other_appliance_control"]
+    assert _route(runner, "매일 밤 11시에 음소거 되게 예약 걸어 줘")[0].family == "SCH"
+    assert _route(runner, "7시에 세탁기 돌리라고 알려 줘")[0].family == "SCH"
