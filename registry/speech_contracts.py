@@ -70,6 +70,9 @@ class Vocatives(_Model):
     answers: list[Morphemes] = Field(default_factory=list)
     """Answers to somebody's words (응, 네 네, 어 그래, 나야): heading a turn when the robot asked nothing, they answer
     a person on the phone or in the room, and what follows is said to that person."""
+    copula_read: Morphemes = Field(default_factory=list)
+    """The ending Kiwi reads as a copula after a name or a person noun said last (은지야, 자기야 -> 이/VCP 야/EF):
+    after a name (NNP), a person noun or a calling word, it is the vocative."""
     note: str = ""
 
 

@@ -239,6 +239,11 @@ def _called_at_the_end(clauses: list[ClauseAnalysis], per: list[Reading], p: Pat
     while len(ms) >= 2 and ms[-1][1] == "JKB" and ms[-2][1] == "NP":
         del ms[-2:]  # 언니 여기서: where, said after the call
     particle = False
+    read = len(p.voc_copula_read)
+    if read and len(ms) > read and tuple(ms[-read:]) == p.voc_copula_read and (
+            ms[-read - 1][1] == "NNP" or ms[-read - 1][0] in p.persons or ms[-read - 1] in p.voc_words):
+        del ms[-read:]  # 은지야 / 자기야 said last, read as 이/VCP 야/EF: the vocative
+        particle = True
     while ms and (ms[-1][1] == "XSN" or ms[-1] in p.voc_particles):
         particle = particle or ms[-1] in p.voc_particles
         ms.pop()  # 얘들아: the particle and the plural suffix belong to the call

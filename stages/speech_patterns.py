@@ -12,13 +12,26 @@ from registry.speech_contracts import SpeechActLexicon
 from stages._clauses import VERB_TAGS, ClauseAnalysis
 
 
+def _pairs(values: list[str]) -> frozenset[tuple[str, str]]:
+    return frozenset(tuple(v.split("/")) for v in values)  # type: ignore[misc]
+
+
 class Patterns:
     """The lexicon as sets of (form, tag), built once per lexicon object."""
 
-    def __init__(self, lex: SpeechActLexicon):
-        def pairs(values: list[str]) -> frozenset[tuple[str, str]]:
-            return frozenset(tuple(v.split("/")) for v in values)  # type: ignore[misc]
+    def _vocatives(self, voc) -> None:
+        """Who a turn calls: vocative particles and words, group calls, answers, wake words, other assistants."""
+        self.voc_particles, self.voc_name_particles = _pairs(voc.particles), _pairs(voc.name_particles)
+        self.voc_forms = frozenset(form for form, _ in self.voc_particles)  # 아, 야: however Kiwi tags them
+        self.voc_words = _pairs(voc.words)
+        self.voc_bare_followers, self.bare_not_calls = tuple(voc.bare_call_followers), frozenset(voc.bare_not_calls)
+        self.assistants, self.wake_words = tuple(a.lower() for a in voc.assistants), frozenset(w.lower() for w in voc.wake_words)
+        self.voc_groups, self.voc_answers = _sequences(voc.groups), _sequences(voc.answers)
+        self.fused_endings = dict(voc.fused_endings)
+        self.voc_copula_read = tuple(tuple(v.split("/")) for v in voc.copula_read)
 
+    def __init__(self, lex: SpeechActLexicon):
+        pairs = _pairs
         self.prohibit_conn, self.prohibit_aux = pairs(lex.prohibitive.connectives), pairs(lex.prohibitive.auxiliaries)
         self.exclude_verb, self.exclude_end = pairs(lex.exclusion.verbs), pairs(lex.exclusion.endings)
         self.need_nouns, self.need_verbs = pairs(lex.need_denial.nouns), pairs(lex.need_denial.verbs)
@@ -37,13 +50,7 @@ class Patterns:
         self.past_perfect, self.usual = pairs(lex.past_perfect_markers), pairs(lex.usual_adverbs)
         self.speaker, self.robot, self.subject_particles = pairs(lex.speaker_pronouns), pairs(lex.robot_pronouns), pairs(lex.subject_particles)
         self.persons = frozenset(lex.person_nouns)
-        self.voc_particles, self.voc_name_particles = pairs(lex.vocatives.particles), pairs(lex.vocatives.name_particles)
-        self.voc_forms = frozenset(form for form, _ in self.voc_particles)  # 아, 야: however Kiwi tags them
-        self.voc_words = pairs(lex.vocatives.words)
-        self.voc_bare_followers, self.bare_not_calls = tuple(lex.vocatives.bare_call_followers), frozenset(lex.vocatives.bare_not_calls)
-        self.assistants, self.wake_words = tuple(a.lower() for a in lex.vocatives.assistants), frozenset(w.lower() for w in lex.vocatives.wake_words)
-        self.voc_groups, self.voc_answers = _sequences(lex.vocatives.groups), _sequences(lex.vocatives.answers)
-        self.fused_endings = dict(lex.vocatives.fused_endings)
+        self._vocatives(lex.vocatives)
         self.wish_aux, self.wish_verb = pairs(lex.wish.auxiliaries), pairs(lex.wish.verbs)
         self.wish_good, self.wish_cond = pairs(lex.wish.after_conditional), pairs(lex.wish.conditional_endings)
         self.curiosity = pairs(lex.wish.curiosity)

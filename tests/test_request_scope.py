@@ -94,7 +94,8 @@ def test_going_somewhere_to_do_what_only_a_person_does_is_a_persons_going(runner
     assert _caps(runner, text)[1] == expected, text
 
 
-@pytest.mark.parametrize("text", ["사진 좀 찍어 줘 언니", "거실로 와 얘들아", "볼륨 좀 줄여 아빠", "청정 좀 해 줘 엄마"])
+@pytest.mark.parametrize("text", ["사진 좀 찍어 줘 언니", "거실로 와 얘들아", "볼륨 좀 줄여 아빠", "청정 좀 해 줘 엄마",
+                                  "청정 좀 해 줘 자기야", "가습기 좀 켜 줘 건조해 자기야", "작은방 불 꺼 전기세 많이 나와 은지야"])
 def test_a_call_ending_the_turn_addresses_all_of_it_to_that_person(runner, text):
     record, caps = _caps(runner, text)
     assert caps == [] and record.family == "DEF", text
