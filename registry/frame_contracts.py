@@ -85,6 +85,10 @@ class WorldEvent(_Model):
     predicates: Morphemes
 
 
+_NOT_ACTS = frozenset({"되", "있"})
+"""Light verbs that do nothing to a thing (오시면 돼요, 있어 줘)."""
+
+
 class RequestFrames(_Model):
     """`request_frames.json`: which predicates realize each capability."""
 
@@ -115,6 +119,14 @@ class RequestFrames(_Model):
         """Per capability kind, its predicates as (lemma, tag) pairs."""
         return {kind: frozenset(tuple(v.split("/")) for v in values)  # type: ignore[misc]
                 for kind, values in self.kind_predicates.items()}
+
+    @cached_property
+    def device_verbs(self) -> frozenset[tuple[str, str]]:
+        """Verbs (VV) that act on a device thing: the light verbs and the execution and settings predicates. Asked
+        for with no noun to act on (켜 줘, 그렇게 좀 해 주세요), they say there is a target, not which."""
+        kinds = self.kind_predicate_sets
+        return frozenset(k for k in self.light_set | kinds.get("execution", frozenset()) | kinds.get("settings", frozenset())
+                         if k[1] == "VV" and k[0] not in _NOT_ACTS)
 
     @cached_property
     def light_set(self) -> frozenset[tuple[str, str]]:

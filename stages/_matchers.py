@@ -77,6 +77,7 @@ class Matchers:
         self._cue_sets(registry.lexicon)
         self._word_sets(registry.lexicon)
         self.speech = patterns(registry)
+        self.device_verbs = registry.frames.device_verbs
         """The speech-act patterns (wishes, asking leave, manner endings) segmentation and frames read too."""
 
     def _index_anchors(self, registry: Registry) -> None:

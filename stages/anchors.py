@@ -258,6 +258,12 @@ SHARD_RUN = 3
 (너도 잠 자?, 꿈 같은 거 꿔?)."""
 
 
+def _manner_before(morphs: list, i: int, m: Matchers) -> bool:
+    """뚝 해라 / 조용히 해: an adverb right before the verb is what to do (stop crying, be quiet), unless it only
+    softens or hurries the request (좀, 다시, 빨리: lexicon clauses.ignorable_words)."""
+    return i > 0 and morphs[i - 1].tag == "MAG" and morphs[i - 1].form not in m.ignorable_words
+
+
 def _fragment_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers) -> None:
     """How fragmentary a clause with no scope at all looks, and whether it reads as a title or a whole sentence."""
     complete = _complete(c)
@@ -295,8 +301,14 @@ def _fragment_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers) -> None:
     if (proper or nominalized) and len(c.compact) >= 3:
         lit("looks_title_like", 0.8, "proper_noun_phrase" if proper else "nominalized_phrase")
         fragment -= 0.2
-    # 이거 켜 줘: a request whose only object is "this" asks back, it is no whole sentence of conversation
-    vague_request = c.act is not None and c.act.asks_for_an_act and bool(c.cues.get("vague"))
+    # 이거 켜 줘: a request whose only object is "this" asks back, it is no whole sentence of conversation; so does
+    # one for a device verb's act with nothing named to act on (켜 줘, 그렇게 좀 해 주세요)
+    asks = c.act is not None and c.act.asks_for_an_act
+    targetless = asks and not any(t in _TARGET_TAGS for t in c.morpheme_tags) and not c.rooms and any(
+        (mo.form, mo.tag) in m.device_verbs and not _manner_before(c.morphemes, i, m) for i, mo in enumerate(c.morphemes))
+    vague_request = asks and bool(c.cues.get("vague")) or targetless
+    if targetless:
+        signals.append("no_target")
     if c.has_predicate and complete and not foreign and "syllable_shards" not in signals and not vague_request:
         lit("has_coherent_conversation_purpose", 0.8, "complete_sentence")
         fragment = min(fragment, 0.3)
@@ -341,6 +353,8 @@ def _merge_axes(per_clause: list[dict[str, EvidenceAxis]]) -> dict[str, Evidence
 
 
 _SHAPING_TAGS = ("VV", "VX", "XSV")
+_TARGET_TAGS = ("NNG", "NNP", "NR", "SN", "SL", "XR")
+"""What a request may act on: a noun, a number, a foreign word (not a pronoun: 뭐 좀 해 봐 names nothing)."""
 """A verb gives a broken turn a sentence's shape: something was asked, only its target is missing."""
 _CONTENT_TAGS = ("NNG", "NNP", "SL", "SN", "NR", "VV", "VA", "XSV", "XR")
 """Morphemes that carry content; a turn with none (아 그 뭐였지, 에 그니까 그게) has nothing to clarify."""

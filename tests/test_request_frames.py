@@ -59,3 +59,16 @@ def test_a_reservation_asked_of_another_appliance_is_its_own_timer(runner):
     assert record.family == "UNS" and record.unsupported_categories[:1] == ["other_appliance_control"]
     assert _route(runner, "매일 밤 11시에 음소거 되게 예약 걸어 줘")[0].family == "SCH"
     assert _route(runner, "7시에 세탁기 돌리라고 알려 줘")[0].family == "SCH"
+
+
+@pytest.mark.parametrize("text", ["켜 줘", "그렇게 좀 해 주세요", "다시 해 줘"])
+def test_a_device_verb_asked_for_with_nothing_to_act_on_asks_what(runner, text):
+    """A request shape with no target is a general clarification (STT_NULL GENERIC), not a conversation reply."""
+    record, caps = _route(runner, text)
+    assert (record.family, record.stt_null_subtype, caps) == ("STT_NULL", "GENERIC", [])
+
+
+@pytest.mark.parametrize("text", ["고마 울어라, 뚝 해라", "조용히 해", "나랑 놀아 줘", "기사님 이쪽으로 오시면 돼요"])
+def test_an_adverb_done_or_a_verb_that_acts_on_nothing_is_no_missing_target(runner, text):
+    record, caps = _route(runner, text)
+    assert record.family != "STT_NULL" and caps == []
