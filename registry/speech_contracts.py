@@ -275,6 +275,10 @@ class SpeechActLexicon(_Model):
     mark, so an ability, permission or necessity clause ending in one, said to the robot, is read as asked."""
     """세게, 빵빵하게: an adjective with one of these says how, it is not the clause's predicate."""
     suggestion_endings: Morphemes
+    recall_endings: Morphemes = Field(default_factory=list)
+    """뭐였더라 / 어떻게 하는 거였더라 / 그 뭐였지: a question word with a copula (or 그렇다) and one of these
+    endings, and nothing named, is the speaker searching memory: a word not found, not a question to answer."""
+    recall_predicates: Morphemes = Field(default_factory=list)
     deliberation_endings: Morphemes = Field(default_factory=list)
     """우리 거실 가서 영화 볼까?, 애호박 넣을까?: shall I / shall we on a verb of doing is the speaker deliberating
     (agent user): no request, neither one the robot does nor one it must refuse. -자 still suggests doing it together,

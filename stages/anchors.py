@@ -258,6 +258,14 @@ SHARD_RUN = 3
 (너도 잠 자?, 꿈 같은 거 꿔?)."""
 
 
+def _recalling(c: ClauseAnalysis, p) -> bool:
+    """뭐였더라 / 이거 어떻게 하는 거였더라 / 그 뭐였지: a question word, a copula (or 그렇다) right before a recall
+    ending (speech_acts recall_endings), and nothing named: the speaker searches for a word and has not found it."""
+    ms = [(mo.form, mo.tag) for mo in c.morphemes if not mo.tag.startswith("S")]
+    ends = len(ms) >= 2 and ms[-1] in p.recall_end and any(k in p.recall_pred for k in ms[-3:-1])
+    return ends and any(k in p.question_words for k in ms) and not any(t in _TARGET_TAGS for _, t in ms)
+
+
 def _manner_before(morphs: list, i: int, m: Matchers) -> bool:
     """뚝 해라 / 조용히 해: an adverb right before the verb is what to do (stop crying, be quiet), unless it only
     softens or hurries the request (좀, 다시, 빨리: lexicon clauses.ignorable_words)."""
@@ -306,7 +314,7 @@ def _fragment_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers) -> None:
     asks = c.act is not None and c.act.asks_for_an_act
     targetless = asks and not any(t in _TARGET_TAGS for t in c.morpheme_tags) and not c.rooms and any(
         (mo.form, mo.tag) in m.device_verbs and not _manner_before(c.morphemes, i, m) for i, mo in enumerate(c.morphemes))
-    vague_request = asks and bool(c.cues.get("vague")) or targetless
+    vague_request = asks and bool(c.cues.get("vague")) or targetless or _recalling(c, m.speech)
     if targetless:
         signals.append("no_target")
     if c.has_predicate and complete and not foreign and "syllable_shards" not in signals and not vague_request:

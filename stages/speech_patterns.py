@@ -78,6 +78,7 @@ class Patterns:
         self.indefinite_followers, self.purpose_endings = pairs(lex.indefinite_followers), pairs(lex.purpose_endings)
         self.how_words, self.how_phrases, self.deliberate_end = pairs(lex.how_words), _sequences(lex.how_phrases), pairs(lex.deliberation_endings)
         self.how_state = pairs(lex.how_state_verbs)
+        self.recall_end, self.recall_pred = pairs(lex.recall_endings), pairs(lex.recall_predicates)
         self.criterion = _sequences(lex.criterion_phrases)
         self.telling = pairs(lex.telling_verbs)
         self.explain_words, self.exists = pairs(lex.explanation_words), pairs(lex.existence_verbs)

@@ -72,3 +72,14 @@ def test_a_device_verb_asked_for_with_nothing_to_act_on_asks_what(runner, text):
 def test_an_adverb_done_or_a_verb_that_acts_on_nothing_is_no_missing_target(runner, text):
     record, caps = _route(runner, text)
     assert record.family != "STT_NULL" and caps == []
+
+
+@pytest.mark.parametrize("text", ["이거 어떻게 하는 거였더라", "뭐 하라 그랬더라", "어 그러니까 뭐였지"])
+def test_searching_memory_with_nothing_named_is_a_word_not_found(runner, text):
+    """speech_acts recall_endings: a question word, a copula and -더라 / -었지, and no noun."""
+    record, _ = _route(runner, text)
+    assert (record.family, record.stt_null_subtype) == ("STT_NULL", "GENERIC")
+
+
+def test_recalling_something_named_is_talk(runner):
+    assert _route(runner, "이 노래 제목 뭐였더라")[0].family == "DEF"
