@@ -122,3 +122,24 @@ def quiet_reasons(clause_analyses: list[ClauseAnalysis], per_clause: list[dict[s
         merged.append({**{a: x for a, x in axes.items() if a not in quieted},
                        **({"reason_of_request": EvidenceAxis(strength=1.0, signals=quieted)} if quieted else {})})
     return merged
+
+
+_ASKING_MOODS = ("request", "question", "state_question", "knowledge_question", "stop")
+"""Moods in which a clause asks something (an act, an answer); the rest only tell or muse."""
+
+
+def supposed_only(clause_analyses: list[ClauseAnalysis], per_clause: list[dict[str, EvidenceAxis]],
+                  axes: dict[str, EvidenceAxis]) -> None:
+    """로또 되면 서재 딸린 큰 집 사야지 / 비 오면 그냥 집에서 영화나 보자: public information named only in a condition,
+    when nothing in the turn asks anything, is supposed, not looked up. has_frg_scope leaves the turn's axes (the
+    clause keeps it in its own record) and `supposed_in_a_condition` names it (not 밖에 미세먼지 나쁘면 청정 켜줘,
+    or 비 오면 알려 줘: the rest of the turn asks)."""
+    scoped = [i for i, a in enumerate(per_clause) if "has_frg_scope" in a]
+    if not scoped or "has_frg_scope" not in axes or any(clause_analyses[i].role != "guard" for i in scoped):
+        return
+    asks = any(c.role == "action" and c.act is not None and (c.act.mood in _ASKING_MOODS or c.act.licenses_action)
+               for c in clause_analyses)
+    if not asks:
+        found = axes.pop("has_frg_scope")
+        axes["supposed_in_a_condition"] = EvidenceAxis(strength=1.0, signals=["has_frg_scope", *found.signals[:2]])
+

@@ -83,3 +83,14 @@ def test_searching_memory_with_nothing_named_is_a_word_not_found(runner, text):
 
 def test_recalling_something_named_is_talk(runner):
     assert _route(runner, "이 노래 제목 뭐였더라")[0].family == "DEF"
+
+
+@pytest.mark.parametrize("text", ["로또 되면 서재 딸린 큰 집 사야지", "미세먼지 없는 청정 하늘 한 번만 봤으면 소원이 없겠다"])
+def test_public_information_only_supposed_in_a_condition_is_not_looked_up(runner, text):
+    record, caps = _route(runner, text)
+    assert record.family == "DEF" and caps == []
+    assert "supposed_in_a_condition" in record.evidence.axes
+
+
+def test_a_condition_on_public_information_before_a_request_still_looks_it_up(runner):
+    assert _route(runner, "비 오면 알려 줘")[0].family == "FRG"
