@@ -265,6 +265,20 @@ def _called_at_the_end(clauses: list[ClauseAnalysis], per: list[Reading], p: Pat
             r.signals.append(f"vocative:at_the_end:{ms[-1][0]}")
 
 
+def _called_after_the_request(clauses: list[ClauseAnalysis], per: list[Reading], nt: NormalizedText) -> None:
+    """사진 좀 찍어 줘 언니 오늘 생일이잖아 / 볼륨 줄여 줘 엄마, 아빠 주무셔: a person called at the head of the clause
+    right after a request, with no full stop written between them, is called by that request: it is said to them
+    (거실 청정해 줘. 엄마, 이리 와 봐: a written stop starts a new sentence, and the call is that sentence's own)."""
+    order = in_order(clauses)
+    for a, b in zip(order, order[1:]):
+        call = next((s for s in per[b].signals if s.startswith("vocative:") and s.count(":") == 1), None)
+        stopped = nt.text[clauses[a].start:clauses[b].start].rstrip(" ,").endswith((".", "?", "!"))
+        if call is None or per[a].mood != "request" or per[a].agent != "robot" or robot_called([per[a].signals]) or stopped:
+            continue
+        per[a].agent = "third_person"
+        per[a].signals.append(f"vocative:after:{call.split(':', 1)[1]}")
+
+
 def _recited(clauses: list[ClauseAnalysis], per: list[Reading], lex: SpeechActLexicon) -> None:
     """자 따라 해 보세요 오른쪽으로 돌아 / 받아쓰기 세 번째 사진을 찍어 주세요: from a recitation cue on, the turn's
     words are repeated, written down or played with (speech_acts recitation_cues): reported, never asked."""
@@ -335,6 +349,7 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: Normal
         _answers_somebody(clause_candidates, per, p)
     _spread_over_sentences(clause_candidates, per, p)
     _called_at_the_end(clause_candidates, per, p)
+    _called_after_the_request(clause_candidates, per, normalized_text)
     owner_named_at_the_end(clause_candidates, per, registry.speech_acts)
     owner_said_before(clause_candidates, per, registry.speech_acts)
     owner_played_nearby(clause_candidates, per, registry.speech_acts)

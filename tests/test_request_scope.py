@@ -101,6 +101,15 @@ def test_a_call_ending_the_turn_addresses_all_of_it_to_that_person(runner, text)
     assert caps == [] and record.family == "DEF", text
 
 
+@pytest.mark.parametrize("text", ["사진 좀 찍어 줘 언니 오늘 생일이잖아", "볼륨 줄여 줘 엄마, 아빠 주무셔"])
+def test_a_call_right_after_a_request_says_the_request_to_that_person(runner, text):
+    assert _caps(runner, text)[1] == []
+
+
+def test_a_call_after_a_written_full_stop_starts_a_sentence_of_its_own(runner):
+    assert _caps(runner, "거실 청정해 줘. 엄마, 이리 와 봐")[1] == [("selected_room_clean", "start")]
+
+
 @pytest.mark.parametrize("text", ["아 배터리 다 됐네 폰", "화면 밝기 좀 올려 줘 핸드폰"])
 def test_another_thing_named_last_owns_the_device_words_before_it(runner, text):
     assert _caps(runner, text)[1] == [], text
