@@ -107,7 +107,7 @@ def test_a_call_right_after_a_request_says_the_request_to_that_person(runner, te
 
 
 def test_a_call_after_a_written_full_stop_starts_a_sentence_of_its_own(runner):
-    assert _caps(runner, "거실 청정해 줘. 엄마, 이리 와 봐")[1] == [("selected_room_clean", "start")]
+    assert ("selected_room_clean", "start") in _caps(runner, "거실 청정해 줘. 엄마, 이리 와 봐")[1]
 
 
 @pytest.mark.parametrize("text", ["아 배터리 다 됐네 폰", "화면 밝기 좀 올려 줘 핸드폰"])
