@@ -132,6 +132,9 @@ class Ability(_Model):
     verbs: Morphemes
     predicates: Morphemes = Field(default_factory=list)
     """알아들어? 연동돼요? 인식해?: predicates that, asked without a benefactive, ask what the robot can do."""
+    inability_negators: Morphemes = Field(default_factory=list)
+    """노래 같은 건 못 틀어 주지? 계단은 못 올라가?: a question negated by one of these asks whether it can, even with a
+    benefactive (it cannot be a request: nobody asks for what they say cannot be done)."""
     note: str = ""
 
 

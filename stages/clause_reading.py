@@ -335,6 +335,9 @@ def _asked_knowledge(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: R
     if not s.question:
         return None
     sig.append("question")
+    if out.polarity == "negated" and any(k in p.unable for k in s.matrix):
+        sig.append("ability_denied")  # 노래 같은 건 못 틀어 주지?: whether it can, asked as "it can't, can it?"
+        return "knowledge_question"
     if s.benefactive and "?" in c.text and final in p.scope_endings and any(k in p.scope_particles for k in s.matrix):
         sig.append("asks_scope")  # 포름알데히드도 잡아 줘?: whether it does that too, not a request
         return "knowledge_question"

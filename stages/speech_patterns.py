@@ -84,7 +84,7 @@ class Patterns:
         self.explain_words, self.exists = pairs(lex.explanation_words), pairs(lex.existence_verbs)
         self.able_mod, self.able_noun, self.able_verb = (pairs(lex.ability.modifier_endings), pairs(lex.ability.nouns),
                                                          pairs(lex.ability.verbs))
-        self.able_pred = pairs(lex.ability.predicates)
+        self.able_pred, self.unable = pairs(lex.ability.predicates), pairs(lex.ability.inability_negators)
         self.interjection_tags = frozenset(lex.exclamation_interjections)
         self.quote_marks = tuple(lex.quote_marks)
         pp = lex.person_purposes

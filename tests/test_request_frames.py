@@ -94,3 +94,11 @@ def test_public_information_only_supposed_in_a_condition_is_not_looked_up(runner
 
 def test_a_condition_on_public_information_before_a_request_still_looks_it_up(runner):
     assert _route(runner, "비 오면 알려 줘")[0].family == "FRG"
+
+
+@pytest.mark.parametrize("text", ["노래 같은 건 못 틀어 주지?", "계단은 못 올라가?"])
+def test_a_question_negated_by_inability_asks_whether_it_can(runner, text):
+    """speech_acts ability.inability_negators: nobody asks for what they say cannot be done."""
+    record, caps = _route(runner, text)
+    assert record.family == "DQR" and caps == []
+    assert "ability_denied" in record.evidence.clauses[0].speech_act.signals
