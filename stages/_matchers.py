@@ -212,6 +212,7 @@ class Matchers:
         self.scopes = {name: CueSet(cues) for name, cues in lex.get("scopes", {}).items()}
         """Where an action happens (in place, the whole home): cue sets the capabilities' scope_variants name."""
         self.vague = CueSet(lex["fragments"]["vague_references"])
+        self.at_hand = frozenset(compact(w) for w in lex["fragments"]["at_hand_references"]["words"])
         self.product_deictics = {compact(w) for w in lex["fragments"].get("product_deictics", [])}
         """이거 밤에 틀어 놓으면 시끄러워?: in a question to the robot, "this" is the robot, not a vague reference."""
         self.filler_words = set(lex["fragments"]["filler_words"])

@@ -343,7 +343,9 @@ def _asked_knowledge(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: R
         return "knowledge_question"
     if s.benefactive or final in p.asking_request_end:
         return "request"
-    if final in p.suggest_end:
+    at = _last_at(s.matrix, final)  # (시끄러울까? 충분할까?: -ㄹ까 on an adjective wonders how it is; nobody is to act;
+    wonders = at > 0 and s.matrix[at - 1][1].split("-")[0] in ("VA", "XSA") and s.matrix[at - 1] not in p.wish_good  # 좋을까: a wish)
+    if final in p.suggest_end and not wonders:
         return _suggestion(s, p, out)
     if f.criterion:
         sig.append("asks_criterion")  # 몇부터 나쁨이야? 좋음 기준이 몇이야?: the manual's threshold, not the state now

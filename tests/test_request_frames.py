@@ -102,3 +102,15 @@ def test_a_question_negated_by_inability_asks_whether_it_can(runner, text):
     record, caps = _route(runner, text)
     assert record.family == "DQR" and caps == []
     assert "ability_denied" in record.evidence.clauses[0].speech_act.signals
+
+
+@pytest.mark.parametrize("text", ["우리 집 거실이 한 20평 되는데 이걸로 충분할까?", "밤에 틀어 놓으면 시끄러울까?", "이거 써도 괜찮을까?"])
+def test_wondering_how_the_product_is_asks_the_manual(runner, text):
+    """-ㄹ까 on an adjective wonders (no deliberation); 이거 in a whole question points at the product at hand."""
+    assert _route(runner, text)[0].family == "DQR"
+
+
+def test_how_nice_it_would_be_is_a_wish_and_this_in_a_request_is_still_unsaid(runner):
+    assert _route(runner, "로봇이 알아서 청정하면 얼마나 좋을까")[0].family == "DEF"
+    assert _route(runner, "이거 켜 줘")[0].family == "STT_NULL"
+    assert _route(runner, "그거 언제 돼?")[0].family == "STT_NULL"
