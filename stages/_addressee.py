@@ -23,13 +23,20 @@ def vocative(ms: list[Pair], inside: list[bool], p: Patterns, morphemes: list) -
     for seq in p.voc_groups:
         if contains(ms, seq):
             return seq[0][0], "person"
+    woke = False
     for i, k in enumerate(ms[:4]):
         if k in p.voc_words:
             return k[0], "person"
         if k[1] in ("IC", "SP", "SF") or k[0].lower() in p.wake_words:
+            woke = woke or k[0].lower() in p.wake_words
             continue  # 아, 오메, a comma, 하이 (빅스비): what precedes the first content word
-        if k[0].lower().startswith(p.assistants):
-            return k[0], "assistant"  # 시리야, 헤이 구글: another assistant is addressed
+        end = next((e for e in range(i + 1, len(ms)) if not glued[e] or ms[e][1].startswith("S")), len(ms))
+        word = "".join(m[0] for m in ms[i:end])  # the written word (클로바, read as 클로 + 바)
+        if word.lower().startswith(p.assistants) or (woke and k[1].startswith("NN") and k not in p.robot):
+            return word, "assistant"  # 시리야, 클로바, 헤이 기아: another assistant is addressed
+        if (word.lower() in p.thing_words or any(t == "NNP" for _, t in ms[i:end]) and len(word) >= 2) and end < len(ms) \
+                and ms[end][1] == "SP" and k not in p.robot:  # 제트봇, 주방으로 가 / 월패드, 엘리베이터 불러 줘: a name before a comma calls its bearer
+            return word, "assistant" if word.lower() in p.thing_words else "person"
         j = i + 1
         while j < len(ms) and ms[j][1] == "XSN":
             j += 1  # 얘들아: the plural suffix belongs to the noun

@@ -265,6 +265,21 @@ def _called_at_the_end(clauses: list[ClauseAnalysis], per: list[Reading], p: Pat
             r.signals.append(f"vocative:at_the_end:{ms[-1][0]}")
 
 
+def _called_first(clauses: list[ClauseAnalysis], per: list[Reading], p: Patterns, lex: SpeechActLexicon) -> None:
+    """티비야 볼륨 이십으로 해: a first clause that is only a name, a person noun or another thing in the home, and the
+    ending Kiwi reads as a copula (티비 이 야: speech_acts vocatives.copula_read), with more said after it, calls it;
+    the rest is said to it (진짜야 is no call)."""
+    order = in_order(clauses)
+    if len(order) < 2:
+        return
+    ms = [key(m) for m in clauses[order[0]].morphemes if not m.tag.startswith("S")]
+    read = p.voc_copula_read
+    if read and len(ms) == 1 + len(read) and tuple(ms[1:]) == read and ms[0] not in p.robot and (
+            ms[0][1] == "NNP" or ms[0][0] in p.persons or thing_named(clauses[order[0]], lex)):
+        per[order[0]].agent = "third_person"
+        per[order[0]].signals.append(f"vocative:{ms[0][0]}")
+
+
 def _called_after_the_request(clauses: list[ClauseAnalysis], per: list[Reading], nt: NormalizedText) -> None:
     """사진 좀 찍어 줘 언니 오늘 생일이잖아 / 볼륨 줄여 줘 엄마, 아빠 주무셔: a person called at the head of the clause
     right after a request, with no full stop written between them, is called by that request: it is said to them
@@ -347,6 +362,7 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: Normal
     _quoted_by_the_next(clause_candidates, per, p)
     if not history_evidence.addressee_spoke_last:
         _answers_somebody(clause_candidates, per, p)
+    _called_first(clause_candidates, per, p, registry.speech_acts)
     _spread_over_sentences(clause_candidates, per, p)
     _called_at_the_end(clause_candidates, per, p)
     _called_after_the_request(clause_candidates, per, normalized_text)

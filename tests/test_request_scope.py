@@ -370,3 +370,17 @@ def test_a_request_after_the_retraction_or_a_no_before_it_still_acts(runner):
     caps = [cap for cap, _ in _caps(runner, "청정해 줘. 아 아니다, 사진 찍어 줘")[1]]
     assert "take_photo" in caps and "selected_room_clean" not in caps
     assert _caps(runner, "아니다 그냥 안방으로 가")[1] == [("move_to_room", "start")]
+
+
+@pytest.mark.parametrize("text", ["클로바, 음량 올려.", "헤이 기아, 공기 청정 모드 켜 줘.", "팅커벨, 볼륨 3으로.", "제트봇, 주방으로 가.",
+                                  "티비야 볼륨 이십으로 해", "월패드, 엘리베이터 우리 층으로 좀 불러 줘"])
+def test_another_assistant_device_or_name_called_first_is_who_is_asked(runner, text):
+    """An assistant's name read as two morphemes (클로 + 바), any name after a wake word, a name or another thing
+    before a comma, and 티비야 read as a copula: the turn is said to it, and the robot does nothing."""
+    assert _caps(runner, text)[1] == []
+
+
+def test_the_robot_called_or_a_room_before_a_comma_still_asks_the_robot(runner):
+    assert _caps(runner, "헤이 로봇 청정해 줘")[1] != []
+    assert _caps(runner, "거실, 청정해 줘")[1] != []
+    assert _caps(runner, "진짜야 청정해 줘")[1] != []
