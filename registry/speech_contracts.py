@@ -341,6 +341,10 @@ class SpeechActLexicon(_Model):
     standing_rule_cues: list[Morphemes] = Field(default_factory=list)
     """다음엔 / 다음부터 / 앞으로는: runs that make what follows them in the turn a rule for later occasions (다음부터
     사진 찍을 땐 먼저 물어봐), not a request to act now."""
+    later_cues: list[Morphemes] = Field(default_factory=list)
+    """내일 / 이따 / 나중에 / -고 나서 / -은 뒤에: runs that put a suggestion (-자) later than now; a suggestion put
+    later, with nothing said to be now (now_cues: 지금), is a plan among the people present, not a request."""
+    now_cues: list[Morphemes] = Field(default_factory=list)
     trailing_marks: list[str] = Field(default_factory=list)
     """배터리... / 공기가 좀…: marks of a voice trailing off; a predicate-less last clause before one is unfinished."""
     trailing_particles: Morphemes = Field(default_factory=list)
@@ -361,6 +365,8 @@ class SpeechActLexicon(_Model):
     intention_runs = cached_property(lambda self: _runs(self.intentions))
     recitation_runs = cached_property(lambda self: _runs(self.recitation_cues))
     standing_rule_runs = cached_property(lambda self: _runs(self.standing_rule_cues))
+    later_runs = cached_property(lambda self: _runs(self.later_cues))
+    now_runs = cached_property(lambda self: _runs(self.now_cues))
     distal_runs = cached_property(lambda self: _runs(self.distal_references))
     afterthought_runs = cached_property(lambda self: _runs(self.afterthought_markers))
 

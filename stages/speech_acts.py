@@ -19,7 +19,7 @@ from stages._owners import a_rooms_purifier, owned_by_other_thing, owner_named_a
 from stages._matchers import matchers_for
 from stages.clause_reading import Reading, cut_off_word, read_clause
 from stages.licensing import license_clauses
-from stages.speech_patterns import Patterns, final_predicate, key, patterns
+from stages.speech_patterns import Patterns, contains, final_predicate, key, patterns
 
 _ASKING = ACTING_MOODS | {"state_question", "question"}
 
@@ -294,6 +294,20 @@ def _called_after_the_request(clauses: list[ClauseAnalysis], per: list[Reading],
         per[a].signals.append(f"vocative:after:{call.split(':', 1)[1]}")
 
 
+def _planned_for_later(clauses: list[ClauseAnalysis], per: list[Reading], lex: SpeechActLexicon) -> None:
+    """내일 손님 오시기 전에 거실 청정 한번 돌리자 / 애들 재우고 나서 안방 청정 돌리자: a suggestion (-자) the turn puts
+    later (speech_acts later_cues), with nothing said to be now (now_cues: 손님 오기 전에 지금 얼른 청정 돌리자 still
+    asks), is a plan among the people present: the speaker's and theirs to carry out, not the robot's now."""
+    keys = [key(m) for c in clauses for m in c.morphemes]
+    said = [key(m) for c in clauses if c.role == "action" for m in c.morphemes]  # (지금 돌리면 시끄러워: a condition)
+    if not any(contains(keys, run) for run in lex.later_runs) or any(contains(said, run) for run in lex.now_runs):
+        return
+    for r in per:
+        if r.mood == "suggestion" and r.agent == "robot":
+            r.agent = "user"
+            r.signals.append("planned_for_later")
+
+
 def _recited(clauses: list[ClauseAnalysis], per: list[Reading], lex: SpeechActLexicon) -> None:
     """자 따라 해 보세요 오른쪽으로 돌아 / 받아쓰기 세 번째 사진을 찍어 주세요: from a recitation cue on, the turn's
     words are repeated, written down or played with (speech_acts recitation_cues): reported, never asked."""
@@ -371,6 +385,7 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: Normal
     owner_played_nearby(clause_candidates, per, registry.speech_acts)
     _recited(clause_candidates, per, registry.speech_acts)
     _standing_rule(clause_candidates, per, registry.speech_acts)
+    _planned_for_later(clause_candidates, per, registry.speech_acts)
     _stop_said_to_somebody(clause_candidates, per)
     _mark_messages(clause_candidates, per)
     _supposed_by_a_condition(clause_candidates, per)

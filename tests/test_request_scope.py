@@ -384,3 +384,15 @@ def test_the_robot_called_or_a_room_before_a_comma_still_asks_the_robot(runner):
     assert _caps(runner, "헤이 로봇 청정해 줘")[1] != []
     assert _caps(runner, "거실, 청정해 줘")[1] != []
     assert _caps(runner, "진짜야 청정해 줘")[1] != []
+
+
+@pytest.mark.parametrize("text", ["내일 손님 오시기 전에 거실 청정 한번 돌리자. 아침에 당신이 좀 챙겨",
+                                  "애들 재우고 나서 안방 청정 돌리자, 지금 돌리면 시끄러워.", "이따가 청정 돌리자"])
+def test_a_suggestion_put_later_is_a_plan_among_people(runner, text):
+    """speech_acts later_cues / now_cues: -자 put later, with nothing said to be now, asks nothing of the robot now."""
+    assert _caps(runner, text)[1] == []
+
+
+@pytest.mark.parametrize("text", ["손님 오기 전에 지금 얼른 청정 좀 돌리자", "청정하자"])
+def test_a_suggestion_for_now_still_asks(runner, text):
+    assert ("selected_room_clean", "start") in _caps(runner, text)[1]
