@@ -341,6 +341,9 @@ class SpeechActLexicon(_Model):
     standing_rule_cues: list[Morphemes] = Field(default_factory=list)
     """다음엔 / 다음부터 / 앞으로는: runs that make what follows them in the turn a rule for later occasions (다음부터
     사진 찍을 땐 먼저 물어봐), not a request to act now."""
+    thought_runs: list[Morphemes] = Field(default_factory=list)
+    """켜 볼까 했는데 / 청정 돌릴까 해 / 찍을까 싶어서: -ㄹ까 with 하다 or 싶다 after it is what the speaker thought of
+    doing; the clause asks nothing (its agent is the speaker)."""
     later_cues: list[Morphemes] = Field(default_factory=list)
     """내일 / 이따 / 나중에 / -고 나서 / -은 뒤에: runs that put a suggestion (-자) later than now; a suggestion put
     later, with nothing said to be now (now_cues: 지금), is a plan among the people present, not a request."""
@@ -366,6 +369,7 @@ class SpeechActLexicon(_Model):
     recitation_runs = cached_property(lambda self: _runs(self.recitation_cues))
     standing_rule_runs = cached_property(lambda self: _runs(self.standing_rule_cues))
     later_runs = cached_property(lambda self: _runs(self.later_cues))
+    thought_of_runs = cached_property(lambda self: _runs(self.thought_runs))
     now_runs = cached_property(lambda self: _runs(self.now_cues))
     distal_runs = cached_property(lambda self: _runs(self.distal_references))
     afterthought_runs = cached_property(lambda self: _runs(self.afterthought_markers))

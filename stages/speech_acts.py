@@ -295,9 +295,14 @@ def _called_after_the_request(clauses: list[ClauseAnalysis], per: list[Reading],
 
 
 def _planned_for_later(clauses: list[ClauseAnalysis], per: list[Reading], lex: SpeechActLexicon) -> None:
-    """내일 손님 오시기 전에 거실 청정 한번 돌리자 / 애들 재우고 나서 안방 청정 돌리자: a suggestion (-자) the turn puts
+    """What the speaker thought of doing (speech_acts thought_runs: 켜 볼까 했는데) asks nothing.
+    내일 손님 오시기 전에 거실 청정 한번 돌리자 / 애들 재우고 나서 안방 청정 돌리자: a suggestion (-자) the turn puts
     later (speech_acts later_cues), with nothing said to be now (now_cues: 손님 오기 전에 지금 얼른 청정 돌리자 still
     asks), is a plan among the people present: the speaker's and theirs to carry out, not the robot's now."""
+    for c, r in zip(clauses, per):  # 센서 모드 켜 볼까 했는데: what the speaker thought of doing asks nothing
+        if r.agent == "robot" and any(contains([key(m) for m in c.morphemes], run) for run in lex.thought_of_runs):
+            r.agent = "user"
+            r.signals.append("thought_of")
     keys = [key(m) for c in clauses for m in c.morphemes]
     said = [key(m) for c in clauses if c.role == "action" for m in c.morphemes]  # (지금 돌리면 시끄러워: a condition)
     if not any(contains(keys, run) for run in lex.later_runs) or any(contains(said, run) for run in lex.now_runs):

@@ -396,3 +396,8 @@ def test_a_suggestion_put_later_is_a_plan_among_people(runner, text):
 @pytest.mark.parametrize("text", ["손님 오기 전에 지금 얼른 청정 좀 돌리자", "청정하자"])
 def test_a_suggestion_for_now_still_asks(runner, text):
     assert ("selected_room_clean", "start") in _caps(runner, text)[1]
+
+
+@pytest.mark.parametrize("text", ["센서 모드 켜 볼까 했는데 밤에 돌아다닐까 봐 안 켰어", "청정 돌릴까 해"])
+def test_what_the_speaker_thought_of_doing_asks_nothing(runner, text):
+    assert _caps(runner, text)[1] == []
