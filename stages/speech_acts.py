@@ -244,13 +244,15 @@ def _called_at_the_end(clauses: list[ClauseAnalysis], per: list[Reading], p: Pat
             ms[-read - 1][1] == "NNP" or ms[-read - 1][0] in p.persons or ms[-read - 1] in p.voc_words):
         del ms[-read:]  # 은지야 / 자기야 said last, read as 이/VCP 야/EF: the vocative
         particle = True
+    # 태민아 read as 태 + 민 + 아/JKV: Kiwi itself reads the vocative 아 / 야 (not 이여: 몇 달이여? is a dialect copula)
+    tagged = bool(ms) and ms[-1] in (("아", "JKV"), ("야", "JKV"))
     while ms and (ms[-1][1] == "XSN" or ms[-1] in p.voc_particles):
         particle = particle or ms[-1] in p.voc_particles
         ms.pop()  # 얘들아: the particle and the plural suffix belong to the call
     person = bool(ms) and ms[-1] not in p.robot and (ms[-1] in p.voc_words or (
         ms[-1][1].startswith(("NN", "NP")) and (particle or ms[-1][0] in p.persons)))
     # (... 되는 기야: a noun after a modifier ending is what the phrase names, a bound noun, not a call)
-    after_ending = person and len(ms) >= 2 and ms[-2][1].startswith("E") and ms[-2][1] != "ETM"
+    after_ending = person and len(ms) >= 2 and (ms[-2][1].startswith("E") or tagged) and ms[-2][1] != "ETM"
     alone = len(clauses) > 1 and len(ms) == 1 and ms[0] not in p.robot and (
         person or any(s.startswith("vocative:") for s in per[last].signals))
     if not (after_ending or alone):

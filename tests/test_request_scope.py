@@ -401,3 +401,10 @@ def test_a_suggestion_for_now_still_asks(runner, text):
 @pytest.mark.parametrize("text", ["센서 모드 켜 볼까 했는데 밤에 돌아다닐까 봐 안 켰어", "청정 돌릴까 해"])
 def test_what_the_speaker_thought_of_doing_asks_nothing(runner, text):
     assert _caps(runner, text)[1] == []
+
+
+def test_a_name_kiwi_splits_before_its_vocative_particle_said_last_is_a_call(runner):
+    """태민아 read as 태 + 민 + 아/JKV after a request: the request is said to 태민 (몇 달이여? is no call)."""
+    assert _caps(runner, "게임 소리 다 들린다! 음소거 좀 해 태민아")[1] == []
+    record, _ = _caps(runner, "우리 때 받은 설명서엔 필터를 아홉 달에 갈라 했는데 요새는 몇 달이여?")
+    assert record.family == "DQR"
