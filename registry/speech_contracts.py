@@ -341,6 +341,11 @@ class SpeechActLexicon(_Model):
     standing_rule_cues: list[Morphemes] = Field(default_factory=list)
     """다음엔 / 다음부터 / 앞으로는: runs that make what follows them in the turn a rule for later occasions (다음부터
     사진 찍을 땐 먼저 물어봐), not a request to act now."""
+    body_parts: list[str] = Field(default_factory=list)
+    """손뼉, 팔, 고개: what only a person moves (the robot has wheels, a camera and a screen); a request whose object is
+    one (손뼉을 치며, 팔 벌려, 고개 숙여), or one of body_verbs (춤춰, 뛰어), is said to people, and so are the turn's
+    other requests and stops (빙글빙글 돌아라 ... 손뼉 치고 멈춰라: a game, a song, an exercise)."""
+    body_verbs: Morphemes = Field(default_factory=list)
     thought_runs: list[Morphemes] = Field(default_factory=list)
     """켜 볼까 했는데 / 청정 돌릴까 해 / 찍을까 싶어서: -ㄹ까 with 하다 or 싶다 after it is what the speaker thought of
     doing; the clause asks nothing (its agent is the speaker)."""

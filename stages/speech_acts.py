@@ -74,6 +74,23 @@ def _stop_said_to_somebody(clauses: list[ClauseAnalysis], per: list[Reading]) ->
             r.signals.append("stop_said_to:somebody")
 
 
+def _bodies_moved(clauses: list[ClauseAnalysis], per: list[Reading], lex: SpeechActLexicon) -> None:
+    """손뼉을 치며 빙글빙글 돌아요 / 빙글빙글 돌아라 ... 손뼉 치고 멈춰라: a request to move a body part or to dance or jump
+    (speech_acts body_parts, body_verbs) is said to people; so are the turn's other requests and stops."""
+    parts, verbs = frozenset(lex.body_parts), frozenset(tuple(v.split("/")) for v in lex.body_verbs)
+    moved = None
+    for c, r in zip(clauses, per):
+        ms = [key(m) for m in c.morphemes]
+        objects = [a for i, a in enumerate(ms[:-1]) if a[0] in parts and a[1] == "NNG"
+                   and (ms[i + 1][1] in ("JKO", "VV") or (i + 2 < len(ms) and ms[i + 1][1] == "JX" and ms[i + 2][1] == "VV"))]
+        if r.mood in ("request", "stop") and (objects or any(k in verbs for k in ms)):
+            moved = (objects or [next(k for k in ms if k in verbs)])[0][0]
+    for r in per if moved else []:
+        if r.mood in ("request", "stop") and r.agent == "robot":
+            r.mood, r.agent = "request", "third_person"
+            r.signals.append(f"body_act:{moved}")
+
+
 def _run_into_a_remark(clauses: list[ClauseAnalysis], per: list[Reading], nt: NormalizedText, lex: SpeechActLexicon) -> None:
     """사진 좀 찍어 줘, 지금 예쁘다: a request run on after a comma into anything but another request, for what people
     ask of each other too (speech_acts asked_of_people_too) and the robot called nowhere, is read as part of the
@@ -394,6 +411,7 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: Normal
     _standing_rule(clause_candidates, per, registry.speech_acts)
     _planned_for_later(clause_candidates, per, registry.speech_acts)
     _stop_said_to_somebody(clause_candidates, per)
+    _bodies_moved(clause_candidates, per, registry.speech_acts)
     _mark_messages(clause_candidates, per)
     _supposed_by_a_condition(clause_candidates, per)
     _run_into_a_remark(clause_candidates, per, normalized_text, registry.speech_acts)

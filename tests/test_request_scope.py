@@ -408,3 +408,15 @@ def test_a_name_kiwi_splits_before_its_vocative_particle_said_last_is_a_call(run
     assert _caps(runner, "게임 소리 다 들린다! 음소거 좀 해 태민아")[1] == []
     record, _ = _caps(runner, "우리 때 받은 설명서엔 필터를 아홉 달에 갈라 했는데 요새는 몇 달이여?")
     assert record.family == "DQR"
+
+
+@pytest.mark.parametrize("text", ["동그랗게 원을 그리며 빙글빙글 돌아요 손뼉을 치며 빙글빙글 돌아요",
+                                  "빙글빙글 돌아라 한 바퀴 돌아라 손뼉 치고 멈춰라", "나는 경찰이고 너는 도둑이야. 손 들어! 벽 쪽으로 가!"])
+def test_a_turn_that_asks_to_move_a_body_part_is_said_to_people(runner, text):
+    """speech_acts body_parts / body_verbs: a game, a song or an exercise; the robot has no hands to clap."""
+    record, caps = _caps(runner, text)
+    assert caps == [] and record.family == "DEF"
+
+
+def test_turning_in_place_with_no_body_part_still_asks_the_robot(runner):
+    assert _caps(runner, "제자리에서 한 바퀴 돌아 봐")[1] == [("rotate_in_place", "start")]
