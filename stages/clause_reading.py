@@ -259,7 +259,8 @@ def _cues(c: ClauseAnalysis, s: _Shape, p: Patterns, out: Reading) -> _Cues:
     asked = [k for i, k in enumerate(matrix) if not (i + 1 < len(matrix) and matrix[i + 1] in p.how_state)]
     base = len(ms) - len(matrix)
     manner = {i for i in range(len(matrix) - 1) if matrix[i][1].startswith("VA") and matrix[i + 1] in p.manner_end}
-    manner |= {i for i in range(len(matrix)) if inside[base + i]}
+    # (청소 좀 해라: in an unsupported act's words, 해 is still the verb)
+    manner |= {i for i in range(len(matrix)) if inside[base + i] and (matrix[i][1] != "VV" or c.capabilities)}
     pred_at = next((i for i, k in reversed(list(enumerate(matrix)))
                     if k[1] in VERB_TAGS and k not in p.benefactive and i not in manner), None)
     last_pred = matrix[pred_at] if pred_at is not None else None

@@ -114,3 +114,10 @@ def test_how_nice_it_would_be_is_a_wish_and_this_in_a_request_is_still_unsaid(ru
     assert _route(runner, "로봇이 알아서 청정하면 얼마나 좋을까")[0].family == "DEF"
     assert _route(runner, "이거 켜 줘")[0].family == "STT_NULL"
     assert _route(runner, "그거 언제 돼?")[0].family == "STT_NULL"
+
+
+def test_a_light_verb_inside_an_unsupported_acts_words_is_still_the_clauses_verb(runner):
+    """오늘 먼지 많으니까 싹 다 청소 좀 해라: 해라 asks (floor cleaning, unsupported); the premise's 많다 does not make
+    the clause a remark."""
+    record, caps = _route(runner, "오늘 먼지 많으니까 싹 다 청소 좀 해라")
+    assert record.family == "UNS" and caps == []
