@@ -233,6 +233,7 @@ class Matchers:
         """청소기 돌려라 먼지 천지다: Kiwi tags a mid-turn imperative EC; on a verb it still ends a sentence."""
         run_on = clauses["run_on_imperatives"]
         self.run_on_imperatives = (frozenset(run_on["endings"]), frozenset(run_on["after_tags"]), frozenset(run_on["before_tags"]))
+        self.run_on_after_a_comma = frozenset(run_on["before_tags_after_a_comma"])
         self.no_sentence_split_before = tuple(clauses["no_sentence_split_before_tags"])
         self.continuing_finals = set(clauses["continuing_finals"])
         """Sentence endings that spoken Korean runs on from (들렀다 와, 있던데 바뀐 거야): never a sentence cut."""

@@ -62,7 +62,8 @@ def _runs_on(morphs: list[Morpheme], i: int, m: Matchers) -> bool:
     endings, after, before = m.run_on_imperatives
     mo, nxt = morphs[i], morphs[i + 1]
     if nxt.tag == "SP" and i + 2 < len(morphs):
-        nxt = morphs[i + 2]  # 볼륨 좀 올려 줘, 잘 안 들려: a comma before the reason
+        nxt = morphs[i + 2]  # 볼륨 좀 올려 줘, 잘 안 들려: a comma before the reason (티비 켜 봐, 9 시 뉴스 ...: a number too)
+        before = before | m.run_on_after_a_comma
     if not (mo.tag == "EC" and mo.form in endings and i > 0 and morphs[i - 1].tag in after and nxt.tag in before
             and nxt.start > mo.start + mo.length):
         return False

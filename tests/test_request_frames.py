@@ -121,3 +121,9 @@ def test_a_light_verb_inside_an_unsupported_acts_words_is_still_the_clauses_verb
     the clause a remark."""
     record, caps = _route(runner, "오늘 먼지 많으니까 싹 다 청소 좀 해라")
     assert record.family == "UNS" and caps == []
+
+
+def test_a_reason_after_a_comma_that_opens_with_a_number_leaves_the_request_its_own(runner):
+    """티비 켜 봐, 아홉 시 뉴스 할 때 됐다: the request to another appliance stays a request (UNS), not a past remark."""
+    record, caps = _route(runner, "티비 켜 봐, 아홉 시 뉴스 할 때 됐다")
+    assert record.family == "UNS" and caps == []
