@@ -138,13 +138,13 @@ def _scopes_over_request(c: ClauseAnalysis, tags: list[str], i: int, first_word:
     return c.compact_offsets[i] >= first_word or c.compact_offsets[j] >= first_word
 
 
-def _in_premise(ms: list[Pair], tags: list[str], i: int, p: Patterns) -> bool:
-    """소리가 안 나는데 고장이야: the negator belongs to the premise, not to what is said."""
-    for j in range(i + 1, len(ms) - 1):
-        premise = ms[j] in p.premise or (ms[j] == ("데", "NNB") and tags[j - 1] == "ETM")
-        if premise and any(t in VERB_TAGS for t in tags[j + 1:]):
-            return True
-    return False
+def _negates_elsewhere(ms: list[Pair], tags: list[str], i: int, p: Patterns) -> bool:
+    """소리가 안 나는데 고장이야 / 애기 안 깨게 소리 줄여 줘: the negator belongs to a premise, or to what a request
+    should bring about (-게), not to what is said."""
+    def verb_after(k: int) -> bool:
+        return any(t in VERB_TAGS for t in tags[k:])
+    return any((ms[j] in p.premise or (ms[j] == ("데", "NNB") and tags[j - 1] == "ETM")) and verb_after(j + 1)
+               or tags[j] in VERB_TAGS and ms[j + 1] in p.manner_end and verb_after(j + 2) for j in range(i + 1, len(ms) - 1))
 
 
 def _polarity(c: ClauseAnalysis, s: _Shape, p: Patterns, out: Reading) -> str | None:
@@ -158,7 +158,7 @@ def _polarity(c: ClauseAnalysis, s: _Shape, p: Patterns, out: Reading) -> str | 
         leave += len(ms) - len(s.matrix)
     negator = next((k[0] for i, k in enumerate(ms)
                     if k in p.negators and i != leave and not c.in_registry_word[i] and i >= len(ms) - len(s.matrix)
-                    and _scopes_over_request(c, s.tags, i, first_word) and not _in_premise(ms, s.tags, i, p)), None)
+                    and _scopes_over_request(c, s.tags, i, first_word) and not _negates_elsewhere(ms, s.tags, i, p)), None)
     if follows(s.matrix, p.prohibit_conn, p.prohibit_aux, within=2) is not None:
         out.polarity = "prohibited"
         sig.append("prohibitive")

@@ -420,3 +420,9 @@ def test_a_turn_that_asks_to_move_a_body_part_is_said_to_people(runner, text):
 
 def test_turning_in_place_with_no_body_part_still_asks_the_robot(runner):
     assert _caps(runner, "제자리에서 한 바퀴 돌아 봐")[1] == [("rotate_in_place", "start")]
+
+
+@pytest.mark.parametrize("text,expected", [("애기 안 깨게 소리 줄여 줘", [("sound_volume", "level")]), ("청정 안 해도 돼", [])])
+def test_a_negator_in_what_the_request_brings_about_does_not_negate_it(runner, text, expected):
+    """안 깨게 (so that it does not wake): the negation is the result asked for; 애기 bare is the subject, no call."""
+    assert _caps(runner, text)[1] == expected
