@@ -134,6 +134,9 @@ def _public_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers, registry: Registry)
         lit("has_vague_reference", 1.0, "trailing_off" if trailing else broken)
     if c.act is not None and c.act.mood in _TALK_MOODS and c.role == "action":
         frg_strength *= 0.3  # 날씨 진짜 좋다 / 어제 바람 엄청 불었어: talking about the weather asks nothing
+    elif c.unsupported and c.act is not None and c.act.mood == "request" \
+            and any(w in m.public_places for w in cues.get("frg_scope", [])):
+        frg_strength *= 0.3  # 식당 예약해 줘: the place is what an unsupported act is done to, not something looked up
     lit("has_frg_scope", frg_strength, *cues.get("frg_scope", []), "outdoor_dust" if c.outdoor_dust else "")
     # a recommendation with an object noun ("요트북 추천") is a public target; "추천해줘" alone is not
     lit("has_public_recommendation_cue", (1.0 if c.noun_count >= 2 else 0.5) if cues.get("frg_recommend") else 0.0, *cues.get("frg_recommend", []))

@@ -127,3 +127,13 @@ def test_a_reason_after_a_comma_that_opens_with_a_number_leaves_the_request_its_
     """티비 켜 봐, 아홉 시 뉴스 할 때 됐다: the request to another appliance stays a request (UNS), not a past remark."""
     record, caps = _route(runner, "티비 켜 봐, 아홉 시 뉴스 할 때 됐다")
     assert record.family == "UNS" and caps == []
+
+
+@pytest.mark.parametrize("text", ["식당 예약해 줘", "내일 저녁 7시에 식당 예약 좀 해 줘"])
+def test_a_place_booked_is_a_purchase_not_a_lookup_or_a_schedule(runner, text):
+    record, _ = _route(runner, text)
+    assert record.family == "UNS" and record.unsupported_categories[:1] == ["purchase_or_payment"]
+
+
+def test_a_place_recommended_is_still_looked_up(runner):
+    assert _route(runner, "근처 식당 추천해 줘")[0].family == "FRG"
