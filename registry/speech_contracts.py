@@ -375,6 +375,8 @@ class SpeechActLexicon(_Model):
     standing_rule_runs = cached_property(lambda self: _runs(self.standing_rule_cues))
     later_runs = cached_property(lambda self: _runs(self.later_cues))
     thought_of_runs = cached_property(lambda self: _runs(self.thought_runs))
+    body_part_set = cached_property(lambda self: frozenset(self.body_parts))
+    body_verb_set = cached_property(lambda self: frozenset(tuple(v.split("/")) for v in self.body_verbs))
     now_runs = cached_property(lambda self: _runs(self.now_cues))
     distal_runs = cached_property(lambda self: _runs(self.distal_references))
     afterthought_runs = cached_property(lambda self: _runs(self.afterthought_markers))

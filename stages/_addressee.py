@@ -34,9 +34,11 @@ def vocative(ms: list[Pair], inside: list[bool], p: Patterns, morphemes: list) -
         word = "".join(m[0] for m in ms[i:end])  # the written word (클로바, read as 클로 + 바)
         if word.lower().startswith(p.assistants) or (woke and k[1].startswith("NN") and k not in p.robot):
             return word, "assistant"  # 시리야, 클로바, 헤이 기아: another assistant is addressed
-        if (word.lower() in p.thing_words or any(t == "NNP" for _, t in ms[i:end]) and len(word) >= 2) and end < len(ms) \
-                and ms[end][1] == "SP" and k not in p.robot:  # 제트봇, 주방으로 가 / 월패드, 엘리베이터 불러 줘: a name before a comma calls its bearer
-            return word, "assistant" if word.lower() in p.thing_words else "person"
+        # 제트봇, 주방으로 가 / 월패드, 엘리베이터 불러 줘: a name (or another thing) before a comma calls its bearer
+        thing = word.lower() in p.thing_of
+        named = thing or (len(word) >= 2 and any(t == "NNP" for _, t in ms[i:end]))
+        if named and end < len(ms) and ms[end][1] == "SP" and k not in p.robot:
+            return word, "assistant" if thing else "person"
         j = i + 1
         while j < len(ms) and ms[j][1] == "XSN":
             j += 1  # 얘들아: the plural suffix belongs to the noun

@@ -369,9 +369,9 @@ def _merge_axes(per_clause: list[dict[str, EvidenceAxis]]) -> dict[str, Evidence
 
 
 _SHAPING_TAGS = ("VV", "VX", "XSV")
+"""A verb gives a broken turn a sentence's shape: something was asked, only its target is missing."""
 _TARGET_TAGS = ("NNG", "NNP", "NR", "SN", "SL", "XR")
 """What a request may act on: a noun, a number, a foreign word (not a pronoun: 뭐 좀 해 봐 names nothing)."""
-"""A verb gives a broken turn a sentence's shape: something was asked, only its target is missing."""
 _CONTENT_TAGS = ("NNG", "NNP", "SL", "SN", "NR", "VV", "VA", "XSV", "XR")
 """Morphemes that carry content; a turn with none (아 그 뭐였지, 에 그니까 그게) has nothing to clarify."""
 _BROKEN_OFF = ("trailing_off", "trails_off", "cut_off_stem", "cut_off_word")

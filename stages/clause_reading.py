@@ -344,8 +344,9 @@ def _asked_knowledge(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: R
         return "knowledge_question"
     if s.benefactive or final in p.asking_request_end:
         return "request"
-    at = _last_at(s.matrix, final)  # (시끄러울까? 충분할까?: -ㄹ까 on an adjective wonders how it is; nobody is to act;
-    wonders = at > 0 and s.matrix[at - 1][1].split("-")[0] in ("VA", "XSA") and s.matrix[at - 1] not in p.wish_good  # 좋을까: a wish)
+    # 시끄러울까? 충분할까?: -ㄹ까 on an adjective wonders how it is, nobody is to act (좋을까 is a wish)
+    at = _last_at(s.matrix, final)
+    wonders = at > 0 and s.matrix[at - 1][1].split("-")[0] in ("VA", "XSA") and s.matrix[at - 1] not in p.wish_good
     if final in p.suggest_end and not wonders:
         return _suggestion(s, p, out)
     if f.criterion:

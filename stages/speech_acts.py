@@ -77,7 +77,7 @@ def _stop_said_to_somebody(clauses: list[ClauseAnalysis], per: list[Reading]) ->
 def _bodies_moved(clauses: list[ClauseAnalysis], per: list[Reading], lex: SpeechActLexicon) -> None:
     """손뼉을 치며 빙글빙글 돌아요 / 빙글빙글 돌아라 ... 손뼉 치고 멈춰라: a request to move a body part or to dance or jump
     (speech_acts body_parts, body_verbs) is said to people; so are the turn's other requests and stops."""
-    parts, verbs = frozenset(lex.body_parts), frozenset(tuple(v.split("/")) for v in lex.body_verbs)
+    parts, verbs = lex.body_part_set, lex.body_verb_set
     moved = None
     for c, r in zip(clauses, per):
         ms = [key(m) for m in c.morphemes]
@@ -245,6 +245,11 @@ def _ends_in(c: ClauseAnalysis, endings: frozenset) -> bool:
     return last is not None and key(last) in endings
 
 
+def _callable(k: tuple[str, str], p: Patterns) -> bool:
+    """A name, a person noun or a calling word: what a copula-read 야 after it calls (은지야, 자기야, 여보야)."""
+    return k[1] == "NNP" or k[0] in p.persons or k in p.voc_words
+
+
 def _called_at_the_end(clauses: list[ClauseAnalysis], per: list[Reading], p: Patterns) -> None:
     """사진 좀 찍어 줘 언니 / 거실로 와 얘들아 / 밥 먹자 민수야: a last clause that only calls somebody (a person noun,
     a vocative word, or a noun with a vocative particle, not one of the robot's names), or ends on such a call after
@@ -257,8 +262,7 @@ def _called_at_the_end(clauses: list[ClauseAnalysis], per: list[Reading], p: Pat
         del ms[-2:]  # 언니 여기서: where, said after the call
     particle = False
     read = len(p.voc_copula_read)
-    if read and len(ms) > read and tuple(ms[-read:]) == p.voc_copula_read and (
-            ms[-read - 1][1] == "NNP" or ms[-read - 1][0] in p.persons or ms[-read - 1] in p.voc_words):
+    if read and len(ms) > read and tuple(ms[-read:]) == p.voc_copula_read and _callable(ms[-read - 1], p):
         del ms[-read:]  # 은지야 / 자기야 said last, read as 이/VCP 야/EF: the vocative
         particle = True
     # 태민아 read as 태 + 민 + 아/JKV: Kiwi itself reads the vocative 아 / 야 (not 이여: 몇 달이여? is a dialect copula)
@@ -294,7 +298,7 @@ def _called_first(clauses: list[ClauseAnalysis], per: list[Reading], p: Patterns
     ms = [key(m) for m in clauses[order[0]].morphemes if not m.tag.startswith("S")]
     read = p.voc_copula_read
     if read and len(ms) == 1 + len(read) and tuple(ms[1:]) == read and ms[0] not in p.robot and (
-            ms[0][1] == "NNP" or ms[0][0] in p.persons or thing_named(clauses[order[0]], lex)):
+            _callable(ms[0], p) or thing_named(clauses[order[0]], lex)):
         per[order[0]].agent = "third_person"
         per[order[0]].signals.append(f"vocative:{ms[0][0]}")
 
@@ -313,15 +317,19 @@ def _called_after_the_request(clauses: list[ClauseAnalysis], per: list[Reading],
         per[a].signals.append(f"vocative:after:{call.split(':', 1)[1]}")
 
 
-def _planned_for_later(clauses: list[ClauseAnalysis], per: list[Reading], lex: SpeechActLexicon) -> None:
-    """What the speaker thought of doing (speech_acts thought_runs: 켜 볼까 했는데) asks nothing.
-    내일 손님 오시기 전에 거실 청정 한번 돌리자 / 애들 재우고 나서 안방 청정 돌리자: a suggestion (-자) the turn puts
-    later (speech_acts later_cues), with nothing said to be now (now_cues: 손님 오기 전에 지금 얼른 청정 돌리자 still
-    asks), is a plan among the people present: the speaker's and theirs to carry out, not the robot's now."""
-    for c, r in zip(clauses, per):  # 센서 모드 켜 볼까 했는데: what the speaker thought of doing asks nothing
+def _thought_of(clauses: list[ClauseAnalysis], per: list[Reading], lex: SpeechActLexicon) -> None:
+    """센서 모드 켜 볼까 했는데 / 청정 돌릴까 해: what the speaker thought of doing (speech_acts thought_runs) asks
+    nothing; its agent is the speaker."""
+    for c, r in zip(clauses, per):
         if r.agent == "robot" and any(contains([key(m) for m in c.morphemes], run) for run in lex.thought_of_runs):
             r.agent = "user"
             r.signals.append("thought_of")
+
+
+def _planned_for_later(clauses: list[ClauseAnalysis], per: list[Reading], lex: SpeechActLexicon) -> None:
+    """내일 손님 오시기 전에 거실 청정 한번 돌리자 / 애들 재우고 나서 안방 청정 돌리자: a suggestion (-자) the turn puts
+    later (speech_acts later_cues), with nothing said to be now (now_cues: 손님 오기 전에 지금 얼른 청정 돌리자 still
+    asks), is a plan among the people present: the speaker's and theirs to carry out, not the robot's now."""
     keys = [key(m) for c in clauses for m in c.morphemes]
     said = [key(m) for c in clauses if c.role == "action" for m in c.morphemes]  # (지금 돌리면 시끄러워: a condition)
     if not any(contains(keys, run) for run in lex.later_runs) or any(contains(said, run) for run in lex.now_runs):
@@ -332,15 +340,20 @@ def _planned_for_later(clauses: list[ClauseAnalysis], per: list[Reading], lex: S
             r.signals.append("planned_for_later")
 
 
+def _from_cue_on(clauses: list[ClauseAnalysis], runs) -> list[int]:
+    """The clauses (in the order said) that end after the first of these cue runs; a cue may span a cut (따라 | 해)."""
+    order = in_order(clauses)
+    ms = [m for i in order for m in clauses[i].morphemes]
+    keys = [key(m) for m in ms]
+    at = next((ms[j].start for j in range(len(ms)) for run in runs if tuple(keys[j:j + len(run)]) == run), None)
+    return [] if at is None else [i for i in order if clauses[i].end > at]
+
+
 def _recited(clauses: list[ClauseAnalysis], per: list[Reading], lex: SpeechActLexicon) -> None:
     """자 따라 해 보세요 오른쪽으로 돌아 / 받아쓰기 세 번째 사진을 찍어 주세요: from a recitation cue on, the turn's
     words are repeated, written down or played with (speech_acts recitation_cues): reported, never asked."""
-    order = in_order(clauses)
-    ms = [m for i in order for m in clauses[i].morphemes]  # a cue may span a cut (따라 | 해 보세요)
-    keys = [key(m) for m in ms]
-    at = next((ms[j].start for j in range(len(ms)) for run in lex.recitation_runs if tuple(keys[j:j + len(run)]) == run), None)
-    for i in order if at is not None else []:
-        if clauses[i].end > at and not per[i].reported:
+    for i in _from_cue_on(clauses, lex.recitation_runs):
+        if not per[i].reported:
             per[i].reported = True
             per[i].signals.append("recited")
 
@@ -348,13 +361,8 @@ def _recited(clauses: list[ClauseAnalysis], per: list[Reading], lex: SpeechActLe
 def _standing_rule(clauses: list[ClauseAnalysis], per: list[Reading], lex: SpeechActLexicon) -> None:
     """다음부터 사진 찍을 땐 나한테 먼저 물어봐 / 앞으로는 밤에 나이트 모드 켜 줘: from a standing-rule cue on
     (speech_acts standing_rule_cues), the turn says what to do on later occasions; nothing in it is asked now."""
-    order = in_order(clauses)
-    ms = [m for i in order for m in clauses[i].morphemes]
-    keys = [key(m) for m in ms]
-    at = next((ms[j].start for j in range(len(ms)) for run in lex.standing_rule_runs if tuple(keys[j:j + len(run)]) == run), None)
-    for i in order if at is not None else []:
-        if clauses[i].end > at:
-            per[i].signals.append("standing_rule")
+    for i in _from_cue_on(clauses, lex.standing_rule_runs):
+        per[i].signals.append("standing_rule")
 
 
 def _trails_off(c: ClauseAnalysis, nt: NormalizedText, lex: SpeechActLexicon) -> bool:
@@ -409,6 +417,7 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: Normal
     owner_played_nearby(clause_candidates, per, registry.speech_acts)
     _recited(clause_candidates, per, registry.speech_acts)
     _standing_rule(clause_candidates, per, registry.speech_acts)
+    _thought_of(clause_candidates, per, registry.speech_acts)
     _planned_for_later(clause_candidates, per, registry.speech_acts)
     _stop_said_to_somebody(clause_candidates, per)
     _bodies_moved(clause_candidates, per, registry.speech_acts)

@@ -30,10 +30,6 @@ class Patterns:
         self.fused_endings = dict(voc.fused_endings)
         self.voc_copula_read = tuple(tuple(v.split("/")) for v in voc.copula_read)
 
-    def _things(self, lex: SpeechActLexicon) -> None:
-        """The words of other things in the home (a thing called by name is addressed like another assistant)."""
-        self.thing_words = frozenset(w.lower() for words in lex.other_targets.things.values() for w in words)
-
     def __init__(self, lex: SpeechActLexicon):
         pairs = _pairs
         self.prohibit_conn, self.prohibit_aux = pairs(lex.prohibitive.connectives), pairs(lex.prohibitive.auxiliaries)
@@ -55,7 +51,7 @@ class Patterns:
         self.speaker, self.robot, self.subject_particles = pairs(lex.speaker_pronouns), pairs(lex.robot_pronouns), pairs(lex.subject_particles)
         self.persons = frozenset(lex.person_nouns)
         self._vocatives(lex.vocatives)
-        self._things(lex)
+        self.thing_of = lex.thing_of  # another thing in the home called by name is addressed like an assistant
         self.wish_aux, self.wish_verb = pairs(lex.wish.auxiliaries), pairs(lex.wish.verbs)
         self.wish_good, self.wish_cond = pairs(lex.wish.after_conditional), pairs(lex.wish.conditional_endings)
         self.curiosity = pairs(lex.wish.curiosity)
