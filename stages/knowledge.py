@@ -149,7 +149,9 @@ def knowledge_query(
     linker = _linker(knowledge_store, kiwi, registry)
     lemmas = [t.text for t in terms]
     linked = linker.link(text, lemmas)
-    focus = [t.text for t in terms if t.focus and t.text not in linker.generic_nouns]
+    people = registry.speech_acts.person_set
+    focus = [t.text for t in terms if t.focus and t.text not in linker.generic_nouns
+             and not {t.text, t.text + "님"} & people]  # 선생님, 우리 영감이: who asks is no word the manual must know
     dqr = registry.lexicon.get("dqr", {})
     shapes = {compact(s) for s in dqr.get("capability_question_shapes", [])}
     squeezed = compact(text)

@@ -354,3 +354,17 @@ def test_a_problem_is_answered_with_what_the_manual_says_to_do(answering_runner,
     first = record.answer.text.split("참고하세요")[0]
     assert all(r in first for r in remedies), (text, record.answer.text)
     assert [first.index(r) for r in remedies] == sorted(first.index(r) for r in remedies)
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("배터리 싹 다 닳으믄 충전을 몇 시간이나 해야 된당가?", "3시간"),   # 전라: -믄 (-면), 된당가 (되나)
+    ("필터는 은제 갈아야 되는 겨?", "12개월"),                             # 충청: 은제 (언제)
+    ("이 기계 무거버서 어찌 드노, 몇 키로나 되능교?", "9.8"),           # 경상: 무거버서, 드노, 되능교 (되나요)
+    ("우리 영감이 쓸 건데 이거 문지방은 몇 센치까지 넘어가요?", "1.5"),  # 문지방 is the manual's 문턱; 영감 a person, no topic
+])
+def test_regional_speech_is_read_as_the_standard_question(answering_runner, text, fact):
+    """Regional endings and words are rewritten before analysis (lexicon dialect_endings, dialect_words), so their
+    pieces are no unknown words that make the manual look silent."""
+    record = answering_runner.route_text(text)
+    assert record.family == "DQR" and record.answer.answerability == "sufficient", (text, record.answer.text)
+    assert fact in record.answer.text, (text, record.answer.text)
