@@ -165,18 +165,27 @@ best sentence's words: 배터리를 교체하지 마세요 does not answer 본�
 
 
 def _best_for_query(sentences: Sentences, weights: dict[str, float], idf: dict[str, float], quantity: bool = False,
-                    units: list[str] | None = None, marks: list[str] | None = None, number_words: list[str] | None = None) -> str:
+                    units: list[str] | None = None, marks: list[str] | None = None, number_words: list[str] | None = None,
+                    shape_marks: list[str] | None = None) -> str:
     """The section's sentence that answers the question best. A sentence stating a number in a unit the question
     asks for (몇 분 걸려 -> 약 1분이 걸리며) comes before any that does not, and for a permission or can-it question
     one that allows or forbids (물로 씻지 마세요) comes before one that shares words only: the definition sentence
-    may share more words with the question, but it does not answer it."""
+    may share more words with the question, but it does not answer it. A sentence of the kind a question's shape asks
+    for (어떻게 해야 돼? -> 측정하려면 ... 앉아 있어야 합니다; speech_acts answer_shapes) needs only to share a word with it:
+    the sentences of a section all share its topic, and the kind asked is what sets the answer apart."""
     def score(text: str, terms: list[str]) -> float:
         base = _said_overlap(text, terms, weights, idf, 1.0 if '"' in (marks or []) else _QUOTED_SHARE)  # 뭐라고 말해?: the quote answers
         return base * (1.0 + _NUMBER_BONUS) if quantity and base > 0 and _NUMBER.search(_QUOTED.sub("", text)) else base
 
     scores = [score(text, terms) for text, terms in sentences]
     near = max(scores, default=0.0) * _MARKED_SHARE
-    scored = [(states_units(text, units or [], number_words or ()), s > 0 and s >= near and any(m in text for m in marks or []), s, -i, text)
+    shapes = set(shape_marks or [])
+
+    def marked(text: str, s: float) -> bool:  # a sentence of the kind asked needs only to share a word
+        found = [m for m in marks or [] if m in text]
+        return bool(found) and s > 0 and (s >= near or all(m in shapes for m in found))
+
+    scored = [(states_units(text, units or [], number_words or ()), marked(text, s), s, -i, text)
               for i, ((text, _), s) in enumerate(zip(sentences, scores))]
     return max(scored)[4] if scored else ""
 
@@ -313,7 +322,7 @@ def retrieve(con: duckdb.DuckDBPyConnection, query: KnowledgeQuery, projection: 
         if all(e.source_id != hit.source_id for e in evidence):
             evidence.append(Evidence(source_id=hit.source_id, location=hit.location,
                                      claim=_best_for_query(sentences.get(hit.source_id, []), weights, ranked.idf, query.asks_quantity,
-                                                           query.asked_units, marks, query.number_words)))
+                                                           query.asked_units, marks, query.number_words, query.shape_marks)))
     if evidence and query.remedy_marks and not query.asked_units and not query.answer_marks:
         # a problem is answered by the troubleshooting section first, with what to do
         if query.troubleshooting:

@@ -158,6 +158,7 @@ def knowledge_query(
     quantity_words = registry.speech_acts.quantity_word_set
     keys = _lemma_keys(normalized_text)
     units = _asked_units(registry.speech_acts, set(keys), [t.text for t in terms if t.quantity])
+    problem = _reports_problem(keys, registry)
     return KnowledgeQuery(
         query_id=f"q-{trace_id[:12]}", text=text, truncated=truncated, as_of=knowledge_as_of, terms=lemmas,
         focus_terms=list(dict.fromkeys(focus)), quantity_terms=list(dict.fromkeys(t.text for t in terms if t.quantity)),
@@ -166,8 +167,9 @@ def knowledge_query(
         asked_units=units, number_words=_native_numbers(registry) if units else [], outside_manual=_outside_manual(keys, dqr),
         condition=_asked_condition(lemmas + linked.expansion_terms, dqr),
         answer_marks=dqr.get("directive_marks", {}).get("marks", []) if _asks_leave_or_ability(keys, registry.speech_acts) else [],
-        shape_marks=_shape_marks(keys, registry),
-        **_problem_fields(dqr.get("remedy_marks", {}) if _reports_problem(keys, registry) else {}),
+        # a problem's answer is what to do, read out in the manual's order (remedy_marks): no answer shape picks it
+        shape_marks=[] if problem else _shape_marks(keys, registry),
+        **_problem_fields(dqr.get("remedy_marks", {}) if problem else {}),
         asks_capabilities=not linked.links and _asks_what_it_can_do(normalized_text, registry),
         expansion_terms=linked.expansion_terms, known_surfaces=linked.matched,
     )

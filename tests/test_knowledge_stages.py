@@ -245,6 +245,7 @@ def test_a_quantity_question_is_answered_by_the_sentence_stating_its_unit(answer
     ("화면 밝기는 몇까지 올릴 수 있어?", "1부터 5까지"),           # a range; "화면 밝기 5로 해 줘" quotes a number, states none
     ("제자리 회전 시킬 때 조심할 점 있어?", "치워 주세요"),         # a caution: what to do, not what the feature is
     ("사진 찍자고 할 때 싫다고 하면 어떻게 돼?", "거부되면"),      # 싫다 is the manual's 거부 (synonyms)
+    ("건강 측정은 어떻게 하면 정확하게 돼?", "앉아"),              # how to: what to do, not what the feature is
 ])
 def test_the_kind_of_question_picks_the_sentence_of_that_kind(answering_runner, text, fact):
     record = answering_runner.route_text(text)
