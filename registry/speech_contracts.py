@@ -239,6 +239,9 @@ class SpeechActLexicon(_Model):
     """뭐가 달라지는데? 어디 가는데: a declarative ending that asks when a question word comes before it, unless an
     indirect question (indirect_question_endings) holds the question word (뭐가 좋은지 모르겠는데)."""
     indirect_question_endings: Morphemes = Field(default_factory=list)
+    finding_out_verbs: Morphemes = Field(default_factory=list)
+    """공기 어떤지 확인해, 어디 있는지 봐: a verb whose object is an indirect question asks to find it out; its question
+    word asks nothing of the hearer by itself (a request, not a question, unless asked with "?")."""
     open_question_words: Morphemes = Field(default_factory=list)
     """The question words that make an open_question_ending ask (not 얼마나 이쁜데, 왜 이렇게 늦는데, 어느 땐데:
     exclaimed or complained)."""

@@ -220,6 +220,7 @@ class Matchers:
         """Particles and endings that never stand as a word (는, 까지, 더라고요): see `spelled_by_bound_forms`."""
         self._longest_bound_form = max(map(len, self.bound_forms), default=0)
         self.ignorable_words = set(lex["clauses"]["ignorable_words"])
+        self.comparison_particles = frozenset(lex["clauses"].get("comparison_particles", []))
         clauses = lex["clauses"]
         self.connective_endings = set(clauses["connective_endings"])
         self.conditional_endings = set(clauses["conditional_endings"])

@@ -17,7 +17,7 @@ from stages.ngram_model import LEARNED_PREFIX
 from stages.licensing import FRAMELESS, OTHER_THINGS_PART, SLIP
 from stages._matchers import Matchers, matchers_for
 from stages._silence import hesitation_only, silent_clauses
-from stages.speech_patterns import patterns
+from stages.speech_patterns import owned_by_robot, patterns
 
 LEARNED_FLOOR = 0.2
 """A learned probability below this lights no axis (keeps records short; the weight does the rest)."""
@@ -134,6 +134,8 @@ def _public_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers, registry: Registry)
         lit("has_vague_reference", 1.0, "trailing_off" if trailing else broken)
     if c.act is not None and c.act.mood in _TALK_MOODS and c.role == "action":
         frg_strength *= 0.3  # 날씨 진짜 좋다 / 어제 바람 엄청 불었어: talking about the weather asks nothing
+    elif owned_by_robot(c.morphemes, cues.get("frg_scope", []), m.speech):
+        frg_strength *= 0.3  # 너 정체가 뭐야: what the robot is, not a traffic jam
     elif c.unsupported and c.act is not None and c.act.mood == "request" \
             and any(w in m.public_places for w in cues.get("frg_scope", [])):
         frg_strength *= 0.3  # 식당 예약해 줘: the place is what an unsupported act is done to, not something looked up
@@ -320,7 +322,9 @@ def _fragment_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers) -> None:
     # 이거 켜 줘: a request whose only object is "this" asks back, it is no whole sentence of conversation; so does
     # one for a device verb's act with nothing named to act on (켜 줘, 그렇게 좀 해 주세요)
     asks = c.act is not None and c.act.asks_for_an_act
-    targetless = asks and not any(t in _TARGET_TAGS for t in c.morpheme_tags) and not c.rooms and any(
+    named = [i for i, t in enumerate(c.morpheme_tags) if t in _TARGET_TAGS and not (  # 아까처럼 해 줘 names no target
+        i + 1 < len(c.morphemes) and f"{c.morphemes[i + 1].form}/{c.morphemes[i + 1].tag}" in m.comparison_particles)]
+    targetless = asks and not named and not c.rooms and any(
         (mo.form, mo.tag) in m.device_verbs and not _manner_before(c.morphemes, i, m) for i, mo in enumerate(c.morphemes))
     vague_request = asks and bool(c.cues.get("vague")) or targetless or _recalling(c, m.speech)
     if targetless:

@@ -13,7 +13,7 @@ from registry.contracts import Agent, Mood, Polarity
 from stages._clauses import ENDS_SENTENCE, VERB_TAGS, ClauseAnalysis
 from stages._matchers import compact
 from stages._addressee import person_act, person_purpose, robot_called_after, vocative
-from stages.speech_patterns import Patterns, asks_by_shape, asks_how, asks_leave, closed_syllable, follows, key
+from stages.speech_patterns import Patterns, asks_by_shape, asks_how, asks_leave, closed_syllable, finds_out, follows, key
 
 Pair = tuple[str, str]
 
@@ -127,7 +127,7 @@ def _shape(c: ClauseAnalysis, p: Patterns, paired: tuple[str, ...], out: Reading
     openly = asked_at is not None and final in p.open_question_end and c.connective in ("", *ENDS_SENTENCE) \
         and not any(k in p.indirect_question for k in matrix[asked_at:])  # 뭐가 달라지는데 (not 뭐가 좋은지 모르겠는데)
     question = ("?" in c.text or (final in p.question_end and final not in p.request_end) or openly
-                or (asks_word and not benefactive and final not in p.declare_end and final not in p.exclaim_end))
+                or (asks_word and not benefactive and final not in p.declare_end | p.exclaim_end and not finds_out(matrix, p)))
     return _Shape(ms=ms, tags=[k[1] for k in ms], matrix=matrix, ef=ef, final=final, benefactive=benefactive,
                   asks_word=asks_word, question=question)
 

@@ -63,6 +63,7 @@ class Patterns:
         self.person_acts, self.sequence_end = pairs(lex.person_acts), pairs(lex.sequence_endings)
         self.conjecture, self.service_declare = (pairs(lex.conjecture_endings), pairs(lex.conjecture_auxiliaries)), pairs(lex.service_declaratives)
         self.open_question_end, self.indirect_question = pairs(lex.open_question_endings), pairs(lex.indirect_question_endings)
+        self.finding_out = pairs(lex.finding_out_verbs)
         sq = lex.scope_question
         self.scope_particles, self.scope_endings = (pairs(sq.particles), pairs(sq.endings)) if sq else (frozenset(), frozenset())
         self.intonation_end = pairs(lex.intonation_endings)
@@ -233,3 +234,23 @@ def asks_by_shape(matrix: list[tuple[str, str]], last_pred: tuple[str, str] | No
     # 올라타는데 is read 는/ETM 데/NNB as often as 는데/EC
     premise = any(k in p.premise or (k == ("데", "NNB") and i and ms[i - 1][1] == "ETM") for i, k in enumerate(ms))
     return lemma in p.verdict_preds and premise
+
+
+def finds_out(matrix: list[tuple[str, str]], p: Patterns) -> bool:
+    """공기 어떤지만 확인해, 배터리 얼마나 남았는지 봐: an indirect question (indirect_question_endings) that a verb of
+    finding out (finding_out_verbs) takes as its object, in a clause a sentence ending closes (not 공기 어떤지 보게: so
+    that one sees it, purpose_endings); the question word inside asks the hearer nothing."""
+    at = next((i for i, k in enumerate(matrix) if k in p.indirect_question), None)
+    closed = matrix[-1][1] == "EF" and matrix[-1] not in p.purpose_endings
+    return at is not None and closed and any(k in p.finding_out for k in matrix[at + 1:])
+
+
+def owned_by_robot(morphemes: list, words: list[str], p: Patterns) -> bool:
+    """너 정체가 뭐야, 로봇의 정체: one of `words` right after a robot pronoun or word (its possessive 의 between) is
+    the robot's own, not a public matter (정체, a traffic jam, too)."""
+    ms = [(mo.form, mo.tag) for mo in morphemes]
+    for i, k in enumerate(ms[:-1]):
+        j = i + 2 if i + 2 < len(ms) and ms[i + 1] == ("의", "JKG") else i + 1
+        if k in p.robot and any(ms[j][0] in w or w in ms[j][0] for w in words if w):
+            return True
+    return False

@@ -1053,3 +1053,30 @@ def test_a_bare_pronoun_of_somebody_present_is_the_subject_not_a_call(runner):
     """얘 왜 또 멈췄지?: 얘 (this one) is what the question is about, here the robot: a problem, not talk to a person."""
     record = _route(runner, "얘 왜 또 소리가 안 나지?")
     assert record.family == "DQR" and "is_said_to_a_person" not in record.evidence.axes
+
+
+@pytest.mark.parametrize("text, acts", [
+    ("큰방 가서 공기 어떤지만 확인해", ["move_to_room", "air_quality"]),   # an indirect question is what to find out
+    ("배터리 얼마나 남았는지 봐", ["battery_status"]),
+])
+def test_an_indirect_question_a_verb_of_finding_out_takes_is_a_request(runner, text, acts):
+    """공기 어떤지 확인해: 어떤 sits inside the object of 확인해 (finding_out_verbs); the clause asks for a check."""
+    assert [a[0] for a in actions(_route(runner, text))] == acts, text
+
+
+@pytest.mark.parametrize("text", ["내 머릿속도 누가 청정 좀 해 줬으면 좋겠다", "누가 사진 좀 찍어 줬으면 좋겠네"])
+def test_a_wish_of_somebody_indefinite_plans_nothing(runner, text):
+    """누가 ... 해 줬으면 좋겠다: wished of anybody at all (누구 is a person noun), not asked of the robot."""
+    assert actions(_route(runner, text)) == [], text
+
+
+def test_a_noun_compared_with_names_no_target(runner):
+    """아까처럼 해 줘: how to act (like before) with nothing named to act on asks back what to do."""
+    record = _route(runner, "아까처럼 해 줘")
+    assert record.family == "STT_NULL" and record.stt_null_subtype == "GENERIC", (record.family, record.stt_null_subtype)
+
+
+def test_a_public_word_the_robot_owns_is_about_the_robot(runner):
+    """너 정체가 뭐야: the robot's identity, not a traffic jam (정체 is a public-information word too)."""
+    assert _route(runner, "너 정체가 뭐야, 공기청정기야 로봇이야?").family == "DQR"
+    assert _route(runner, "너 오늘 날씨 알아?").family == "FRG"
