@@ -352,9 +352,10 @@ def _refine_hits(w: _Words, f: _Found, registry: Registry, m: Matchers) -> None:
 
 
 def _clause_cues(w: _Words, m: Matchers) -> dict[str, list[str]]:
-    """Every cue set that occurs in the clause (not inside a noun + particle: 시작해줘/NNG is one spoken noun)."""
+    """Every cue set that occurs in the clause (not inside a noun + particle: 시작해줘/NNG is one spoken noun; not from
+    the middle of a noun: 주가 of 손주가 is a grandchild, not a share price)."""
     def fits(s: int, e: int) -> bool:
-        return not noun_and_particle(s, e, w.morphs, w.offsets)
+        return not noun_and_particle(s, e, w.morphs, w.offsets) and not any(a < s < b for a, b in w.nouns)
 
     cues = {name: found for name in CUE_SETS if (found := getattr(m, CUE_SETS[name]).find_fitting(w.cc, fits))}
     if "?" in w.text:

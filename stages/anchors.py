@@ -102,14 +102,14 @@ def _anchor_axes(c: ClauseAnalysis, lit: _Axes, history: HistoryEvidence) -> Non
         lit("has_product_identity_anchor", 1.0, "identity")
     # 밥솥 취사 예약 좀 해 줘: a reservation asked of another appliance is its own timer, not a schedule of the robot's
     appliances_own = bool(c.unsupported) and not c.capabilities and not any(cues.get(k) for k in _SCHEDULE_KINDS)
+    # (9시 뉴스가 이어집니다, 알람이 크게 울려요: a time or an alarm told of as a subject is nothing set for the robot)
+    said_of_another = c.act is not None and c.act.mood in ("statement", "exclamation") \
+        and any(s.startswith("subject:") for s in c.act.signals)
     if not appliances_own:
-        lit("has_schedule_workflow_scope", 1.0 if cues.get("sch_scope") else 0.0, *cues.get("sch_scope", []))
+        lit("has_schedule_workflow_scope", (0.3 if said_of_another else 1.0) if cues.get("sch_scope") else 0.0, *cues.get("sch_scope", []))
     managing = cues.get("sch_cancel", []) + cues.get("sch_list", [])
     if managing and (cues.get("sch_nouns") or history.active_schedule_workflow):
         lit("has_schedule_management_anchor", 1.0, *managing[:2])
-    # (9시 뉴스가 이어집니다: a time something else is said to keep is no time for the robot)
-    said_of_another = c.act is not None and c.act.mood in ("statement", "exclamation") \
-        and any(s.startswith("subject:") for s in c.act.signals)
     if not said_of_another:
         lit("has_schedule_time_semantics", c.times.strength, *c.times.signals)
     if c.times.strength > 0 and any(h.kind in ("execution", "settings") and h.strength >= 0.8 for h in c.capabilities):
@@ -122,7 +122,8 @@ def _public_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers, registry: Registry)
     """Public-information and vagueness axes; returns the FRG scope strength and whether the clause trails off."""
     cues, words = c.cues, c.text.split()
     # 날씨 그 저기 / 필터 아 뭐지: a topic word that trails off into fillers is a broken turn, not a question about it
-    trailing = 0 < len(words) <= 4 and words[-1].strip("?.!,~") in m.filler_words and c.filler_words > 0
+    trailing = 0 < len(words) <= 4 and words[-1].strip("?.!,~") in m.filler_words and c.filler_words > 0 \
+        and [mo.tag for mo in c.morphemes if not mo.tag.startswith("S")][-2:] != ["EF", "IC"]  # 잘됐지 뭐: no trail
     frg_strength = 1.0 if cues.get("frg_scope") else (0.8 if c.outdoor_dust else 0.0)
     # 사진 찍 / 화면 밝: a predicate cut off before its ending is the same broken turn
     # 흐음 / 휴우: a vocalization is one too; it says nothing to anybody

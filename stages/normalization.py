@@ -55,6 +55,13 @@ def _standard_endings(text: str, registry: Registry) -> str:
     return text
 
 
+@lru_cache(maxsize=8)
+def _polite_finals(registry: Registry) -> frozenset[str]:
+    """흉내 내요, 하루 종일: Kiwi tags a polite ending before a comma as a connective; -어요 never joins two clauses,
+    so it is read as the sentence ending it is (lexicon polite_finals)."""
+    return frozenset(registry.lexicon.get("polite_finals", {}).get("forms", []))
+
+
 def normalized_text(turn_input: TurnInput, kiwi: Any, registry: Registry) -> NormalizedText:
     """Spacing, symbols and number words normalized; Kiwi morphemes with offsets."""
     original = turn_input.recognized_text
@@ -67,8 +74,10 @@ def normalized_text(turn_input: TurnInput, kiwi: Any, registry: Registry) -> Nor
         rejected = "empty" if not original.strip() else "no_usable_text"
     elif not re.search(r"[\uac00-\ud7a3A-Za-z0-9]", text):
         rejected = "no_usable_text"
+    finals = _polite_finals(registry)
     morphemes = (
-        [Morpheme(form=t.form, tag=t.tag, start=t.start, length=t.len) for t in kiwi.tokenize(text)] if text else []
+        [Morpheme(form=t.form, tag="EF" if t.tag == "EC" and t.form in finals else t.tag, start=t.start, length=t.len)
+         for t in kiwi.tokenize(text)] if text else []
     )
     return NormalizedText(
         original=original,

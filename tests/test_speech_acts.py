@@ -1080,3 +1080,27 @@ def test_a_public_word_the_robot_owns_is_about_the_robot(runner):
     """너 정체가 뭐야: the robot's identity, not a traffic jam (정체 is a public-information word too)."""
     assert _route(runner, "너 정체가 뭐야, 공기청정기야 로봇이야?").family == "DQR"
     assert _route(runner, "너 오늘 날씨 알아?").family == "FRG"
+
+
+def test_a_polite_ending_before_a_comma_closes_its_sentence(runner):
+    """거실로 가요, 빨리: Kiwi tags -어요 as a connective before a comma; it is read as the sentence ending it is."""
+    record = _route(runner, "우리 애가 요즘 강아지 소리를 그렇게 흉내 내요, 하루 종일")
+    assert record.family == "DEF" and _act(record).mood != "fragment", (record.family, _act(record).mood)
+
+
+def test_a_cue_never_starts_in_the_middle_of_a_noun(runner):
+    """주가 (a share price) inside 손주가 is no public-information cue; 책 (a book) inside 산책 is none either."""
+    record = _route(runner, "손주가 사 준 건데 어떻게 쓰는지 하나도 모르겠어")
+    assert record.family != "FRG" and "has_frg_scope" not in record.evidence.axes, record.family
+    record = _route(runner, "저녁에 산책 나가려는데 비 예보 있어?")
+    assert record.family == "FRG" and "has_public_target" not in record.evidence.axes  # 예보 is the scope
+
+
+@pytest.mark.parametrize("text, family", [("그 집 둘째가 대기업 붙었다더라, 잘됐지 뭐", "DEF"), ("아 맞다 그", "STT_NULL")])
+def test_an_interjection_after_an_ending_closes_it_a_determiner_trails_off(runner, text, family):
+    assert _route(runner, text).family == family, text
+
+
+def test_an_alarm_told_of_is_no_schedule(runner):
+    """알람이 크게 울려요, 고장인가요?: the alarm is the subject of a report, the question asks whether it is broken."""
+    assert _route(runner, "매너 모드인데 알람이 크게 울려요, 고장인가요?").family == "DQR"
