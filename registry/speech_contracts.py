@@ -64,6 +64,9 @@ class Vocatives(_Model):
     (its request may still be one the robot answers as unsupported). Matched as the start of a word."""
     bare_call_followers: list[str]
     """Tags after a bare person noun heading the turn that make it a call (a comma, a pronoun, an adverb)."""
+    question_call_followers: list[str] = Field(default_factory=list)
+    """More tags after a bare person noun heading a question (no request form) that make it a call (아빠 로봇 충전대 어디다
+    뒀어?, 아들 오늘 청정 얼마나 돌렸어?): asked of the person, what the person did or thinks."""
     fused_endings: dict[Literal["closed", "open"], str] = Field(default_factory=dict)
     """The vocative ending after a closed and after an open syllable (다온아, 민수야): a name Kiwi leaves whole with
     it (다온아/NNG, 서윤아/NNP), heading the turn with no particle after it, calls that person."""

@@ -16,9 +16,10 @@ def robot_called(signal_lists) -> bool:
     return any(s.startswith("robot_vocative") for signals in signal_lists for s in signals)
 
 
-def vocative(ms: list[Pair], inside: list[bool], p: Patterns, morphemes: list) -> Pair | None:
+def vocative(ms: list[Pair], inside: list[bool], p: Patterns, morphemes: list, asks: bool = False) -> Pair | None:
     """(whom the turn calls, "robot" | "assistant" | "person") when it opens by calling somebody or addresses a group.
-    `morphemes` (the clause's, with offsets) tell which morphemes are written on to the one before them."""
+    `morphemes` (the clause's, with offsets) tell which morphemes are written on to the one before them; `asks`: the
+    clause is a question with no request form (a bare person noun before any noun then calls the person)."""
     glued = [i > 0 and m.start == morphemes[i - 1].start + morphemes[i - 1].length for i, m in enumerate(morphemes)]
     for seq in p.voc_groups:
         if contains(ms, seq):
@@ -62,6 +63,9 @@ def vocative(ms: list[Pair], inside: list[bool], p: Patterns, morphemes: list) -
         if person and not inside[i] and nxt[1] in p.voc_bare_followers and nxt not in p.robot \
                 and (k[0] not in p.bare_not_calls or nxt[1] == "SP"):
             return k[0], "person"
+        if person and asks and not inside[i] and nxt[1] in p.voc_question_followers \
+                and k[0] not in p.bare_not_calls:
+            return k[0], "person"  # 아빠 로봇 충전대 어디다 뒀어?: asked of dad
         return None
     return None
 

@@ -227,7 +227,7 @@ def _manner_hits(w: _Words, f: _Found, registry: Registry, m: Matchers) -> None:
             cap = registry.capability_by_id[cap_id]
             surface = w.cc[at:end]
             f.hit(cap, _operation(cap, surface, w.cc[at:], m), surface, "frame", registry.weights.strengths["alias"],
-                  at, w.cc[at + len(mo.form):], m)
+                  at, w.cc[at:], m)  # (터보로 올려: a head that is a level word sets that level)
             f.taken.append((at, end))
             break
 

@@ -219,7 +219,7 @@ def _agent(c: ClauseAnalysis, s: _Shape, p: Patterns, out: Reading) -> str | Non
     """Who acts and who is addressed: a subject, a vocative, a promise; returns a thing subject, if any."""
     sig = out.signals
     thing_subject = _subject(c, s.ms, p, out)
-    called = vocative(s.ms, c.in_registry_word, p, c.morphemes)
+    called = vocative(s.ms, c.in_registry_word, p, c.morphemes, s.question and not s.benefactive)
     if called is not None and called[1] != "robot" and robot_called_after(s.ms, c.morphemes, p):
         called = next((k[0], "robot") for k in s.ms if k in p.robot)  # 여보 잠깐, 로봇아 ...: the robot is who is asked
     if called is not None and called[1] != "robot":

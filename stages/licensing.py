@@ -9,6 +9,7 @@ one word of an otherwise complete frame; it never makes a frame on its own.
 from __future__ import annotations
 
 import dataclasses
+from functools import lru_cache
 
 from registry.contracts import SpeechAct
 from registry.loader import Registry
@@ -227,6 +228,14 @@ def _own_predicate(hit, c: ClauseAnalysis, registry: Registry) -> bool:
             and governing[1] in frame.predicate_set)
 
 
+@lru_cache(maxsize=8)
+def _level_words(registry: Registry) -> frozenset[str]:
+    """The words that name a setting of the robot's own (터보, 강풍, 최대: capability level and argument words of two
+    syllables or more; 약 and 강 are medicine and a river as often)."""
+    return frozenset(w.lower() for cap in registry.capabilities.capabilities
+                     for w in (*cap.level_words, *(k for words in cap.argument_words.values() for k in words)) if len(w) >= 2)
+
+
 def unsupported_frame(c: ClauseAnalysis, registry: Registry) -> str | None:
     """The UNS category whose frame the clause's governing predicate (and its object) realizes, if any."""
     p = patterns(registry)
@@ -236,7 +245,7 @@ def unsupported_frame(c: ClauseAnalysis, registry: Registry) -> str | None:
     frames, product = registry.frames.unsupported, registry.product.words
     nouns = {mo.form for i, mo in enumerate(c.morphemes) if mo.tag in ("NNG", "NNP") and not c.in_registry_word[i]
              and (mo.form, mo.tag) not in p.robot and mo.form.lower() not in product  # 모드 바꿔줘 asks which mode
-             and mo.form.lower() not in frames.own_noun_set
+             and mo.form.lower() not in frames.own_noun_set and mo.form.lower() not in _level_words(registry)  # 터보로 올려
              and not (i > 0 and key(c.morphemes[i - 1]) in frames.reference_determiner_set)}  # 그 거: a reference back
     recipient = {(mo.form, mo.tag) for i, mo in enumerate(c.morphemes)
                  if i and c.morphemes[i - 1].tag in ("NNG", "NNP", "NP") and mo.tag.startswith("J")}

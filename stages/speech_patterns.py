@@ -25,6 +25,7 @@ class Patterns:
         self.voc_forms = frozenset(form for form, _ in self.voc_particles)  # 아, 야: however Kiwi tags them
         self.voc_words = _pairs(voc.words)
         self.voc_bare_followers, self.bare_not_calls = tuple(voc.bare_call_followers), frozenset(voc.bare_not_calls)
+        self.voc_question_followers = tuple(voc.question_call_followers)
         self.assistants, self.wake_words = tuple(a.lower() for a in voc.assistants), frozenset(w.lower() for w in voc.wake_words)
         self.voc_groups, self.voc_answers = _sequences(voc.groups), _sequences(voc.answers)
         self.fused_endings = dict(voc.fused_endings)

@@ -1104,3 +1104,22 @@ def test_an_interjection_after_an_ending_closes_it_a_determiner_trails_off(runne
 def test_an_alarm_told_of_is_no_schedule(runner):
     """알람이 크게 울려요, 고장인가요?: the alarm is the subject of a report, the question asks whether it is broken."""
     assert _route(runner, "매너 모드인데 알람이 크게 울려요, 고장인가요?").family == "DQR"
+
+
+@pytest.mark.parametrize("text", ["아빠 로봇 충전대 어디다 뒀어?", "아들 오늘 청정 얼마나 돌렸어?", "언니 작은방 공기 괜찮은 것 같아?"])
+def test_a_bare_person_noun_heading_a_question_calls_the_person(runner, text):
+    """아빠 로봇 충전대 어디다 뒀어?: asked of dad (what he did or thinks), not of the robot or the manual."""
+    _replied(runner, text, "DEF")
+
+
+@pytest.mark.parametrize("text, family", [("엄마 사진 좀 찍어 줄래?", "ODL"), ("아기 방에서 써도 괜찮아?", "DQR")])
+def test_a_request_form_or_a_room_keeps_a_person_noun_from_calling(runner, text, family):
+    """엄마 사진 좀 찍어 줄래? asks the robot for mom's photo; 아기 방 is a room."""
+    assert _route(runner, text).family == family, text
+
+
+def test_a_level_word_of_the_robots_own_is_a_setting_not_another_appliance(runner):
+    """터보로 올려 줘: 터보 names the fan's own level (capability level_words), so the turn sets it; 에어컨 터보로
+    올려 줘 still asks another appliance."""
+    assert actions(_route(runner, "터보로 올려 줘")) == [("fan_speed", "level", {"level": 4}, False)]
+    assert _route(runner, "에어컨 터보로 올려 줘").family == "UNS"
