@@ -145,12 +145,12 @@ def _public_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers, registry: Registry)
     lit("has_public_recommendation_cue", (1.0 if c.noun_count >= 2 else 0.5) if cues.get("frg_recommend") else 0.0, *cues.get("frg_recommend", []))
     lit("has_public_target", 1.0 if cues.get("frg_targets") else (0.7 if cues.get("frg_recommend") and c.noun_count >= 2 else 0.0),
         *cues.get("frg_targets", []))
-    # 이걸로 충분할까? 이거 물로 씻어도 돼?: "this" in a question with a verb of its own points at what is at hand,
-    # the question is whole (lexicon fragments.at_hand_references; 이거 켜 줘 / 이거 뭐야 / 그거 언제 돼? still leave
-    # it unsaid)
+    # 이걸로 충분할까? 이거 물로 씻어도 돼?: "this" in a question with a verb of its own points at what is at hand, the
+    # question is whole (lexicon fragments.at_hand_references; 이거 켜 줘 / 이거 뭐야 / 그거 언제 돼? leave it unsaid)
     asked_of_this = c.act is not None and c.act.mood in ("question", "knowledge_question", "suggestion") and "?" in c.text \
         and any(t in ("VV", "VA", "VA-I", "XSV", "XSA") for t in c.morpheme_tags)
-    vague = [v for v in cues.get("vague", []) if not (asked_of_this and v in m.at_hand)]
+    told = c.act is not None and c.act.mood in _TALK_MOODS and c.has_final_ending  # 이거 어디서 샀냐고 묻더라
+    vague = [v for v in cues.get("vague", []) if not ((asked_of_this or told) and v in m.at_hand)]
     # 어 그래: a filler before an answer word is how people answer, not a reference to nothing
     exclaims = c.act is not None and c.act.mood == "exclamation"
     if vague or (c.filler_words and not c.has_predicate and not exclaims):
@@ -343,6 +343,8 @@ def _fragment_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers) -> None:
 
 def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, registry: Registry) -> dict[str, EvidenceAxis]:
     lit = _Axes()
+    if c.index and c.act is not None and "vocalization" in c.act.signals:
+        return {}  # 청정 돌려라 잉: a particle after what was said trails it, it breaks nothing
     _anchor_axes(c, lit, history)
     frg_strength, trailing = _public_axes(c, lit, m, registry)
     _act_axes(c, lit, registry, trailing)

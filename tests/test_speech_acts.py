@@ -1123,3 +1123,15 @@ def test_a_level_word_of_the_robots_own_is_a_setting_not_another_appliance(runne
     올려 줘 still asks another appliance."""
     assert actions(_route(runner, "터보로 올려 줘")) == [("fan_speed", "level", {"level": 4}, False)]
     assert _route(runner, "에어컨 터보로 올려 줘").family == "UNS"
+
+
+@pytest.mark.parametrize("text", ["이웃집에서 이거 어디서 샀냐고 물어보더라", "이거 생각보다 조용하네"])
+def test_this_in_a_sentence_told_is_at_hand_not_vague(runner, text):
+    """이거 in a whole statement points at what is there; only a request or question can leave it unsaid (이거 켜 줘)."""
+    _replied(runner, text, "DEF")
+
+
+def test_a_particle_after_a_whole_request_trails_it(runner):
+    """청정 돌려라 잉: 잉 (a regional sentence particle) read as its own clause breaks nothing; 청정 좀 음 still does."""
+    assert [a[0] for a in actions(_route(runner, "청정 돌려라 잉"))] == ["selected_room_clean"]
+    assert _route(runner, "청정 좀 음").family == "STT_NULL"
