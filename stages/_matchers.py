@@ -199,6 +199,9 @@ class Matchers:
         self.frg_targets, self.frg_lookup = CueSet(frg["public_targets"]), CueSet(frg["lookup_shapes"])
         self.public_places = frozenset(compact(w) for w in frg.get("public_places", []))
         self.public_place_suffixes = tuple(compact(w) for w in frg.get("public_place_suffixes", []))
+        weather = frg.get("weather_states", {})
+        self.weather_days = frozenset(compact(w) for w in weather.get("days", []))
+        self.weather_predicates = frozenset(tuple(p.split("/")) for p in weather.get("predicates", []))
         dqr = lex["dqr"]
         self.question_shape, self.capability_question = CueSet(dqr["question_shapes"]), CueSet(dqr["capability_question_shapes"])
         conv = lex["conversation"]
@@ -324,3 +327,12 @@ def public_place_of(morphemes, m: "Matchers") -> str | None:
             if word in m.public_places or (len(word) >= PLACE_SUFFIX_MIN_SYLLABLES and word.endswith(m.public_place_suffixes)):
                 return word
     return None
+
+
+def weather_state_of(morphemes, m: "Matchers") -> str | None:
+    """The weather predicate of a day's weather (낼 춥나?: lexicon frg.weather_states), None when no day or no such
+    predicate is named; whether it is asked and outdoors is the caller's to tell."""
+    day = any(mo.form in m.weather_days for mo in morphemes) or any(
+        a.form + b.form in m.weather_days for a, b in zip(morphemes, morphemes[1:]))  # 이번 주: 이번 + 주
+    found = next((mo.form for mo in morphemes if (mo.form, mo.tag.split("-")[0]) in m.weather_predicates), None)
+    return found if day else None

@@ -15,7 +15,7 @@ from stages._asked_about import about_the_robot, calls_a_person, problem_report,
 from stages._clauses import ENDS_SENTENCE, ClauseAnalysis
 from stages.ngram_model import LEARNED_PREFIX
 from stages.licensing import FRAMELESS, OTHER_THINGS_PART, SLIP
-from stages._matchers import Matchers, matchers_for
+from stages._matchers import Matchers, matchers_for, weather_state_of
 from stages._silence import hesitation_only, silent_clauses
 from stages.speech_patterns import owned_by_robot, patterns
 
@@ -124,9 +124,9 @@ def _public_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers, registry: Registry)
     # 날씨 그 저기 / 필터 아 뭐지: a topic word that trails off into fillers is a broken turn, not a question about it
     trailing = 0 < len(words) <= 4 and words[-1].strip("?.!,~") in m.filler_words and c.filler_words > 0 \
         and [mo.tag for mo in c.morphemes if not mo.tag.startswith("S")][-2:] != ["EF", "IC"]  # 잘됐지 뭐: no trail
-    frg_strength = 1.0 if cues.get("frg_scope") else (0.8 if c.outdoor_dust else 0.0)
-    # 사진 찍 / 화면 밝: a predicate cut off before its ending is the same broken turn
-    # 흐음 / 휴우: a vocalization is one too; it says nothing to anybody
+    weather = weather_state_of(c.morphemes, m) if c.act is not None and c.act.mood in _WORLD_QUESTION_MOODS and not c.rooms else None
+    frg_strength = 1.0 if cues.get("frg_scope") or weather else (0.8 if c.outdoor_dust else 0.0)  # 낼 춥나?: a forecast
+    # 사진 찍 / 화면 밝: a predicate cut off before its ending is the same broken turn; so is a vocalization (흐음)
     broken = next((s.split(":")[0] for s in (c.act.signals if c.act is not None else [])
                    if s.startswith(("cut_off_stem:", "cut_off_word:", "cut_off:from_sentence", "vocalization", "trails_off"))), None)
     broken = broken or next(("syllable_shards" for x in c.mentions if x.endswith(":spelled_by_syllables")), None)
@@ -140,7 +140,7 @@ def _public_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers, registry: Registry)
     elif c.unsupported and c.act is not None and c.act.mood == "request" \
             and any(w in m.public_places for w in cues.get("frg_scope", [])):
         frg_strength *= 0.3  # 식당 예약해 줘: the place is what an unsupported act is done to, not something looked up
-    lit("has_frg_scope", frg_strength, *cues.get("frg_scope", []), "outdoor_dust" if c.outdoor_dust else "")
+    lit("has_frg_scope", frg_strength, *cues.get("frg_scope", []), "outdoor_dust" if c.outdoor_dust else "", weather or "")
     # a recommendation with an object noun ("요트북 추천") is a public target; "추천해줘" alone is not
     lit("has_public_recommendation_cue", (1.0 if c.noun_count >= 2 else 0.5) if cues.get("frg_recommend") else 0.0, *cues.get("frg_recommend", []))
     lit("has_public_target", 1.0 if cues.get("frg_targets") else (0.7 if cues.get("frg_recommend") and c.noun_count >= 2 else 0.0),

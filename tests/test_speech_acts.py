@@ -1135,3 +1135,10 @@ def test_a_particle_after_a_whole_request_trails_it(runner):
     """청정 돌려라 잉: 잉 (a regional sentence particle) read as its own clause breaks nothing; 청정 좀 음 still does."""
     assert [a[0] for a in actions(_route(runner, "청정 돌려라 잉"))] == ["selected_room_clean"]
     assert _route(runner, "청정 좀 음").family == "STT_NULL"
+
+
+@pytest.mark.parametrize("text, family", [("낼 춥나?", "FRG"), ("방 안 더워?", "DEF"), ("오늘 춥다", "DEF")])
+def test_a_days_weather_asked_is_a_forecast(runner, text, family):
+    """낼 춥나?: a day and how its weather will be, asked (lexicon frg.weather_states); a room named is indoors, a
+    remark asks nothing."""
+    _replied(runner, text, family)
