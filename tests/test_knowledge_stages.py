@@ -369,3 +369,9 @@ def test_regional_speech_is_read_as_the_standard_question(answering_runner, text
     record = answering_runner.route_text(text)
     assert record.family == "DQR" and record.answer.answerability == "sufficient", (text, record.answer.text)
     assert fact in record.answer.text, (text, record.answer.text)
+
+
+def test_a_problem_is_answered_from_the_care_chapter_too(answering_runner):
+    """공기질 수치가 이상해: the sensor window wants cleaning (8.4), which the care chapter says, not how to ask (6.1)."""
+    record = answering_runner.route_text("공기질 수치가 이상하게 나오는데 왜 그래?")
+    assert record.family == "DQR" and "먼지 센서" in record.answer.text.split("참고하세요")[0], record.answer.text
