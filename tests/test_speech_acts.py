@@ -1142,3 +1142,10 @@ def test_a_days_weather_asked_is_a_forecast(runner, text, family):
     """낼 춥나?: a day and how its weather will be, asked (lexicon frg.weather_states); a room named is indoors, a
     remark asks nothing."""
     _replied(runner, text, family)
+
+
+def test_a_move_with_its_reason_after_a_comma_still_moves(runner):
+    """안방으로 좀 와 줘, 나 여기 있어: going to a room is no longer among what people ask of each other too (a photo,
+    a turn on the spot, vitals and a greeting still are: 사진 좀 찍어 줘, 엄마한테 보내게 plans nothing)."""
+    assert [a[0] for a in actions(_route(runner, "안방으로 좀 와 줘, 나 여기 있어", position="거실"))] == ["move_to_room"]
+    assert actions(_route(runner, "사진 좀 찍어 줘, 엄마한테 보내게")) == []
