@@ -246,6 +246,7 @@ def test_a_quantity_question_is_answered_by_the_sentence_stating_its_unit(answer
     ("제자리 회전 시킬 때 조심할 점 있어?", "치워 주세요"),         # a caution: what to do, not what the feature is
     ("사진 찍자고 할 때 싫다고 하면 어떻게 돼?", "거부되면"),      # 싫다 is the manual's 거부 (synonyms)
     ("건강 측정은 어떻게 하면 정확하게 돼?", "앉아"),              # how to: what to do, not what the feature is
+    ("거실 청정만 시키면 언제까지 돌아가?", "청정 꺼"),            # until when: the sentence saying until what
 ])
 def test_the_kind_of_question_picks_the_sentence_of_that_kind(answering_runner, text, fact):
     record = answering_runner.route_text(text)
