@@ -111,6 +111,47 @@ def rate_times_count(question: str, claims: list[str], rate: dict[str, Any]) -> 
             "counter": asked.group(2), "total": _number(count * amount)}
 
 
+_STATED = re.compile(r"(?<![A-Za-z\d.])(\d+(?:\.\d+)?)(?![\d.]*[A-Za-z])")
+"""A number the question states (30이면), not the digits of a name (PM2.5)."""
+_BAND = re.compile(r"^(.*?)\(\s*(\d+(?:\.\d+)?)\s*(?:~\s*(\d+(?:\.\d+)?)|[^()~]*?(이하|이상|미만|초과))\s*\)")
+
+
+def _bands(claim: str) -> list[tuple[str, float, float, str]]:
+    """좋음(15 ㎍/㎥ 이하), 보통(16~35), 매우 나쁨(76 이상): (name, low, high, as written) of each band a sentence lists."""
+    bands = []
+    for chunk in claim.rstrip(". ").split(", "):
+        found = _BAND.match(chunk.strip())
+        if found is None:
+            continue
+        head, low, high, bound = found.groups()
+        words = head.split()
+        name = head.strip() if len(words) <= 2 and all(re.fullmatch(r"[가-힣]+", w) for w in words) else (words or [""])[-1]
+        a = float(low)
+        lo, hi = (a, float(high)) if high else ((float("-inf"), a) if bound in ("이하", "미만") else (a, float("inf")))
+        if bound in ("미만",):
+            hi -= 1e-9
+        if bound in ("초과",):
+            lo += 1e-9
+        bands.append((name, lo, hi, found.group(0)[len(head):].strip()))
+    return bands
+
+
+def band_of(question: str, claims: list[str]) -> dict[str, Any] | None:
+    """The values of the band_of template when the question states a number (초미세먼지 30이면 무슨 등급이야?) and one
+    of the claims lists bands of that quantity (좋음(15 이하), 보통(16~35) ...): the band it falls in. None otherwise."""
+    stated = _STATED.search(question)
+    if stated is None:
+        return None
+    value = float(stated.group(1))
+    for claim in claims:
+        bands = _bands(claim)
+        inside = [b for b in bands if b[1] <= value <= b[2]]
+        if len(bands) >= 2 and len(inside) == 1:
+            name, _, _, written = inside[0]
+            return {"number": stated.group(1), "band": name, "range": written.strip("()")}
+    return None
+
+
 class Composer:
     """Fills the answer templates for one store (wording comes from data)."""
 

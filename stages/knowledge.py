@@ -23,7 +23,7 @@ from registry.plan_contracts import PlannerOutput
 from registry.knowledge_contracts import KgProjection, KnowledgeNotRun, KnowledgeQuery, RetrievalResult
 from registry.loader import Registry
 from registry.speech_contracts import SpeechActLexicon
-from stages._dqr_compose import Composer, rate_times_count, relation_verdict, sentence
+from stages._dqr_compose import Composer, band_of, rate_times_count, relation_verdict, sentence
 from stages.speech_patterns import contains, patterns
 
 QUERY_MAX_CHARS = 200
@@ -264,6 +264,10 @@ def dqr_answer(
         if product is not None:  # 방 10개면 청정 시간만 몇 분?: the rate the manual states, times the count asked
             text = " ".join([composer.say("rate_times_count", **product), text])
             notices.append("computed_from_rate")
+        band = band_of(knowledge_query.text, [e.claim for e in evidence[:1]]) if knowledge_query.shape_marks and not verdict else None
+        if band is not None:  # 초미세먼지 30이면 무슨 등급이야?: the band of the manual's table the number falls in
+            text = " ".join([composer.say("band_of", **band), text])
+            notices.append("computed_from_bands")
         first = evidence[0].source_id if evidence else None
         claim = evidence[0].claim if evidence else ""  # an older value is noted when the answer states the newer one
         notes = [n for n in retrieval.version_notes if n.kind == "conflict" or (

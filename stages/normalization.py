@@ -18,7 +18,8 @@ _KEEP = re.compile(r"[^0-9A-Za-z\uac00-\ud7a3\u3131-\u318e\s?.!,:%~\-\"']")
 _QUOTES = str.maketrans({"\u201c": '"', "\u201d": '"', "\u2018": "'", "\u2019": "'", "\u300c": '"', "\u300d": '"'})
 """Quotation marks are kept (and made plain): quoted words are somebody's words, not a request."""
 _SPACES = re.compile(r"\s+")
-_PUNCT_SPACING = re.compile(r"\s*([?!.,])[?!.,\s]*")
+_PUNCT_SPACING = re.compile(r"\s*([?!]|[.,](?!\d)|(?<!\d)[.,])[?!.,\s]*")
+"""A punctuation run becomes the mark and one space; a point or comma between digits (35.5, 12,000) is the number's."""
 
 
 def _clean(text: str) -> str:

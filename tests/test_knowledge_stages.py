@@ -376,3 +376,19 @@ def test_a_problem_is_answered_from_the_care_chapter_too(answering_runner):
     """공기질 수치가 이상해: the sensor window wants cleaning (8.4), which the care chapter says, not how to ask (6.1)."""
     record = answering_runner.route_text("공기질 수치가 이상하게 나오는데 왜 그래?")
     assert record.family == "DQR" and "먼지 센서" in record.answer.text.split("참고하세요")[0], record.answer.text
+
+
+@pytest.mark.parametrize("text, band", [("초미세먼지가 80이면 어느 정도로 나쁜 거예요?", "80이면 매우 나쁨이에요"),
+                                        ("초미세먼지 40.5면 무슨 등급이야?", "40.5면 나쁨이에요")])
+def test_a_number_asked_about_is_placed_in_the_manuals_bands(answering_runner, text, band):
+    """The grade table (좋음(15 이하), 보통(16~35) ...) is read out, and the band the stated number falls in is said
+    first; 35.5 stays one number (a point between digits is not a full stop)."""
+    answer = answering_runner.route_text(text).answer
+    assert answer is not None and answer.text.startswith(band) and "computed_from_bands" in answer.notices, answer.text
+
+
+def test_bands_are_read_from_a_listing_sentence():
+    from stages._dqr_compose import band_of
+    claim = "등급은 PM2.5 기준으로 좋음(15 ㎍/㎥ 이하), 보통(16~35), 나쁨(36~75), 매우 나쁨(76 이상)입니다."
+    assert band_of("15면?", [claim])["band"] == "좋음" and band_of("76이면?", [claim])["range"] == "76 이상"
+    assert band_of("PM2.5가 뭐야?", [claim]) is None and band_of("30이면?", ["풍량은 1단부터 4단까지입니다."]) is None
