@@ -107,21 +107,34 @@ def quiet_reasons(clause_analyses: list[ClauseAnalysis], per_clause: list[dict[s
     nobody; an event it narrates may be one (할머니 오셨어). Not for what people ask of each other too (speech_acts
     asked_of_people_too: 사진 좀 찍어 줘 엄마 생일이야) unless the robot is called (로봇아 인사해 봐, 할머니 오셨어)."""
     called = robot_called(c.act.signals for c in clause_analyses if c.act is not None)
-    if not any(c.act is not None and c.act.licenses_action and c.act.mood == "request"
-               and any(h.kind in ("execution", "settings") for h in c.capabilities)
-               and (called or not all(h.capability_id in asked_of_people_too for h in c.capabilities)) for c in clause_analyses):
+    other = _asks_another_thing(clause_analyses)
+    if not other and not any(c.act is not None and c.act.licenses_action and c.act.mood == "request"
+                             and any(h.kind in ("execution", "settings") for h in c.capabilities)
+                             and (called or not all(h.capability_id in asked_of_people_too for h in c.capabilities))
+                             for c in clause_analyses):
         return per_clause
     merged = []
     for c, axes in zip(clause_analyses, per_clause):
         act = c.act
         if act is None or c.capabilities or act.mood not in ("statement", "exclamation") or act.reported \
-                or any(s.startswith("vocative") for s in act.signals) or any(not x.endswith(":past") for x in c.mentions):
+                or any(s.startswith("vocative") for s in act.signals) \
+                or (not other and any(not x.endswith(":past") for x in c.mentions)):
             merged.append(axes)
             continue
         quieted = [a for a in _REMARK_AXES if a in axes]
         merged.append({**{a: x for a, x in axes.items() if a not in quieted},
                        **({"reason_of_request": EvidenceAxis(strength=1.0, signals=quieted)} if quieted else {})})
     return merged
+
+
+def _asks_another_thing(clause_analyses: list[ClauseAnalysis]) -> bool:
+    """티비 소리 너무 커 낮춰, 제습기 좀 돌려라 빨래가 안 마른다: an affirmative request to the robot for another thing
+    of the home or an unsupported act (no device step either way), calling nobody and promising nothing (레시피 읽어
+    줄게 ...: what follows is read out); the thing may be named in the remark that gives its reason."""
+    asks = [c for c in clause_analyses if c.act is not None and c.act.mood == "request" and c.act.agent == "robot"
+            and c.act.polarity == "affirmative" and (c.unsupported or c.act.target_owner)]
+    return bool(asks) and not any(c.capabilities for c in clause_analyses) and not any(  # 레시피 읽어 줄게 ...: recited
+        s.startswith(("vocative", "promissive")) for c in clause_analyses if c.act is not None for s in c.act.signals)
 
 
 _ASKING_MOODS = ("request", "question", "state_question", "knowledge_question", "stop")

@@ -1149,3 +1149,17 @@ def test_a_move_with_its_reason_after_a_comma_still_moves(runner):
     a turn on the spot, vitals and a greeting still are: 사진 좀 찍어 줘, 엄마한테 보내게 plans nothing)."""
     assert [a[0] for a in actions(_route(runner, "안방으로 좀 와 줘, 나 여기 있어", position="거실"))] == ["move_to_room"]
     assert actions(_route(runner, "사진 좀 찍어 줘, 엄마한테 보내게")) == []
+
+
+@pytest.mark.parametrize("text", ["티비 소리 너무 커 낮춰", "제습기 좀 돌려라, 빨래가 안 마른다"])
+def test_a_remark_giving_the_reason_of_a_request_for_another_thing_is_no_talk(runner, text):
+    """티비 소리 너무 커 낮춰: the remark is why another appliance is asked for; the turn is that request (UNS),
+    and plans nothing."""
+    _replied(runner, text, "UNS")
+
+
+@pytest.mark.parametrize("text", ["아들 너 휴대폰 매너 모드로 해 놔 도서관 간다며",
+                                  "레시피 읽어 줄게 양파를 볶다가 불을 중불로 낮추고 오 분 뒤에 불을 꺼"])
+def test_a_person_called_or_a_text_read_out_keeps_it_talk(runner, text):
+    """아들 너 ...: the son is called (a bare person noun before 너); 레시피 읽어 줄게 ...: the steps are read out."""
+    _replied(runner, text, "DEF")
