@@ -179,7 +179,7 @@ def _tense(s: _Shape, p: Patterns, out: Reading) -> bool:
     갔다가 / 들렀다 ... 와: a past form inside the sentence sequences actions; only the final predicate narrates."""
     matrix = s.matrix
     last_verb = max((i for i, k in enumerate(matrix) if k[1] in VERB_TAGS and k[1] != "VX"), default=-1)
-    if any(k in p.past for k in matrix[last_verb + 1:]) and out.final:
+    if (any(k in p.past for k in matrix[last_verb + 1:]) or (s.final in p.retrospective and not s.asks_word)) and out.final:
         out.past = True
         out.signals.append("past_tense")
         tail = matrix[last_verb + 1:]

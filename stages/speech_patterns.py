@@ -49,6 +49,7 @@ class Patterns:
         self.sequence_aux = pairs(lex.means.sequence_auxiliaries)
         self.past, self.promissive = pairs(lex.past_markers), pairs(lex.promissive_endings)
         self.past_perfect, self.usual = pairs(lex.past_perfect_markers), pairs(lex.usual_adverbs)
+        self.retrospective = pairs(lex.retrospective_endings)
         self.speaker, self.robot, self.subject_particles = pairs(lex.speaker_pronouns), pairs(lex.robot_pronouns), pairs(lex.subject_particles)
         self.persons = frozenset(lex.person_nouns)
         self._vocatives(lex.vocatives)

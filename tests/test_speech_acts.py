@@ -1163,3 +1163,11 @@ def test_a_remark_giving_the_reason_of_a_request_for_another_thing_is_no_talk(ru
 def test_a_person_called_or_a_text_read_out_keeps_it_talk(runner, text):
     """아들 너 ...: the son is called (a bare person noun before 너); 레시피 읽어 줄게 ...: the steps are read out."""
     _replied(runner, text, "DEF")
+
+
+@pytest.mark.parametrize("text, past", [("아까 거실로 가더라고", True), ("풍량 터보로 돌아가더라", True),
+                                        ("은행 몇 시에 문 닫더라", False)])
+def test_a_retrospective_ending_tells_a_past_seen(runner, text, past):
+    """가더라고: what the speaker saw happen is a past narrative (speech_acts retrospective_endings); with a question
+    word it searches memory instead (몇 시에 문 닫더라)."""
+    assert _act(_route(runner, text)).past is past, text
