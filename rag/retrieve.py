@@ -190,6 +190,20 @@ def _best_for_query(sentences: Sentences, weights: dict[str, float], idf: dict[s
     return max(scored)[4] if scored else ""
 
 
+def _covering_second(evidence: list[Evidence], sentences: dict[str, Sentences], focus: list[str]) -> list[Evidence]:
+    """헤파 필터랑 탈취 필터 중에 뭘 더 자주 갈아야 돼?: when the first section leaves out a focus word of the question
+    that a later one holds and the second does not, that later section is read out second (both things are answered)."""
+    if len(evidence) < 3:
+        return evidence
+    def words(e: Evidence) -> set[str]:
+        return {t for _, terms in sentences.get(e.source_id, []) for t in terms}
+    missing = set(focus) - words(evidence[0])
+    if not missing or missing & words(evidence[1]):
+        return evidence
+    at = next((i for i in range(2, len(evidence)) if missing & words(evidence[i])), None)
+    return evidence if at is None else [evidence[0], evidence[at], *(e for i, e in enumerate(evidence[1:], 1) if i != at)]
+
+
 def _states_asked(text: str, query: KnowledgeQuery) -> bool:
     return states_units(text, query.asked_units, query.number_words)
 
@@ -330,7 +344,7 @@ def retrieve(con: duckdb.DuckDBPyConnection, query: KnowledgeQuery, projection: 
         evidence[0] = _with_remedy(evidence[0], sentences.get(evidence[0].source_id, []), query.remedy_marks)
     if query.asked_units:  # the sentence that states the asked quantity answers first, for the asked level first
         evidence.sort(key=lambda e: (not _states_asked(e.claim, query), not _names_level(e.claim, query.condition)))
-    evidence = evidence[:MAX_EVIDENCE]
+    evidence = _covering_second(evidence[:MAX_EVIDENCE], sentences, query.focus_terms)
     focus = set(query.focus_terms)
     section_terms = {h.source_id: {t for _, terms in sentences.get(h.source_id, []) for t in terms} for h in hits[:EVIDENCE_HITS]}
     hits = [h.model_copy(update={"focus_matches": len(focus & section_terms[h.source_id])}) if h.source_id in section_terms else h for h in hits]

@@ -393,3 +393,14 @@ def test_bands_are_read_from_a_listing_sentence():
     claim = "등급은 PM2.5 기준으로 좋음(15 ㎍/㎥ 이하), 보통(16~35), 나쁨(36~75), 매우 나쁨(76 이상)입니다."
     assert band_of("15면?", [claim])["band"] == "좋음" and band_of("76이면?", [claim])["range"] == "76 이상"
     assert band_of("PM2.5가 뭐야?", [claim]) is None and band_of("30이면?", ["풍량은 1단부터 4단까지입니다."]) is None
+
+
+def test_the_second_section_read_covers_what_the_first_left_out():
+    """A question about two things: when the first section lacks one of its focus words and the second lacks it too, a
+    later section that holds it is read second."""
+    from rag.retrieve import _covering_second
+    from registry.knowledge_contracts import Evidence
+    ev = [Evidence(source_id=s, location=s, claim=s) for s in ("A", "B", "C")]
+    sentences = {"A": [("헤파 필터", ["헤파", "필터"])], "B": [("필터 상태", ["필터", "상태"])], "C": [("탈취 필터", ["탈취", "필터"])]}
+    assert [e.source_id for e in _covering_second(ev, sentences, ["헤파", "탈취"])] == ["A", "C", "B"]
+    assert [e.source_id for e in _covering_second(ev, sentences, ["헤파", "필터"])] == ["A", "B", "C"]
