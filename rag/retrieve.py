@@ -190,17 +190,20 @@ def _best_for_query(sentences: Sentences, weights: dict[str, float], idf: dict[s
     return max(scored)[4] if scored else ""
 
 
+def _section_words(sentences: dict[str, Sentences], source_id: str) -> set[str]:
+    """Every term of a fetched section's sentences."""
+    return {t for _, terms in sentences.get(source_id, []) for t in terms}
+
+
 def _covering_second(evidence: list[Evidence], sentences: dict[str, Sentences], focus: list[str]) -> list[Evidence]:
     """헤파 필터랑 탈취 필터 중에 뭘 더 자주 갈아야 돼?: when the first section leaves out a focus word of the question
     that a later one holds and the second does not, that later section is read out second (both things are answered)."""
     if len(evidence) < 3:
         return evidence
-    def words(e: Evidence) -> set[str]:
-        return {t for _, terms in sentences.get(e.source_id, []) for t in terms}
-    missing = set(focus) - words(evidence[0])
-    if not missing or missing & words(evidence[1]):
+    missing = set(focus) - _section_words(sentences, evidence[0].source_id)
+    if not missing or missing & _section_words(sentences, evidence[1].source_id):
         return evidence
-    at = next((i for i in range(2, len(evidence)) if missing & words(evidence[i])), None)
+    at = next((i for i in range(2, len(evidence)) if missing & _section_words(sentences, evidence[i].source_id)), None)
     return evidence if at is None else [evidence[0], evidence[at], *(e for i, e in enumerate(evidence[1:], 1) if i != at)]
 
 
@@ -346,7 +349,7 @@ def retrieve(con: duckdb.DuckDBPyConnection, query: KnowledgeQuery, projection: 
         evidence.sort(key=lambda e: (not _states_asked(e.claim, query), not _names_level(e.claim, query.condition)))
     evidence = _covering_second(evidence[:MAX_EVIDENCE], sentences, query.focus_terms)
     focus = set(query.focus_terms)
-    section_terms = {h.source_id: {t for _, terms in sentences.get(h.source_id, []) for t in terms} for h in hits[:EVIDENCE_HITS]}
+    section_terms = {h.source_id: _section_words(sentences, h.source_id) for h in hits[:EVIDENCE_HITS]}
     hits = [h.model_copy(update={"focus_matches": len(focus & section_terms[h.source_id])}) if h.source_id in section_terms else h for h in hits]
     top_terms = set().union(*section_terms.values()) if section_terms else set()
     sig = signals(query, weights, ranked.idf, view.max_idf, hits, top_terms, projection, calibration)

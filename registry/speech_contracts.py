@@ -214,10 +214,10 @@ class SpeechActLexicon(_Model):
     """원래 / 보통 / 평소에: a question with one asks what is usual for the product (배터리 원래 이렇게 빨리 닳아?), a
     question for the manual, not about the state now."""
     past_perfect_markers: Morphemes = Field(default_factory=list)
+    """었었 / 았었 (나갔었어): a past that no longer holds; a question in it asks about then, not about the state now."""
     retrospective_endings: Morphemes = Field(default_factory=list)
     """멈추더라, 안 되더라고: a sentence ending that tells what the speaker saw happen, a past narrative like 었 (not with a
     question word: 은행 몇 시에 문 닫더라 searches memory)."""
-    """었었 / 았었 (나갔었어): a past that no longer holds; a question in it asks about then, not about the state now."""
     promissive_endings: Morphemes
     speaker_pronouns: Morphemes
     robot_pronouns: Morphemes

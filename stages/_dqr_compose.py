@@ -127,11 +127,12 @@ def _bands(claim: str) -> list[tuple[str, float, float, str]]:
         words = head.split()
         name = head.strip() if len(words) <= 2 and all(re.fullmatch(r"[가-힣]+", w) for w in words) else (words or [""])[-1]
         a = float(low)
-        lo, hi = (a, float(high)) if high else ((float("-inf"), a) if bound in ("이하", "미만") else (a, float("inf")))
-        if bound in ("미만",):
-            hi -= 1e-9
-        if bound in ("초과",):
-            lo += 1e-9
+        if high:
+            lo, hi = a, float(high)
+        elif bound in ("이하", "미만"):
+            lo, hi = float("-inf"), a - (1e-9 if bound == "미만" else 0.0)  # 미만 and 초과 leave the bound out
+        else:
+            lo, hi = a + (1e-9 if bound == "초과" else 0.0), float("inf")
         bands.append((name, lo, hi, found.group(0)[len(head):].strip()))
     return bands
 

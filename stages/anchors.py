@@ -323,8 +323,8 @@ def _fragment_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers) -> None:
     # 이거 켜 줘: a request whose only object is "this" asks back, it is no whole sentence of conversation; so does
     # one for a device verb's act with nothing named to act on (켜 줘, 그렇게 좀 해 주세요)
     asks = c.act is not None and c.act.asks_for_an_act
-    named = [i for i, t in enumerate(c.morpheme_tags) if t in _TARGET_TAGS and not (  # 아까처럼 해 줘 names no target
-        i + 1 < len(c.morphemes) and f"{c.morphemes[i + 1].form}/{c.morphemes[i + 1].tag}" in m.comparison_particles)]
+    named = any(t in _TARGET_TAGS and (nxt is None or f"{nxt.form}/{nxt.tag}" not in m.comparison_particles)
+                for t, nxt in zip(c.morpheme_tags, [*c.morphemes[1:], None]))  # 아까처럼 해 줘: compared, no target
     targetless = asks and not named and not c.rooms and any(
         (mo.form, mo.tag) in m.device_verbs and not _manner_before(c.morphemes, i, m) for i, mo in enumerate(c.morphemes))
     vague_request = asks and bool(c.cues.get("vague")) or targetless or _recalling(c, m.speech)

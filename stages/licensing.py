@@ -243,9 +243,10 @@ def unsupported_frame(c: ClauseAnalysis, registry: Registry) -> str | None:
     if found is None or c.in_registry_word[found[0]] or any(key(mo) in p.premise for mo in c.morphemes[found[0] + 1:]):
         return None  # 들어 올렸더니 ...: a premise asks for nothing
     frames, product = registry.frames.unsupported, registry.product.words
+    own = frames.own_noun_set | _level_words(registry)  # 터보로 올려: a level of the robot's own
     nouns = {mo.form for i, mo in enumerate(c.morphemes) if mo.tag in ("NNG", "NNP") and not c.in_registry_word[i]
              and (mo.form, mo.tag) not in p.robot and mo.form.lower() not in product  # 모드 바꿔줘 asks which mode
-             and mo.form.lower() not in frames.own_noun_set and mo.form.lower() not in _level_words(registry)  # 터보로 올려
+             and mo.form.lower() not in own
              and not (i > 0 and key(c.morphemes[i - 1]) in frames.reference_determiner_set)}  # 그 거: a reference back
     recipient = {(mo.form, mo.tag) for i, mo in enumerate(c.morphemes)
                  if i and c.morphemes[i - 1].tag in ("NNG", "NNP", "NP") and mo.tag.startswith("J")}
