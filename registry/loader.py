@@ -19,7 +19,8 @@ from registry.experience import EffectCatalog
 from registry.learned_model import LEARNED_FILE, LearnedFamilyModel
 from registry.registry_models import Capability, CapabilityRegistry, EvidenceWeights, Room, RoomRegistry, SkillRegistry
 from registry.frame_contracts import RequestFrames
-from registry.speech_contracts import ProductVocabulary, SpeechActLexicon
+from registry.product_contracts import ProductVocabulary
+from registry.speech_contracts import SpeechActLexicon
 
 REGISTRY_DIR = Path(__file__).resolve().parent
 FILES = {

@@ -1,5 +1,5 @@
-"""Typed language data: the speech-act lexicon (`speech_acts.json`) and the product's own vocabulary
-(`product_vocabulary.json`). The request frames are in registry/frame_contracts.py.
+"""Typed language data: the speech-act lexicon (`speech_acts.json`). The product's own vocabulary is in
+registry/product_contracts.py, the request frames in registry/frame_contracts.py.
 
 Every entry is a Kiwi morpheme written `form/TAG` (or a bare form where a list says so).
 `extra="forbid"` everywhere: a key no code reads fails loading instead of lying unused.
@@ -276,6 +276,12 @@ class SpeechActLexicon(_Model):
     none of which is one of these (흐음, 휴우, 쯧쯧, 으아아) is a vocalization: nothing to answer, repaired."""
     event_verbs: Morphemes = Field(default_factory=list)
     """짜증 나 / 소리 나: a verb of something happening to the speaker or the room; a bare -어 on it tells, never asks."""
+    unbidden_verbs: Morphemes = Field(default_factory=list)
+    """측정 돼 / 금방 닳아 / 다른 방도 청정 돼: a verb nobody can be bidden to (it happens, or it is possible); ending
+    its sentence on an ending only intonation tells from a question (intonation_endings), it tells or asks, never bids."""
+    inchoative_aux: Morphemes = Field(default_factory=list)
+    """바람 약해져: the auxiliary of becoming after an adjective is as unbidden (not after a verb: 청정해 져 is a
+    recognition slip of 줘)."""
     persona_words: Morphemes = Field(default_factory=list)
     """너도 친구 있어? 로봇도 심심할 때가 있나?: the robot asked about itself as a person (small talk, not the manual)."""
     retrospective_modifiers: Morphemes = Field(default_factory=list)
@@ -313,6 +319,9 @@ class SpeechActLexicon(_Model):
     criterion_phrases: list[Morphemes] = Field(default_factory=list)
     """몇부터 나쁨이야 / 좋음 기준이 몇이야 / 기본값이 뭐야: a question with one of these sequences asks for the
     manual's definition of a state (a threshold, a default), not for the state now."""
+    period_counters: Morphemes = Field(default_factory=list)
+    """배터리도 일 년이에요? / 보증이 몇 년이야?: a period counted (a number or 몇 before one of these) that the
+    clause ends on is a fact of the manual (a warranty, a part's life), never the robot's state now."""
     answer_shapes: list[AnswerShape] = Field(default_factory=list)
     purpose_endings: Morphemes = Field(default_factory=list)
     """켜 줘, 카메라 안 돌아가게: a last clause in one of these after a request says what the request is for; it
@@ -415,32 +424,3 @@ class SpeechActLexicon(_Model):
     def things_re(self) -> re.Pattern[str]:
         """Every name of another thing, longest first (matched on compact clause text)."""
         return re.compile("|".join(re.escape(n) for n in sorted(self.thing_of, key=len, reverse=True)))
-
-
-PRODUCT_NOUN_TAGS = ("NNG", "NNP", "SL")
-"""The Kiwi tags of a product word: nouns and Latin-script names (HEPA, CADR)."""
-
-
-class ProductVocabulary(_Model):
-    """Nouns that name this product, its parts, features and properties (화소, 스테이션, 바퀴, 보증).
-
-    A question or a problem report about one of them asks the manual, not the robot to act. `from_kg` is written by
-    `scripts/product_vocabulary.py` from the knowledge graph's entity aliases (do not edit it by hand); `attributes`
-    are properties any product has (가격, 무게, 화소); `excluded` are words too common in talk to mean the product.
-    Entries are bare noun forms, matched on whole morphemes (NNG/NNP/SL), case-folded.
-    """
-
-    version: str
-    description: str = ""
-    kg_entity_types: list[str]
-    from_kg: list[str]
-    attributes: list[str]
-    excluded: list[str] = Field(default_factory=list)
-
-    @cached_property
-    def attribute_words(self) -> frozenset[str]:
-        return frozenset(w.lower() for w in self.attributes) - {w.lower() for w in self.excluded}
-
-    @cached_property
-    def words(self) -> frozenset[str]:
-        return frozenset(w.lower() for w in (*self.from_kg, *self.attributes)) - {w.lower() for w in self.excluded}

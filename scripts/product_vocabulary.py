@@ -18,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))  # run as a script from anywhere: the registry package is the project's
 
-from registry.speech_contracts import PRODUCT_NOUN_TAGS  # noqa: E402
+from registry.product_contracts import PRODUCT_NOUN_TAGS  # noqa: E402
 VOCABULARY = ROOT / "registry" / "product_vocabulary.json"
 ENTITIES = ROOT / "data" / "kg" / "entities.json"
 

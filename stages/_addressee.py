@@ -24,22 +24,26 @@ def vocative(ms: list[Pair], inside: list[bool], p: Patterns, morphemes: list, a
     for seq in p.voc_groups:
         if contains(ms, seq):
             return seq[0][0], "person"
-    woke = False
-    for i, k in enumerate(ms[:4]):
+    woke, i = False, 0
+    while i < min(len(ms), 4):
+        k = ms[i]
         if k in p.voc_words:
             return k[0], "person"
-        if k[1] in ("IC", "SP", "SF") or k[0].lower() in p.wake_words:
-            woke = woke or k[0].lower() in p.wake_words
-            continue  # 아, 오메, a comma, 하이 (빅스비): what precedes the first content word
         end = next((e for e in range(i + 1, len(ms)) if not glued[e] or ms[e][1].startswith("S")), len(ms))
         word = "".join(m[0] for m in ms[i:end])  # the written word (클로바, read as 클로 + 바)
-        if word.lower().startswith(p.assistants) or (woke and k[1].startswith("NN") and k not in p.robot):
+        if word.lower() in p.wake_words or k[1] in ("IC", "SP", "SF"):
+            woke = woke or word.lower() in p.wake_words
+            i = end if word.lower() in p.wake_words else i + 1
+            continue  # 아, 오메, a comma, 하이 (빅스비), 헤이 (read as 헤 + 이): what precedes the first content word
+        if word.lower().startswith(p.assistants) or (woke and k[1].startswith("NN") and k not in p.robot and not inside[i]):
             return word, "assistant"  # 시리야, 클로바, 헤이 기아: another assistant is addressed
         # 제트봇, 주방으로 가 / 월패드, 엘리베이터 불러 줘: a name (or another thing) before a comma calls its bearer
         thing = word.lower() in p.thing_of
         named = thing or (len(word) >= 2 and any(t == "NNP" for _, t in ms[i:end]))
         if named and end < len(ms) and ms[end][1] == "SP" and k not in p.robot:
             return word, "assistant" if thing else "person"
+        if thing and _bare_before_argument(ms, glued, inside, end):
+            return word, "assistant"  # 제트봇 주방으로 가 (heard with no comma): a thing named bare before an argument
         j = i + 1
         while j < len(ms) and ms[j][1] == "XSN":
             j += 1  # 얘들아: the plural suffix belongs to the noun
@@ -68,6 +72,15 @@ def vocative(ms: list[Pair], inside: list[bool], p: Patterns, morphemes: list, a
             return k[0], "person"  # 아빠 로봇 충전대 어디다 뒀어?: asked of dad
         return None
     return None
+
+
+def _bare_before_argument(ms: list[Pair], glued: list[bool], inside: list[bool], end: int) -> bool:
+    """The written word from `end` on is a registry noun (a room) with an adverbial particle (주방으로, 안방에): the
+    thing named bare before it is told where to go, not the owner of the noun (티비 화면이, 보일러 외출로, 가스레인지 옆에서)."""
+    if end >= len(ms) or not ms[end][1].startswith("NN") or not inside[end]:
+        return False
+    stop = next((e for e in range(end + 1, len(ms)) if not glued[e] or ms[e][1].startswith("S")), len(ms))
+    return any(t == "JKB" for _, t in ms[end:stop])
 
 
 def robot_called_after(ms: list[Pair], morphemes: list, p: Patterns) -> bool:

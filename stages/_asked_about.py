@@ -7,7 +7,7 @@ No nodes here: helpers of the evidence axes (stages/anchors.py), each a pure fun
 from __future__ import annotations
 
 from registry.loader import Registry
-from registry.speech_contracts import PRODUCT_NOUN_TAGS
+from registry.product_contracts import PRODUCT_NOUN_TAGS
 from stages._addressee import robot_called
 from stages._clauses import ClauseAnalysis, thing_before, thing_named
 from stages._matchers import matchers_for, public_place_of

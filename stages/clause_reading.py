@@ -1,8 +1,7 @@
 """How one clause reads on its own: its quotation, polarity, time, agent and mood, from Kiwi's morphemes.
 
-`read_clause` gives a `Reading` that the sentence around the clause may still change (`stages/speech_acts.py`
-spreads a sentence's mood, time and voice over the clauses joined to it). Every pattern is data, compiled by
-`stages/speech_patterns.py` from `registry/speech_acts.json`.
+`read_clause` gives a `Reading` that the sentence around the clause may still change (`stages/speech_acts.py` spreads
+a sentence's mood, time and voice over the clauses joined to it). Every pattern is data (`stages/speech_patterns.py`).
 """
 
 from __future__ import annotations
@@ -13,7 +12,8 @@ from registry.contracts import Agent, Mood, Polarity
 from stages._clauses import ENDS_SENTENCE, VERB_TAGS, ClauseAnalysis
 from stages._matchers import compact
 from stages._addressee import person_act, person_purpose, robot_called_after, vocative
-from stages.speech_patterns import Patterns, asks_by_shape, asks_how, asks_leave, closed_syllable, finds_out, follows, key
+from stages.speech_patterns import (Patterns, asks_by_shape, asks_how, asks_leave, closed_syllable, ends_on_a_period, finds_out,
+                                    follows, happens, key)
 
 Pair = tuple[str, str]
 
@@ -275,7 +275,7 @@ def _cues(c: ClauseAnalysis, s: _Shape, p: Patterns, out: Reading) -> _Cues:
               or follows(matrix, p.wish_cond, p.wish_good, within=2) is not None),
         how=how_phrase or any(k in p.how_words for k in asked),
         explains=how_phrase or any(k in p.explain_words for k in asked),
-        criterion=any(asks_how(matrix, seq, frozenset()) for seq in p.criterion),
+        criterion=any(asks_how(matrix, seq, frozenset()) for seq in p.criterion) or ends_on_a_period(matrix, p),
         tells=any(k in p.telling for k in matrix), state_caps=any(h.kind == "state_query" for h in c.capabilities),
         pred_at=pred_at, last_pred=last_pred, adjective=adjective,
         words=[k for k in ms if not k[1].startswith(("J", "E", "S", "X"))])
@@ -421,7 +421,7 @@ def _told_mood(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: Reading
     if thing_subject and (out.final or trails) and not s.benefactive:
         sig.append(f"subject:{thing_subject}")
         return "statement"
-    if not s.benefactive and last_pred in p.event_verbs:
+    if not s.benefactive and happens(s.matrix, f.pred_at, final, out.final or c.connective in ENDS_SENTENCE, p):
         sig.append(f"event:{last_pred[0]}")  # 짜증 나 / 땀 나: something happens; nobody is asked to do it
         return "statement"
     if s.benefactive or final in p.request_end:

@@ -14,7 +14,7 @@ from registry.loader import Registry
 from registry.speech_contracts import SpeechActLexicon
 from stages._addressee import robot_called
 from stages._anchoring import analyse
-from stages._clauses import ClauseAnalysis, in_order, last_said, thing_named
+from stages._clauses import ENDS_SENTENCE, ClauseAnalysis, in_order, last_said, thing_named
 from stages._owners import a_rooms_purifier, owned_by_other_thing, owner_named_at_the_end, owner_played_nearby, owner_said_before
 from stages._matchers import matchers_for
 from stages.clause_reading import Reading, cut_off_word, read_clause
@@ -92,21 +92,29 @@ def _bodies_moved(clauses: list[ClauseAnalysis], per: list[Reading], lex: Speech
 
 
 def _run_into_a_remark(clauses: list[ClauseAnalysis], per: list[Reading], nt: NormalizedText, lex: SpeechActLexicon) -> None:
-    """사진 좀 찍어 줘, 지금 예쁘다: a request run on after a comma into anything but another request, for what people
+    """사진 좀 찍어 줘, 지금 예쁘다: a request run on after a comma (or with nothing written between: a recogniser
+    that writes no marks) into anything but another request, for what people
     ask of each other too (speech_acts asked_of_people_too) and the robot called nowhere, is read as part of the
     remark (a statement): it may be said to somebody in the room (볼륨 좀 올려 줘, 잘 안 들려 still asks the robot)."""
     if robot_called(r.signals for r in per):
         return
     people = set(lex.asked_of_people_too)
     order = in_order(clauses)
+    unmarked = not any(mark in nt.text for mark in ",.?!")  # 사진 좀 찍어 줘 오늘 ... 말이야: heard with no marks at all
     for i, after in zip(order, order[1:]):
         c, r = clauses[i], per[i]
         comma = nt.text[c.end:clauses[after].start + 1].strip().startswith(",")
-        if comma and r.mood == "request" and not r.final \
+        if ((comma and not r.final) or (unmarked and clauses[after].has_predicate)) and r.mood == "request" \
                 and per[after].mood != "request" and c.capabilities \
                 and all(h.capability_id in people for h in c.capabilities):
             r.mood = per[after].mood if per[after].mood in ("statement", "exclamation", "question") else "statement"
             r.signals.append("run_into_a_remark")
+            for j in reversed(order[:order.index(i)]):  # 돌아 돌아 빙글빙글 돌아, ...: the verbs joined on go with it
+                if clauses[j].connective in ENDS_SENTENCE or per[j].mood != "request" or per[j].final \
+                        or any(h.capability_id not in people for h in clauses[j].capabilities):
+                    break
+                per[j].mood = r.mood
+                per[j].signals.append("run_into_a_remark")
 
 
 def _mark_messages(clauses: list[ClauseAnalysis], per: list[Reading]) -> None:
@@ -163,8 +171,9 @@ def _spread_over_sentences(clauses: list[ClauseAnalysis], per: list[Reading], p:
         elif (here.mood == "request" and governing.mood == "statement" and c.connective in p.bare_connectives
               and governing_remark and not governing.past and not governing.reported):
             here.signals.append("request_before_remark")  # 티비 좀 켜 봐 (9시 뉴스 할 시간이다): a reason, not a sequel
-        elif here.mood in ("fragment", "request") and governing.mood != "fragment":
-            here.mood = governing.mood
+        elif (here.mood in ("fragment", "request") and governing.mood != "fragment") or (
+                here.mood == "stop" and governing.mood not in ("request", "stop", "fragment")):
+            here.mood = governing.mood  # (켜고 끄고 할 수 있어요?: a stop joined on to a question is asked about too)
             if "deliberation" in governing.signals:  # 우리 거실 가서 영화 볼까: the move is deliberated too
                 here.agent = governing.agent
                 here.signals.append("deliberation")

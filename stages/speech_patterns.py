@@ -75,6 +75,7 @@ class Patterns:
         self.verdict_preds = pairs(iq.verdict_predicates) if iq else frozenset()
         self.social_ic = pairs(lex.social_interjections)
         self.event_verbs, self.malfunction = pairs(lex.event_verbs), pairs(lex.malfunction_predicates)
+        self.unbidden, self.inchoative = pairs(lex.unbidden_verbs), pairs(lex.inchoative_aux)
         self.persona, self.verb_imperative = pairs(lex.persona_words), pairs(lex.verb_imperative_endings)
         self.bare_connectives = frozenset(k[0] for k in pairs(lex.bare_request_connectives))
         self.declare_end, self.exclaim_end = pairs(lex.declarative_endings), pairs(lex.exclamative_endings)
@@ -83,7 +84,7 @@ class Patterns:
         self.how_words, self.how_phrases, self.deliberate_end = pairs(lex.how_words), _sequences(lex.how_phrases), pairs(lex.deliberation_endings)
         self.how_state = pairs(lex.how_state_verbs)
         self.recall_end, self.recall_pred = pairs(lex.recall_endings), pairs(lex.recall_predicates)
-        self.criterion = _sequences(lex.criterion_phrases)
+        self.criterion, self.period_counters = _sequences(lex.criterion_phrases), pairs(lex.period_counters)
         self.telling = pairs(lex.telling_verbs)
         self.explain_words, self.exists = pairs(lex.explanation_words), pairs(lex.existence_verbs)
         self.able_mod, self.able_noun, self.able_verb = (pairs(lex.ability.modifier_endings), pairs(lex.ability.nouns),
@@ -245,6 +246,26 @@ def finds_out(matrix: list[tuple[str, str]], p: Patterns) -> bool:
     at = next((i for i, k in enumerate(matrix) if k in p.indirect_question), None)
     closed = matrix[-1][1] == "EF" and matrix[-1] not in p.purpose_endings
     return at is not None and closed and any(k in p.finding_out for k in matrix[at + 1:])
+
+
+def ends_on_a_period(matrix: list[tuple[str, str]], p: Patterns) -> bool:
+    """배터리도 일 년이에요?: the clause ends on a period counted (period_counters after a number or 몇), with only the
+    copula, endings, particles and marks after it: it asks how long something lasts, not how the robot is now."""
+    return any(k in p.period_counters and i > 0 and (matrix[i - 1][1] in ("SN", "NR") or matrix[i - 1][0] == "몇")
+               and all(t[1] == "VCP" or t[1].startswith(("E", "J", "S")) for t in matrix[i + 1:]) for i, k in enumerate(matrix))
+
+
+def happens(matrix: list[tuple[str, str]], pred_at: int | None, final: tuple[str, str] | None, closes: bool, p: Patterns) -> bool:
+    """짜증 나 (event_verbs); 측정 돼, 금방 닳아, 바람 약해져 ending a sentence on an ending only intonation tells from
+    a question (unbidden_verbs, inchoative_aux after an adjective): something happens, nobody is bidden to act."""
+    if pred_at is None:
+        return False
+    k = matrix[pred_at]
+    if k in p.event_verbs:
+        return True
+    became = k in p.inchoative and pred_at >= 2 and matrix[pred_at - 2][1] in ("VA", "VA-I", "VA-R")
+    intoned = final is not None and (final[0], "EF") in p.intonation_end  # (Kiwi reads a last 어 as EC as often)
+    return closes and intoned and (k in p.unbidden or became)
 
 
 def owned_by_robot(morphemes: list, words: list[str], p: Patterns) -> bool:

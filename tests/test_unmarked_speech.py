@@ -1,0 +1,65 @@
+"""Speech heard with no marks: a recogniser writes no comma or question mark, and talk must still plan nothing.
+
+Every turn here is one that a writer would punctuate (사진 좀 찍어 줘, 오늘 ...; 헤이 기아, ...; 심박 측정 돼?) and
+that used to plan a device step once the marks were gone.
+"""
+
+import pytest
+
+from registry.contracts import DeviceContext, TurnInput
+from tests.conftest import actions
+
+
+def _route(runner, text, position="안방"):
+    return runner.route(TurnInput(recognized_text=text, device_context=DeviceContext(position=position)))
+
+
+@pytest.mark.parametrize("text", [
+    "헤이 기아 공기 청정 모드 켜 줘",          # a wake word Kiwi splits (헤/IC 이/MM) still wakes another assistant
+    "제트봇 주방으로 가",                      # another thing named bare before a room is told where to go
+    "로봇청소기 거실에 가 있어",
+    "사진 좀 찍어 줘 오늘 옷 예쁘게 입었단 말이야",  # a request run on into a remark, no comma written
+    "돌아 돌아 빙글빙글 돌아 멈추면 술래",       # the verbs joined on go with the remark
+    "프라이버시 모드에서도 심박 측정 돼",        # 되 (passive 되/XSV too) is never bidden
+    "거실 말고 다른 방도 청정 돼",
+    "나이트 모드 켜면 바람 약해져",              # becoming (지 after an adjective) is never bidden
+    "터보로 돌리면 배터리 금방 닳아",
+    "그때 회전하다가 문턱에 걸렸던 거 기억나",
+    "할아버지 보청기 소리 좀 올리세요 제 말 잘 안 들리시잖아요",
+])
+def test_talk_heard_without_marks_plans_nothing(runner, text):
+    record = _route(runner, text)
+    assert actions(record) == [], (text, record.family, actions(record))
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("헤이 거실 청정해 줘", ["move_to_room", "selected_room_clean"]),  # a wake word before a room calls nobody
+    ("사진 좀 찍어 줘", ["request_consent", "take_photo"]),
+    ("볼륨 좀 올려 줘 잘 안 들려", ["sound_volume"]),       # not among what people ask of each other too
+    ("사진 찍어 줄 수 있어 우리 둘이", ["request_consent", "take_photo"]),  # a postposed argument is no remark
+    ("거실 가서 공기 청정해 져", ["move_to_room", "selected_room_clean"]),   # 져 after a verb: a slip of 줘
+    ("멈추고 충전대로 가", ["return_to_station"]),
+])
+def test_requests_heard_without_marks_still_act(runner, text, expected):
+    assert [a[0] for a in actions(_route(runner, text, position="서재"))] == expected, text
+
+
+def test_a_stop_joined_on_to_a_question_is_asked_about(runner):
+    """에어컨이랑 연동해서 켜고 끄고 할 수 있어요?: 끄고 is part of what is asked, not a voice stop."""
+    record = _route(runner, "에어컨이랑 연동해서 켜고 끄고 할 수 있어요?")
+    assert record.family == "DQR" and not record.stops_active_workflow and actions(record) == []
+
+
+def test_a_period_counted_is_the_manuals(runner):
+    """배터리도 똑같이 일 년이에요?: a period (speech_acts period_counters after a number or 몇) that the clause ends
+    on asks the manual, never the battery's state; 배터리 몇 프로야? still checks it."""
+    record = _route(runner, "보증 기간이 어떻게 돼요? 배터리도 똑같이 일 년이에요?")
+    assert record.family == "DQR" and actions(record) == []
+    assert [a[0] for a in actions(_route(runner, "배터리 몇 프로야?"))] == ["battery_status"]
+
+
+@pytest.mark.parametrize("text, level", [("바람 세기 삼 단으로 해 줘", 3), ("풍량 이 단으로", 2), ("풍량 삼단으로 해 줘", 3)])
+def test_a_sino_number_before_dan_is_a_level(runner, text, level):
+    """단 is a level counter (lexicon numbers); 일단 (first of all) stays a word."""
+    assert actions(_route(runner, text)) == [("fan_speed", "level", {"level": level}, False)]
+    assert [a[0] for a in actions(_route(runner, "일단 거실로 가"))] == ["move_to_room"]
