@@ -276,6 +276,9 @@ class SpeechActLexicon(_Model):
     none of which is one of these (흐음, 휴우, 쯧쯧, 으아아) is a vocalization: nothing to answer, repaired."""
     event_verbs: Morphemes = Field(default_factory=list)
     """짜증 나 / 소리 나: a verb of something happening to the speaker or the room; a bare -어 on it tells, never asks."""
+    inner_events: Morphemes = Field(default_factory=list)
+    """짜증 나, 맛이 날 텐데, 땀 나: nouns whose happening (an event verb) is inside a person, not the product's trouble
+    (프리필터에서 쉰내가 나요 is)."""
     unbidden_verbs: Morphemes = Field(default_factory=list)
     """측정 돼 / 금방 닳아 / 다른 방도 청정 돼: a verb nobody can be bidden to (it happens, or it is possible); ending
     its sentence on an ending only intonation tells from a question (intonation_endings), it tells or asks, never bids."""

@@ -140,6 +140,15 @@ def _malfunction(c: ClauseAnalysis, registry: Registry) -> tuple[str, str] | Non
     return next((k for m in c.morphemes if (k := (m.form, m.tag.split("-")[0])) in broken), None)
 
 
+def _trouble_happens(c: ClauseAnalysis, registry: Registry) -> bool:
+    """프리필터에서 쉰내가 나요: an event verb (speech_acts event_verbs) said of something, whatever the clause's subject,
+    unless what happens is inside a person (inner_events: 짜증 나, 맛이 날 텐데)."""
+    p, ms = patterns(registry), [(m.form, m.tag) for m in c.morphemes]
+    at = next((i for i, k in enumerate(ms) if k in p.event_verbs), None)
+    before = next((ms[j] for j in range(at - 1, -1, -1) if ms[j][1].startswith("NN")), None) if at else None
+    return at is not None and before not in p.inner_events
+
+
 def problem_report(c: ClauseAnalysis, registry: Registry, topic: str | None) -> tuple[str, tuple[str, ...]] | None:
     """(axis, signals) when a statement tells that the product or a part of it is wrong (`topic`: the clause's product
     noun, if any): a malfunction predicate (몸통이 너무 뜨거워요), a negated fact, a display or an event said of a
@@ -155,7 +164,8 @@ def problem_report(c: ClauseAnalysis, registry: Registry, topic: str | None) -> 
     if topic and not c.capabilities and (act.displayed or not act.reported):
         if broken:
             return "has_device_malfunction_report", (topic, f"malfunction:{broken[0]}")
-        if negated or act.displayed or any(s.startswith("event:") for s in act.signals):
+        happened = any(s.startswith("event:") for s in act.signals) or _trouble_happens(c, registry)
+        if negated or act.displayed or happened:
             return "has_device_problem_report", (topic, *act.signals[:1])
         return None
     if not act.reported:

@@ -75,7 +75,7 @@ class Patterns:
         self.verdict_preds = pairs(iq.verdict_predicates) if iq else frozenset()
         self.social_ic = pairs(lex.social_interjections)
         self.event_verbs, self.malfunction = pairs(lex.event_verbs), pairs(lex.malfunction_predicates)
-        self.unbidden, self.inchoative = pairs(lex.unbidden_verbs), pairs(lex.inchoative_aux)
+        self.unbidden, self.inchoative, self.inner_events = pairs(lex.unbidden_verbs), pairs(lex.inchoative_aux), pairs(lex.inner_events)
         self.persona, self.verb_imperative = pairs(lex.persona_words), pairs(lex.verb_imperative_endings)
         self.bare_connectives = frozenset(k[0] for k in pairs(lex.bare_request_connectives))
         self.declare_end, self.exclaim_end = pairs(lex.declarative_endings), pairs(lex.exclamative_endings)
@@ -196,8 +196,10 @@ def governing_predicate(hit, c: ClauseAnalysis, p: Patterns) -> tuple[int, tuple
     ms = [key(mo) for mo in morphs]
     end = hit.position + len(hit.surface)
     for i, mo in enumerate(morphs):
-        if offsets[i] < end or c.in_registry_word[i] or c.after_registry_word[i]:
-            continue  # before the word, or part of a registry word (청/NNG 정하/VV for 청정하, 크/VA ᆫ/ETM 방 for 큰방)
+        if offsets[i] < end or c.in_registry_word[i] or (c.after_registry_word[i] and not (
+                mo.tag == "NNG" and i + 1 < len(morphs) and morphs[i + 1].tag in ("XSV", "XSA"))):
+            continue  # before the word, or part of a registry word (청/NNG 정하/VV for 청정하, 크/VA ᆫ/ETM 방 for 큰방;
+            # not a noun with its own 하 written on to it: 배터리교체하려고 has the verbal noun 교체)
         nxt = morphs[i + 1] if i + 1 < len(morphs) else None
         if mo.tag.startswith(("VA", "VV")) and nxt is not None and key(nxt) in p.manner_end and (
                 mo.tag.startswith("VA") or any(m.tag.startswith(("VV", "VA")) for m in morphs[i + 2:])):

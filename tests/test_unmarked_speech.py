@@ -63,3 +63,24 @@ def test_a_sino_number_before_dan_is_a_level(runner, text, level):
     """단 is a level counter (lexicon numbers); 일단 (first of all) stays a word."""
     assert actions(_route(runner, text)) == [("fan_speed", "level", {"level": level}, False)]
     assert [a[0] for a in actions(_route(runner, "일단 거실로 가"))] == ["move_to_room"]
+
+
+@pytest.mark.parametrize("text", ["프리필터에서 쉰내가 나요", "바퀴에 머리카락이 칭칭 감겨 있어요"])
+def test_trouble_said_of_a_product_part_is_a_problem_report(runner, text):
+    """An event verb said of a product noun (냄새가 나요) or a part that tangles (malfunction_predicates 감기) is a
+    problem for the manual, whatever Kiwi makes the clause's subject."""
+    record = _route(runner, text)
+    assert record.family == "DQR" and actions(record) == [], (text, record.family)
+
+
+@pytest.mark.parametrize("text", ["로봇이 문턱에서 자꾸 걸리니까 은근 짜증 나네", "이불에서 쉰내 나"])
+def test_what_happens_inside_a_person_or_to_another_thing_is_no_problem_report(runner, text):
+    """짜증 나 (speech_acts inner_events) is the speaker's; 이불 is no product noun."""
+    assert _route(runner, text).family != "DQR", text
+
+
+def test_a_noun_written_on_to_a_device_word_with_its_own_ha_is_its_predicate(runner):
+    """배터리교체하려고: 교체하 is the verb the battery belongs to even with no space before it, so nothing checks the
+    battery; 필터상태확인해 still checks the filter."""
+    assert actions(_route(runner, "배터리교체하려고")) == []
+    assert [a[0] for a in actions(_route(runner, "필터상태확인해"))] == ["filter_status"]
