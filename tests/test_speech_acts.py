@@ -1171,3 +1171,11 @@ def test_a_retrospective_ending_tells_a_past_seen(runner, text, past):
     """가더라고: what the speaker saw happen is a past narrative (speech_acts retrospective_endings); with a question
     word it searches memory instead (몇 시에 문 닫더라)."""
     assert _act(_route(runner, text)).past is past, text
+
+
+
+def test_a_role_in_the_room_or_on_screen_is_a_person(runner):
+    """심판, 손님, 어르신 are person nouns (speech_acts person_nouns): 저 심판 뭐 하는 거야 is said about somebody, not
+    asked of the manual; a role talked about bare (어르신 혼자 계신 집인데 ..., vocatives bare_not_calls) calls nobody."""
+    _not_to(runner, "아 저 심판 뭐 하는 거야, 저게 어떻게 파울이야", "DQR")
+    assert _route(runner, "어르신 혼자 계신 집인데 촛불 켜 놓은 방에 이거 돌려도 되나요?").family == "DQR"
