@@ -84,3 +84,10 @@ def test_a_noun_written_on_to_a_device_word_with_its_own_ha_is_its_predicate(run
     battery; 필터상태확인해 still checks the filter."""
     assert actions(_route(runner, "배터리교체하려고")) == []
     assert [a[0] for a in actions(_route(runner, "필터상태확인해"))] == ["filter_status"]
+
+
+@pytest.mark.parametrize("text, family", [("스캐닝 청정 해 다오", "ODL"), ("우리 딸한테 전화 좀 넣어 다오", "UNS")])
+def test_dao_asks_like_jwo(runner, text, family):
+    """해 다오 (달/VX, elderly and written speech) is a benefactive request like 해 줘; reported it stays reported."""
+    assert _route(runner, text).family == family, text
+    assert actions(_route(runner, "엄마가 청정 해 달래")) == []
