@@ -91,3 +91,10 @@ def test_dao_asks_like_jwo(runner, text, family):
     """해 다오 (달/VX, elderly and written speech) is a benefactive request like 해 줘; reported it stays reported."""
     assert _route(runner, text).family == family, text
     assert actions(_route(runner, "엄마가 청정 해 달래")) == []
+
+
+def test_an_exclamative_ending_closes_its_sentence(runner):
+    """공기가 탁하구나, 청정 좀 해 줘: -구나 (Kiwi: a connective before a comma) only ever closes a sentence (lexicon
+    polite_finals), so the remark asks no air check; the clean is the request."""
+    assert [a[0] for a in actions(_route(runner, "공기가 탁하구나, 청정 좀 해 줘"))] == ["selected_room_clean"]
+    assert _route(runner, "보일러 안 돌아가네 켜 봐").family == "UNS"
