@@ -322,6 +322,9 @@ class SpeechActLexicon(_Model):
     criterion_phrases: list[Morphemes] = Field(default_factory=list)
     """몇부터 나쁨이야 / 좋음 기준이 몇이야 / 기본값이 뭐야: a question with one of these sequences asks for the
     manual's definition of a state (a threshold, a default), not for the state now."""
+    rhetorical_degree: list[Morphemes] = Field(default_factory=list)
+    """왜 이렇게 덥냐, 와 이래 비싸노: 왜 and a degree word before an adjective that ends the clause is a complaint
+    about how things are, not a question (when no "?" is written)."""
     period_counters: Morphemes = Field(default_factory=list)
     """배터리도 일 년이에요? / 보증이 몇 년이야?: a period counted (a number or 몇 before one of these) that the
     clause ends on is a fact of the manual (a warranty, a part's life), never the robot's state now."""

@@ -12,8 +12,8 @@ from registry.contracts import Agent, Mood, Polarity
 from stages._clauses import ENDS_SENTENCE, VERB_TAGS, ClauseAnalysis
 from stages._matchers import compact
 from stages._addressee import person_act, person_purpose, robot_called_after, vocative
-from stages.speech_patterns import (Patterns, asks_by_shape, asks_how, asks_leave, closed_syllable, ends_on_a_period, finds_out,
-                                    follows, happens, key)
+from stages.speech_patterns import (Patterns, asks_by_shape, asks_how, asks_leave, closed_syllable, complains, ends_on_a_period,
+                                    finds_out, follows, happens, key)
 
 Pair = tuple[str, str]
 
@@ -126,8 +126,8 @@ def _shape(c: ClauseAnalysis, p: Patterns, paired: tuple[str, ...], out: Reading
     asked_at = next((i for i, k in enumerate(matrix) if k in p.open_question_words), None)
     openly = asked_at is not None and final in p.open_question_end and c.connective in ("", *ENDS_SENTENCE) \
         and not any(k in p.indirect_question for k in matrix[asked_at:])  # 뭐가 달라지는데 (not 뭐가 좋은지 모르겠는데)
-    question = ("?" in c.text or (final in p.question_end and final not in p.request_end) or openly
-                or (asks_word and not benefactive and final not in p.declare_end | p.exclaim_end and not finds_out(matrix, p)))
+    question = "?" in c.text or ((final in p.question_end and final not in p.request_end) or openly or (
+        asks_word and not benefactive and final not in p.declare_end | p.exclaim_end and not finds_out(matrix, p))) and not complains(matrix, p)
     return _Shape(ms=ms, tags=[k[1] for k in ms], matrix=matrix, ef=ef, final=final, benefactive=benefactive,
                   asks_word=asks_word, question=question)
 

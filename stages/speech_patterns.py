@@ -85,6 +85,7 @@ class Patterns:
         self.how_state = pairs(lex.how_state_verbs)
         self.recall_end, self.recall_pred = pairs(lex.recall_endings), pairs(lex.recall_predicates)
         self.criterion, self.period_counters = _sequences(lex.criterion_phrases), pairs(lex.period_counters)
+        self.rhetorical_degree = _sequences(lex.rhetorical_degree)
         self.telling = pairs(lex.telling_verbs)
         self.explain_words, self.exists = pairs(lex.explanation_words), pairs(lex.existence_verbs)
         self.able_mod, self.able_noun, self.able_verb = (pairs(lex.ability.modifier_endings), pairs(lex.ability.nouns),
@@ -268,6 +269,13 @@ def happens(matrix: list[tuple[str, str]], pred_at: int | None, final: tuple[str
     became = k in p.inchoative and pred_at >= 2 and matrix[pred_at - 2][1] in ("VA", "VA-I", "VA-R")
     intoned = final is not None and (final[0], "EF") in p.intonation_end  # (Kiwi reads a last 어 as EC as often)
     return closes and intoned and (k in p.unbidden or became)
+
+
+def complains(matrix: list[tuple[str, str]], p: Patterns) -> bool:
+    """날씨가 왜 이렇게 덥냐, 물가가 와 이래 비싸노: 왜 with a degree word (rhetorical_degree) before an adjective that ends
+    the clause exclaims about how things are; heard without "?" it asks nobody (왜 이렇게 시끄러워? still asks)."""
+    pred = next((k for k in reversed(matrix) if k[1].startswith(("VA", "VV", "XSA", "XSV", "VCP"))), None)
+    return pred is not None and pred[1].startswith(("VA", "XSA")) and any(contains(matrix, seq) for seq in p.rhetorical_degree)
 
 
 def owned_by_robot(morphemes: list, words: list[str], p: Patterns) -> bool:

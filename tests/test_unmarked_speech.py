@@ -98,3 +98,16 @@ def test_an_exclamative_ending_closes_its_sentence(runner):
     polite_finals), so the remark asks no air check; the clean is the request."""
     assert [a[0] for a in actions(_route(runner, "공기가 탁하구나, 청정 좀 해 줘"))] == ["selected_room_clean"]
     assert _route(runner, "보일러 안 돌아가네 켜 봐").family == "UNS"
+
+
+@pytest.mark.parametrize("text", ["날씨가 왜 이렇게 덥냐 아직 오월인데", "요즘 물가가 와 이래 비싸노", "이 동네는 왜 이렇게 공기가 안 좋냐"])
+def test_why_so_before_an_adjective_complains(runner, text):
+    """왜 이렇게 덥냐 (speech_acts rhetorical_degree before an adjective, no "?") is a complaint about how things are:
+    conversation, not a question to look up."""
+    assert _route(runner, text).family == "DEF", text
+    assert _route(runner, "왜 이렇게 시끄러워?").family != "DEF"
+
+
+def test_a_body_that_got_hot_is_a_problem_report(runner):
+    """뜨거워지 (Kiwi's one verb for 뜨거워졌어) is a malfunction predicate like 뜨겁."""
+    assert _route(runner, "본체가 너무 뜨거워졌어 괜찮은 거야?").family == "DQR"
