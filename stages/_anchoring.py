@@ -29,11 +29,10 @@ def _operation(cap, alias: str, after: str, m: Matchers) -> str:
         return "check"
     if "level" in ops:
         return "level"
+    rest = after[len(alias):] if after.startswith(alias) else after  # (청정 지금: not 정지 across the two words)
     if "off" in ops:
-        return "off" if m.off.first(after) else "on"
-    if "stop" in ops and m.off.first(after):
-        return "stop"
-    return ops[0]
+        return "off" if m.off.first(rest) else "on"
+    return "stop" if "stop" in ops and m.off.first(rest) else ops[0]
 
 
 def _level(cap, after: str, m: Matchers) -> int | None:

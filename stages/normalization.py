@@ -9,6 +9,7 @@ from typing import Any
 
 from registry.contracts import Morpheme, NormalizedText, TurnInput
 from registry.loader import Registry
+from stages._dislocation import afterthought_first
 from stages._numbers import converter_for
 
 MAX_CHARS = 400
@@ -76,10 +77,12 @@ def normalized_text(turn_input: TurnInput, kiwi: Any, registry: Registry) -> Nor
     elif not re.search(r"[\uac00-\ud7a3A-Za-z0-9]", text):
         rejected = "no_usable_text"
     finals = _polite_finals(registry)
-    morphemes = (
-        [Morpheme(form=t.form, tag="EF" if t.tag == "EC" and t.form in finals else t.tag, start=t.start, length=t.len)
-         for t in kiwi.tokenize(text)] if text else []
-    )
+    tokens = kiwi.tokenize(text) if text else []
+    moved = afterthought_first(text, tokens, registry.lexicon.get("afterthoughts"))  # 빨리 와 거실로 -> 빨리 거실로 와
+    if moved is not None:
+        text, tokens = moved, kiwi.tokenize(moved)
+    morphemes = [Morpheme(form=t.form, tag="EF" if t.tag == "EC" and t.form in finals else t.tag, start=t.start, length=t.len)
+                 for t in tokens]
     return NormalizedText(
         original=original,
         text=text,

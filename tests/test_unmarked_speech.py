@@ -7,6 +7,7 @@ that used to plan a device step once the marks were gone.
 import pytest
 
 from registry.contracts import DeviceContext, TurnInput
+from stages._dislocation import afterthought_first
 from tests.conftest import actions
 
 
@@ -111,3 +112,34 @@ def test_why_so_before_an_adjective_complains(runner, text):
 def test_a_body_that_got_hot_is_a_problem_report(runner):
     """뜨거워지 (Kiwi's one verb for 뜨거워졌어) is a malfunction predicate like 뜨겁."""
     assert _route(runner, "본체가 너무 뜨거워졌어 괜찮은 거야?").family == "DQR"
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("빨리 와 거실로", [("move_to_room", "start", {"room_name": "거실"}, False)]),
+    ("볼륨 줄여 3으로", [("sound_volume", "level", {"level": 3}, False)]),
+    ("청정 좀 해 줘 지금", [("selected_room_clean", "start", {}, False)]),
+])
+def test_an_afterthought_after_the_predicate_is_its_argument(runner, text, expected):
+    """Right dislocation (lexicon afterthoughts): the argument said after the verb is moved before it."""
+    assert actions(_route(runner, text, position="서재")) == expected, text
+
+
+@pytest.mark.parametrize("text, moved", [
+    ("빨리 와 거실로", "빨리 거실로 와"),
+    ("청정 좀 해 줘 지금", "청정 좀 지금 해 줘"),
+    ("너무 시끄러워 아까부터", "너무 아까부터 시끄러워"),
+    ("거실로 와. 빨리", None),          # a full stop between: two sentences
+    ("엄마 사진 찍어 줘 엄마", None),    # a bare noun is a call, never moved
+    ("청정 돌려라 잉", None),            # a sentence particle is no argument
+    ("사진 좀 찍어 줘 언니 여기서", None),  # a bare noun stops the afterthought: 언니 is called
+    ("필요하면 청정해 끝나면 충전대로", None),  # -면 does not end a sentence
+    ("볼륨 줄여 3으로", "볼륨 3으로 줄여"),    # a number is a word
+])
+def test_afterthought_first_moves_only_an_argument_after_an_ending(runner, text, moved):
+    assert afterthought_first(text, runner.kiwi.tokenize(text), runner.registry.lexicon["afterthoughts"]) == moved
+
+
+def test_an_off_word_is_never_read_across_the_device_word(runner):
+    """청정 지금 해 줘: 청정 + 지금 spell 정지 in the compact text; the operation is read after the word only."""
+    assert actions(_route(runner, "청정 지금 해 줘")) == [("selected_room_clean", "start", {}, False)]
+    assert actions(_route(runner, "청정 정지")) == [("selected_room_clean", "stop", {}, False)]
