@@ -305,10 +305,10 @@ def _lemma_hits(w: _Words, f: _Found, nt: NormalizedText, registry: Registry, m:
         if not cap_id or any(h.capability_id == cap_id for h in f.caps):
             continue
         cap = registry.capability_by_id[cap_id]
-        if cap.requires_room:
-            strength = weights["lemma_with_room"] if f.rooms else weights["lemma"]
-        else:
-            strength = weights["lemma"] + 0.3
+        if not f.rooms and any(h.kind == "state_query" and (mo.form, mo.tag) in registry.frames.fits(h.capability_id, h.kind)
+                               for h in f.caps):
+            continue  # 배터리 나갔어?: a verb the state word's own frame takes (the battery is dead) is no move
+        strength = (weights["lemma_with_room"] if f.rooms else weights["lemma"]) if cap.requires_room else weights["lemma"] + 0.3
         pos = max(0, len(compact(nt.text[w.start:mo.start])))
         if any(s <= pos < e for s, e in f.taken):
             continue  # the verb is part of a longer alias ("모든 방 돌면서")
