@@ -322,6 +322,8 @@ class SpeechActLexicon(_Model):
     criterion_phrases: list[Morphemes] = Field(default_factory=list)
     """몇부터 나쁨이야 / 좋음 기준이 몇이야 / 기본값이 뭐야: a question with one of these sequences asks for the
     manual's definition of a state (a threshold, a default), not for the state now."""
+    failing_activities: Morphemes = Field(default_factory=list)
+    """작동을 안 해, 반응을 안 해: what the device does, as the object of a negated 하다, tells that it fails."""
     rhetorical_degree: list[Morphemes] = Field(default_factory=list)
     """왜 이렇게 덥냐, 와 이래 비싸노: 왜 and a degree word before an adjective that ends the clause is a complaint
     about how things are, not a question (when no "?" is written)."""

@@ -79,6 +79,16 @@ def _failing_function(c: ClauseAnalysis, registry: Registry, at: int) -> str | N
     return None if thing_before(c, registry.speech_acts, [c.compact_offsets[at - 2]]) else noun.form
 
 
+def _activity_refused(c: ClauseAnalysis, registry: Registry, at: int) -> str | None:
+    """작동을 안 해, 반응을 안 해, 꼼짝을 안 해: an activity of the device (speech_acts failing_activities) as the object
+    of a negated 하다, said of nobody named: the product does not do it."""
+    if at < 2 or at + 1 >= len(c.morphemes):
+        return None
+    noun, particle, verb = c.morphemes[at - 2], c.morphemes[at - 1], c.morphemes[at + 1]
+    known = (noun.form, noun.tag) in patterns(registry).failing_activities
+    return noun.form if known and particle.tag == "JKO" and (verb.form, verb.tag) == ("하", "VV") else None
+
+
 def _stopping_function(c: ClauseAnalysis, registry: Registry) -> str | None:
     """The device word (a capability word, not a room, nobody else's thing) marked as the subject of the clause's
     malfunction predicate (청정이 자꾸 멈춰, 충전이 중간에 끊겨)."""
@@ -169,7 +179,7 @@ def problem_report(c: ClauseAnalysis, registry: Registry, topic: str | None) -> 
             return "has_device_problem_report", (topic, *act.signals[:1])
         return None
     if not act.reported:
-        failing = _failing_function(c, registry, at) if negated else None
+        failing = (_failing_function(c, registry, at) or _activity_refused(c, registry, at)) if negated else None
         if failing:
             return "has_device_problem_report", (failing, "negated_function")
         stops = _stopping_function(c, registry) if broken else None  # 청정이 자꾸 멈춰

@@ -86,6 +86,7 @@ class Patterns:
         self.recall_end, self.recall_pred = pairs(lex.recall_endings), pairs(lex.recall_predicates)
         self.criterion, self.period_counters = _sequences(lex.criterion_phrases), pairs(lex.period_counters)
         self.rhetorical_degree = _sequences(lex.rhetorical_degree)
+        self.failing_activities = pairs(lex.failing_activities)
         self.telling = pairs(lex.telling_verbs)
         self.explain_words, self.exists = pairs(lex.explanation_words), pairs(lex.existence_verbs)
         self.able_mod, self.able_noun, self.able_verb = (pairs(lex.ability.modifier_endings), pairs(lex.ability.nouns),

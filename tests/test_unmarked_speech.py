@@ -143,3 +143,10 @@ def test_an_off_word_is_never_read_across_the_device_word(runner):
     """청정 지금 해 줘: 청정 + 지금 spell 정지 in the compact text; the operation is read after the word only."""
     assert actions(_route(runner, "청정 지금 해 줘")) == [("selected_room_clean", "start", {}, False)]
     assert actions(_route(runner, "청정 정지")) == [("selected_room_clean", "stop", {}, False)]
+
+
+@pytest.mark.parametrize("text", ["화면 터치가 반응을 안 해", "러그 끝에 걸려서 꼼짝을 안 해"])
+def test_an_activity_the_device_refuses_is_a_problem_report(runner, text):
+    """반응을 안 해 (speech_acts failing_activities as the object of a negated 하다) tells the device fails."""
+    assert _route(runner, text).family == "DQR", text
+    assert _route(runner, "우리 애가 꼼짝을 안 해").family != "DQR"   # somebody named does not
