@@ -13,7 +13,7 @@ from stages._clauses import ENDS_SENTENCE, VERB_TAGS, ClauseAnalysis
 from stages._matchers import compact
 from stages._addressee import person_act, person_purpose, robot_called_after, vocative
 from stages.speech_patterns import (Patterns, asks_by_shape, asks_how, asks_leave, closed_syllable, complains, ends_on_a_period,
-                                    finds_out, follows, happens, key)
+                                    finds_out, follows, happens, key, premise_between)
 
 Pair = tuple[str, str]
 
@@ -190,8 +190,7 @@ def _tense(s: _Shape, p: Patterns, out: Reading) -> bool:
 
 def _subject(c: ClauseAnalysis, ms: list[Pair], p: Patterns, out: Reading) -> str | None:
     """The agent a subject the clause names makes; returns a thing that acts as subject (소문이 돌고 있어)."""
-    sig, inside = out.signals, c.in_registry_word
-    thing_subject = None
+    sig, inside, thing_subject = out.signals, c.in_registry_word, None
     for i, k in enumerate(ms[:-1]):
         j = i + 1
         while j < len(ms) - 1 and ms[j][1] == "XSN":
@@ -200,7 +199,8 @@ def _subject(c: ClauseAnalysis, ms: list[Pair], p: Patterns, out: Reading) -> st
         if k in p.robot:
             sig.append(f"robot_subject:{k[0]}")
             break
-        if k in p.speaker and (nxt in p.subject_particles or nxt[1][:1] not in ("J", "N", "X", "S")):
+        if k in p.speaker and (nxt in p.subject_particles or nxt[1][:1] not in ("J", "N", "X", "S")) \
+                and not premise_between(c, ms, i, p):  # (나 잘 거니까 나이트 모드 켜 줘: the reason's subject only)
             out.agent = "user"
             sig.append(f"speaker_subject:{k[0]}")
             break

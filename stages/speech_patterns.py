@@ -279,6 +279,16 @@ def complains(matrix: list[tuple[str, str]], p: Patterns) -> bool:
     return pred is not None and pred[1].startswith(("VA", "XSA")) and any(contains(matrix, seq) for seq in p.rhetorical_degree)
 
 
+def premise_between(c, ms: list[tuple[str, str]], i: int, p: Patterns) -> bool:
+    """나 잘 거니까 나이트 모드 켜고 ...: a premise ending (premise_endings) between the subject at `i` and the clause's
+    first device word: the subject belongs to the reason, not to what is asked after it."""
+    first = min((h.position for h in c.capabilities), default=None)
+    if first is None:
+        return False
+    stop = next((j for j, o in enumerate(c.compact_offsets) if o >= first), len(ms))
+    return any(m in p.premise for m in ms[i + 1:stop])
+
+
 def owned_by_robot(morphemes: list, words: list[str], p: Patterns) -> bool:
     """너 정체가 뭐야, 로봇의 정체: one of `words` right after a robot pronoun or word (its possessive 의 between) is
     the robot's own, not a public matter (정체, a traffic jam, too)."""

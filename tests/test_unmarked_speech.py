@@ -150,3 +150,10 @@ def test_an_activity_the_device_refuses_is_a_problem_report(runner, text):
     """반응을 안 해 (speech_acts failing_activities as the object of a negated 하다) tells the device fails."""
     assert _route(runner, text).family == "DQR", text
     assert _route(runner, "우리 애가 꼼짝을 안 해").family != "DQR"   # somebody named does not
+
+
+def test_the_speakers_reason_leaves_the_request_to_the_robot(runner):
+    """나 잘 거니까 나이트 모드 켜 줘: 나 is the subject of the reason (a premise ending before the device word), not of
+    the request; 내가 나이트 모드 켤게 is still the speaker's own act."""
+    assert [a[0] for a in actions(_route(runner, "나 잘 거니까 나이트 모드 켜 줘"))] == ["night_mode"]
+    assert actions(_route(runner, "내가 나이트 모드 켤게")) == []
