@@ -36,6 +36,9 @@ FOCUS_WEIGHT = 1.0
 OTHER_WEIGHT = 0.3
 """Predicates and bound nouns (되, 있, 수) say little about which section answers."""
 EXPANSION_WEIGHT = 0.5
+SENTENCE_EXPANSION_SHARE = 0.5
+"""A word the knowledge graph added to the question (안전, 주의사항 for a safety question) counts this share when a
+section's sentence is chosen: it led to the section, and every sentence of that section is about it."""
 CONNECTING_BOOST = 1.0
 NEIGHBOUR_BOOST = 0.5
 EVIDENCE_HITS = 3
@@ -335,10 +338,12 @@ def retrieve(con: duckdb.DuckDBPyConnection, query: KnowledgeQuery, projection: 
         ref = next((r for r in rel.source_refs if r in sentences), None)
         if rel.connects and ref and all(e.source_id != ref for e in evidence):
             evidence.append(Evidence(source_id=ref, location=locations[ref], claim=_best_for_claim(sentences[ref], rel.claim)))
+    own = set(query.terms)  # within a section the question's own words pick the sentence; expansions found the section
+    choice = {t: w if t in own else w * SENTENCE_EXPANSION_SHARE for t, w in weights.items()}
     for hit in hits[:EVIDENCE_HITS]:
         if all(e.source_id != hit.source_id for e in evidence):
             evidence.append(Evidence(source_id=hit.source_id, location=hit.location,
-                                     claim=_best_for_query(sentences.get(hit.source_id, []), weights, ranked.idf, query.asks_quantity,
+                                     claim=_best_for_query(sentences.get(hit.source_id, []), choice, ranked.idf, query.asks_quantity,
                                                            query.asked_units, marks, query.number_words, query.shape_marks)))
     if evidence and query.remedy_marks and not query.asked_units and not query.answer_marks:
         # a problem is answered by the troubleshooting section first, with what to do

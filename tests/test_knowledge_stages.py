@@ -404,3 +404,10 @@ def test_the_second_section_read_covers_what_the_first_left_out():
     sentences = {"A": [("헤파 필터", ["헤파", "필터"])], "B": [("필터 상태", ["필터", "상태"])], "C": [("탈취 필터", ["탈취", "필터"])]}
     assert [e.source_id for e in _covering_second(ev, sentences, ["헤파", "탈취"])] == ["A", "C", "B"]
     assert [e.source_id for e in _covering_second(ev, sentences, ["헤파", "필터"])] == ["A", "B", "C"]
+
+
+def test_the_questions_own_words_pick_the_sentence_inside_a_section(answering_runner):
+    """우리 고양이가 로봇 위에 올라타도 괜찮아?: the safety section is found through the graph's words (안전, 주의사항),
+    but every sentence of it is about safety; the question's own words (로봇 위, 올라타) pick the sentence."""
+    record = answering_runner.route_text("우리 고양이가 로봇 위에 올라타고 다녀도 괜찮아?")
+    assert record.family == "DQR" and "올라타지 않도록" in record.answer.text.split("참고하세요")[0], record.answer.text
