@@ -73,8 +73,9 @@ def _failing_function(c: ClauseAnalysis, registry: Registry, at: int) -> str | N
         return None
     noun, particle = c.morphemes[at - 2], c.morphemes[at - 1]
     rooms = {a.surface for a in c.anchors if a.kind == "room"}
+    device_word = c.in_registry_word[at - 2] or (noun.form, noun.tag) in patterns(registry).failing_activities  # 인식이 안 돼
     if c.morphemes[at].tag != "MAG" or noun.tag not in ("NNG", "NNP") or particle.tag not in _SUBJECT_TAGS \
-            or not c.in_registry_word[at - 2] or noun.form in rooms:  # 충전이 안 돼: noun, particle, 안 / 못
+            or not device_word or noun.form in rooms:  # 충전이 안 돼: noun, particle, 안 / 못
         return None
     return None if thing_before(c, registry.speech_acts, [c.compact_offsets[at - 2]]) else noun.form
 

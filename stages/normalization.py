@@ -39,11 +39,12 @@ def _dialect_rules_for(registry: Registry) -> tuple[_DialectRule, ...]:
     """가그래이 -> 가거라: a dialect imperative ending glued to a verb, which Kiwi would read as one unknown noun,
     matched only at the end of a longer word (lexicon `dialect_endings`); 고마 -> 그만: a dialect word matched only
     as a whole word (lexicon `dialect_words`); 밧데리가 -> 배터리가: a spoken spelling of a loanword matched at the
-    start of a word, a particle or ending glued after it (lexicon `spelling_variants`). Longest first."""
+    start of a word, a particle or ending glued after it (lexicon `spelling_variants`); as -> 에이에스: a Latin acronym
+    Korean speech uses as a word, spelled in Hangul, a particle glued after it or not (lexicon `latin_words`). Longest first."""
     rules = []
     word_end = r"(?=[?.!,~]*(?:\s|$))"
     for section, before, after in (("dialect_endings", r"(?<=\S)", word_end), ("dialect_words", r"(?<!\S)", word_end),
-                                   ("spelling_variants", r"(?<!\S)", "")):
+                                   ("spelling_variants", r"(?<!\S)", ""), ("latin_words", r"(?<!\S)", r"(?![a-z])")):
         table = {k: v for k, v in registry.lexicon.get(section, {}).items() if k != "note"}
         if table:
             alternatives = "|".join(re.escape(e) for e in sorted(table, key=len, reverse=True))

@@ -157,3 +157,10 @@ def test_the_speakers_reason_leaves_the_request_to_the_robot(runner):
     the request; 내가 나이트 모드 켤게 is still the speaker's own act."""
     assert [a[0] for a in actions(_route(runner, "나 잘 거니까 나이트 모드 켜 줘"))] == ["night_mode"]
     assert actions(_route(runner, "내가 나이트 모드 켤게")) == []
+
+
+def test_a_latin_acronym_said_as_a_word_is_the_graphs_word(runner):
+    """AS 기간이 어떻게 되나요: AS (lower-cased to as) is spelled 에이에스 (lexicon latin_words), the word the knowledge
+    graph knows; it asks the manual. 음성 인식이 안 돼요: an activity of the device as subject fails too."""
+    assert _route(runner, "AS 기간이 어떻게 되나요").family == "DQR"
+    assert _route(runner, "음성 인식이 안 돼요").family == "DQR"
