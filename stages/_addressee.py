@@ -64,7 +64,8 @@ def vocative(ms: list[Pair], inside: list[bool], p: Patterns, morphemes: list, a
         if nxt in p.voc_particles or glued_call or (nxt in p.voc_name_particles and (person or k[1] == "NNP")):
             return k[0], "robot" if k in p.robot else "person"
         # 언니 나 사진 좀 찍어 줘: a bare person noun calls somebody (not 엄마 오면, 애들 사진 찍어, 엄마 방)
-        if person and not inside[i] and nxt[1] in p.voc_bare_followers and (nxt not in p.robot or nxt[1] == "NP") \
+        marked = word in p.persons and nxt[1] in ("SP", "SF")  # 기사님, ... (기사 + 님) / 삼촌! ...: a mark closes the call
+        if (person or marked) and not inside[i] and nxt[1] in p.voc_bare_followers and (nxt not in p.robot or nxt[1] == "NP") \
                 and (k[0] not in p.bare_not_calls or nxt[1] == "SP"):
             return k[0], "person"
         if person and asks and not inside[i] and nxt[1] in p.voc_question_followers \

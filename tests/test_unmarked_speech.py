@@ -164,3 +164,13 @@ def test_a_latin_acronym_said_as_a_word_is_the_graphs_word(runner):
     graph knows; it asks the manual. 음성 인식이 안 돼요: an activity of the device as subject fails too."""
     assert _route(runner, "AS 기간이 어떻게 되나요").family == "DQR"
     assert _route(runner, "음성 인식이 안 돼요").family == "DQR"
+
+
+@pytest.mark.parametrize("text", ["삼촌! 이리 와서 이것 좀 봐 봐요", "기사님, 그 세탁기 조금만 왼쪽으로 옮겨 주세요",
+                                  "엄마! 청정 좀 켜 줄래?"])
+def test_a_person_called_before_a_mark_is_who_is_asked(runner, text):
+    """A person noun closed by "!" or "," (vocatives bare_call_followers; 기사님 read as 기사 + 님 counts as written) calls
+    that person: what follows is asked of them, and nothing is planned."""
+    record = _route(runner, text)
+    assert record.family == "DEF" and actions(record) == [], (text, record.family)
+    assert [a[0] for a in actions(_route(runner, "로봇! 거실로 와", position="서재"))] == ["move_to_room"]
