@@ -79,6 +79,8 @@ SETS = {
         ROOT / "data/utterances/talk_redteam_v20.jsonl",
     "talk_redteam_v22 (red-team talk: calls mid-turn, other assistants and devices by name, narration and play, plans among people, slips, dialect; written blind 2026-12-04 session 35, fit)":
         ROOT / "data/utterances/talk_redteam_v22.jsonl",
+    "talk_redteam_v25 (red-team talk against the session-37 mechanisms: afterthoughts, exclamative endings, unbidden verbs, 다오, names before rooms, a speaker's reason, calls before a mark, no punctuation; written 2026-12-05 session 37, fit)":
+        ROOT / "data/utterances/talk_redteam_v25.jsonl",
     "other_systems_redteam (red-team, fit)": ROOT / "data/utterances/other_systems_redteam.jsonl",
     "requests_redteam (red-team, fit)": ROOT / "data/utterances/requests_redteam.jsonl",
     "experience_boundary": ROOT / "data/utterances/experience_boundary.jsonl",

@@ -56,6 +56,11 @@ class Vocatives(_Model):
     bare_not_calls: list[str] = Field(default_factory=list)
     """얘 / 쟤: pronouns of somebody present that call only with a comma or a vocative ending (얘, 이리 와 / 얘야);
     bare before the sentence (얘 왜 이래) they are its subject."""
+    mover_verbs: Morphemes = Field(default_factory=list)
+    """초코 거실로 와, 엄마 거실로 와: a bare noun before a room with an adverbial particle, in a clause whose verb is one
+    of these, is the one told to move there: it is called (an object is carried: 이불 거실로 가져와 is no call)."""
+    not_callers: list[str] = Field(default_factory=list)
+    """다음, 오늘, 먼저: nouns that say when or in what order, bare before a room, never the one told to go."""
     wake_words: list[str] = Field(default_factory=list)
     """하이 / 헤이 / 오케이 before an assistant's name (하이 빅스비: Kiwi reads 하이 as a noun): passed over like an
     interjection when looking for whom the turn calls."""

@@ -35,6 +35,9 @@ def vocative(ms: list[Pair], inside: list[bool], p: Patterns, morphemes: list, a
             woke = woke or word.lower() in p.wake_words
             i = end if word.lower() in p.wake_words else i + 1
             continue  # 아, 오메, a comma, 하이 (빅스비), 헤이 (read as 헤 + 이): what precedes the first content word
+        called = word[:-1] if word[-1:] in p.voc_forms else word  # 이모, / 자기야, (Kiwi: 이/MM 모, 자기 이/VCP 야/EC)
+        if called in p.persons and end < len(ms) and ms[end][1] in ("SP", "SF") and not inside[i]:
+            return called, "person"  # a person noun the speaker closes with a mark is called, however Kiwi splits it
         if word.lower().startswith(p.assistants) or (woke and k[1].startswith("NN") and k not in p.robot and not inside[i]):
             return word, "assistant"  # 시리야, 클로바, 헤이 기아: another assistant is addressed
         # 제트봇, 주방으로 가 / 월패드, 엘리베이터 불러 줘: a name (or another thing) before a comma calls its bearer
@@ -42,8 +45,8 @@ def vocative(ms: list[Pair], inside: list[bool], p: Patterns, morphemes: list, a
         named = thing or (len(word) >= 2 and any(t == "NNP" for _, t in ms[i:end]))
         if named and end < len(ms) and ms[end][1] == "SP" and k not in p.robot:
             return word, "assistant" if thing else "person"
-        if thing and _bare_before_argument(ms, glued, inside, end):
-            return word, "assistant"  # 제트봇 주방으로 가 (heard with no comma): a thing named bare before an argument
+        if _told_where_to_go(ms, glued, inside, i, end, thing, p):
+            return word, "assistant" if thing else "person"  # 제트봇 주방으로 가 / 초코 거실로 와
         j = i + 1
         while j < len(ms) and ms[j][1] == "XSN":
             j += 1  # 얘들아: the plural suffix belongs to the noun
@@ -64,8 +67,7 @@ def vocative(ms: list[Pair], inside: list[bool], p: Patterns, morphemes: list, a
         if nxt in p.voc_particles or glued_call or (nxt in p.voc_name_particles and (person or k[1] == "NNP")):
             return k[0], "robot" if k in p.robot else "person"
         # 언니 나 사진 좀 찍어 줘: a bare person noun calls somebody (not 엄마 오면, 애들 사진 찍어, 엄마 방)
-        marked = word in p.persons and nxt[1] in ("SP", "SF")  # 기사님, ... (기사 + 님) / 삼촌! ...: a mark closes the call
-        if (person or marked) and not inside[i] and nxt[1] in p.voc_bare_followers and (nxt not in p.robot or nxt[1] == "NP") \
+        if person and not inside[i] and nxt[1] in p.voc_bare_followers and (nxt not in p.robot or nxt[1] == "NP") \
                 and (k[0] not in p.bare_not_calls or nxt[1] == "SP"):
             return k[0], "person"
         if person and asks and not inside[i] and nxt[1] in p.voc_question_followers \
@@ -73,6 +75,16 @@ def vocative(ms: list[Pair], inside: list[bool], p: Patterns, morphemes: list, a
             return k[0], "person"  # 아빠 로봇 충전대 어디다 뒀어?: asked of dad
         return None
     return None
+
+
+def _told_where_to_go(ms: list[Pair], glued: list[bool], inside: list[bool], i: int, end: int, thing: bool, p: Patterns) -> bool:
+    """제트봇 주방으로 가 / 초코 거실로 와 / 엄마 거실로 와: another thing, or a bare noun in a clause whose verb moves
+    somebody (vocatives mover_verbs), named right before a room with an adverbial particle, is the one told to go
+    there (not a word that says when or in what order: vocatives not_callers, 다음 안방으로 가)."""
+    k = ms[i]
+    mover = k[1] in ("NNG", "NNP") and not inside[i] and k not in p.robot and k[0] not in p.not_callers \
+        and any(m in p.mover_verbs for m in ms[end:])
+    return (thing or mover) and _bare_before_argument(ms, glued, inside, end)
 
 
 def _bare_before_argument(ms: list[Pair], glued: list[bool], inside: list[bool], end: int) -> bool:
@@ -112,8 +124,10 @@ def person_purpose(c: ClauseAnalysis, ms: list[Pair], p: Patterns) -> Pair | Non
 
 
 def person_act(ms: list[Pair], p: Patterns) -> Pair | None:
-    """신발 벗고 (거실로 가세요): a person's own act as the first act of a -고 sequence, if the clause is one."""
-    if len(ms) < 2 or ms[-1] not in p.sequence_end:
+    """신발 벗고 (거실로 가세요) / 먼저 씻어 (그 다음에 안방에 들어가): a person's own act as the first act of a -고
+    sequence or bidden on its own, if the clause is one: the robot does none of them, so a person is addressed."""
+    bidden = ms[-1] in p.request_end and not any(k[1] == "JKS" or k in p.negators for k in ms)  # (터치가 안 먹어: told)
+    if len(ms) < 2 or (ms[-1] not in p.sequence_end and not bidden):
         return None
     verb = (ms[-2][0], ms[-2][1].split("-")[0])
     return verb if verb in p.person_acts else None

@@ -305,8 +305,8 @@ def _called_first(clauses: list[ClauseAnalysis], per: list[Reading], p: Patterns
     if len(order) < 2:
         return
     ms = [key(m) for m in clauses[order[0]].morphemes if not m.tag.startswith("S")]
-    read = p.voc_copula_read
-    if read and len(ms) == 1 + len(read) and tuple(ms[1:]) == read and ms[0] not in p.robot and (
+    read, tail = p.voc_copula_read, tuple((f, "EF" if t == "EC" else t) for f, t in ms[1:])  # (자기야, : 야/EC)
+    if read and len(ms) == 1 + len(read) and tail == read and ms[0] not in p.robot and (
             _callable(ms[0], p) or thing_named(clauses[order[0]], lex)):
         per[order[0]].agent = "third_person"
         per[order[0]].signals.append(f"vocative:{ms[0][0]}")

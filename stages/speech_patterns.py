@@ -27,6 +27,7 @@ class Patterns:
         self.voc_bare_followers, self.bare_not_calls = tuple(voc.bare_call_followers), frozenset(voc.bare_not_calls)
         self.voc_question_followers = tuple(voc.question_call_followers)
         self.assistants, self.wake_words = tuple(a.lower() for a in voc.assistants), frozenset(w.lower() for w in voc.wake_words)
+        self.mover_verbs, self.not_callers = _pairs(voc.mover_verbs), frozenset(voc.not_callers)
         self.voc_groups, self.voc_answers = _sequences(voc.groups), _sequences(voc.answers)
         self.fused_endings = dict(voc.fused_endings)
         self.voc_copula_read = tuple(tuple(v.split("/")) for v in voc.copula_read)

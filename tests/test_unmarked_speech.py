@@ -174,3 +174,19 @@ def test_a_person_called_before_a_mark_is_who_is_asked(runner, text):
     record = _route(runner, text)
     assert record.family == "DEF" and actions(record) == [], (text, record.family)
     assert [a[0] for a in actions(_route(runner, "로봇! 거실로 와", position="서재"))] == ["move_to_room"]
+
+
+@pytest.mark.parametrize("text", ["초코 거실로 와 간식 줄게", "엄마 거실로 와", "클로이 거실로 가서 손님한테 인사해",
+                                  "이모, 한 바퀴 돌아 봐요. 옷 예쁘다.", "자기야, 나이트 모드 좀 켜 줘. 눈부셔.",
+                                  "먼저 씻어 화장실에서 그 다음에 들어가 안방에"])
+def test_somebody_named_or_bidden_a_persons_act_is_who_is_asked(runner, text):
+    """A bare noun before a room in a clause that moves somebody (vocatives mover_verbs) is the one told to go; a person
+    noun closed by a mark is called however Kiwi splits it (이모, -> 이/MM 모); a person's own act bidden (씻어:
+    person_acts) addresses a person. Nothing is planned."""
+    assert actions(_route(runner, text)) == [], text
+
+
+@pytest.mark.parametrize("text, room", [("다음 안방으로 가", "안방"), ("오늘 거실로 가 있어", "거실")])
+def test_a_word_of_when_before_a_room_calls_nobody(runner, text, room):
+    """다음, 오늘 (vocatives not_callers) say when, not who: the robot still goes."""
+    assert actions(_route(runner, text, position="서재")) == [("move_to_room", "start", {"room_name": room}, False)]
