@@ -29,7 +29,7 @@ def vocative(ms: list[Pair], inside: list[bool], p: Patterns, morphemes: list, a
         k = ms[i]
         if k in p.voc_words:
             return k[0], "person"
-        end = next((e for e in range(i + 1, len(ms)) if not glued[e] or ms[e][1].startswith("S")), len(ms))
+        end = _word_end(ms, glued, i)
         word = "".join(m[0] for m in ms[i:end])  # the written word (클로바, read as 클로 + 바)
         if word.lower() in p.wake_words or k[1] in ("IC", "SP", "SF"):
             woke = woke or word.lower() in p.wake_words
@@ -77,7 +77,8 @@ def vocative(ms: list[Pair], inside: list[bool], p: Patterns, morphemes: list, a
     return None
 
 
-def _told_where_to_go(ms: list[Pair], glued: list[bool], inside: list[bool], i: int, end: int, thing: bool, p: Patterns) -> bool:
+def _told_where_to_go(ms: list[Pair], glued: list[bool], inside: list[bool], i: int, end: int, thing: bool,
+                      p: Patterns) -> bool:
     """제트봇 주방으로 가 / 초코 거실로 와 / 엄마 거실로 와: another thing, or a bare noun in a clause whose verb moves
     somebody (vocatives mover_verbs), named right before a room with an adverbial particle, is the one told to go
     there (not a word that says when or in what order: vocatives not_callers, 다음 안방으로 가)."""
@@ -92,8 +93,12 @@ def _bare_before_argument(ms: list[Pair], glued: list[bool], inside: list[bool],
     thing named bare before it is told where to go, not the owner of the noun (티비 화면이, 보일러 외출로, 가스레인지 옆에서)."""
     if end >= len(ms) or not ms[end][1].startswith("NN") or not inside[end]:
         return False
-    stop = next((e for e in range(end + 1, len(ms)) if not glued[e] or ms[e][1].startswith("S")), len(ms))
-    return any(t == "JKB" for _, t in ms[end:stop])
+    return any(t == "JKB" for _, t in ms[end:_word_end(ms, glued, end)])
+
+
+def _word_end(ms: list[Pair], glued: list[bool], i: int) -> int:
+    """Where the written word that morpheme i begins ends (a mark ends it too: 이모, / 주방으로)."""
+    return next((e for e in range(i + 1, len(ms)) if not glued[e] or ms[e][1].startswith("S")), len(ms))
 
 
 def robot_called_after(ms: list[Pair], morphemes: list, p: Patterns) -> bool:
@@ -126,8 +131,10 @@ def person_purpose(c: ClauseAnalysis, ms: list[Pair], p: Patterns) -> Pair | Non
 def person_act(ms: list[Pair], p: Patterns) -> Pair | None:
     """신발 벗고 (거실로 가세요) / 먼저 씻어 (그 다음에 안방에 들어가): a person's own act as the first act of a -고
     sequence or bidden on its own, if the clause is one: the robot does none of them, so a person is addressed."""
+    if len(ms) < 2:
+        return None
     bidden = ms[-1] in p.request_end and not any(k[1] == "JKS" or k in p.negators for k in ms)  # (터치가 안 먹어: told)
-    if len(ms) < 2 or (ms[-1] not in p.sequence_end and not bidden):
+    if ms[-1] not in p.sequence_end and not bidden:
         return None
     verb = (ms[-2][0], ms[-2][1].split("-")[0])
     return verb if verb in p.person_acts else None

@@ -21,6 +21,8 @@ _DIGITS = re.compile(r"\d+")
 
 
 def _operation(cap, alias: str, after: str, m: Matchers) -> str:
+    """The operation a capability word asks for; `after` is the clause's compact text after the word (청정 지금: the
+    off words are looked for there, never across the word itself: 청정지금 holds 정지)."""
     ops = [op.operation_id for op in cap.operations]
     hint = next((op for spoken, op in cap.op_hint_in_alias.items() if compact(spoken) == alias), None)
     if hint:
@@ -29,10 +31,9 @@ def _operation(cap, alias: str, after: str, m: Matchers) -> str:
         return "check"
     if "level" in ops:
         return "level"
-    rest = after[len(alias):] if after.startswith(alias) else after  # (청정 지금: not 정지 across the two words)
     if "off" in ops:
-        return "off" if m.off.first(rest) else "on"
-    return "stop" if "stop" in ops and m.off.first(rest) else ops[0]
+        return "off" if m.off.first(after) else "on"
+    return "stop" if "stop" in ops and m.off.first(after) else ops[0]
 
 
 def _level(cap, after: str, m: Matchers) -> int | None:
@@ -179,7 +180,7 @@ def _alias_hits(w: _Words, f: _Found, nt: NormalizedText, registry: Registry, m:
                 # 스테이션 복귀: a second word of the same capability is one more anchor of the one hit
                 f.anchor(cap.kind, cap_id, surface, via, strength)
                 continue
-            f.hit(cap, _operation(cap, surface, cc[mt.start():], m), surface, via, strength, mt.start(), cc[mt.end():], m)
+            f.hit(cap, _operation(cap, surface, cc[mt.end():], m), surface, via, strength, mt.start(), cc[mt.end():], m)
 
 
 def _scope(cc: str, amb, m: Matchers, utterance_scope: tuple[bool, bool]) -> str:
@@ -225,7 +226,7 @@ def _manner_hits(w: _Words, f: _Found, registry: Registry, m: Matchers) -> None:
             end = w.offsets[j] + len(w.morphs[j].form) if w.offsets[j] >= 0 else at + len(mo.form)
             cap = registry.capability_by_id[cap_id]
             surface = w.cc[at:end]
-            f.hit(cap, _operation(cap, surface, w.cc[at:], m), surface, "frame", registry.weights.strengths["alias"],
+            f.hit(cap, _operation(cap, surface, w.cc[end:], m), surface, "frame", registry.weights.strengths["alias"],
                   at, w.cc[at:], m)  # (터보로 올려: a head that is a level word sets that level)
             f.taken.append((at, end))
             break
@@ -243,7 +244,7 @@ def _fuzzy_hit(w: _Words, f: _Found, registry: Registry, m: Matchers) -> None:
         if entry.kind not in ("execution", "settings", "state_query"):
             continue
         cap = registry.capability_by_id[entry.target]
-        f.hit(cap, _operation(cap, alias, w.cc[f_start:], m), w.cc[f_start:f_end], "fuzzy",
+        f.hit(cap, _operation(cap, alias, w.cc[f_end:], m), w.cc[f_start:f_end], "fuzzy",
               registry.weights.strengths["fuzzy"], f_start, w.cc[f_end:], m)
         f.taken.append((f_start, f_end))
         break

@@ -87,7 +87,8 @@ def _activity_refused(c: ClauseAnalysis, registry: Registry, at: int) -> str | N
         return None
     noun, particle, verb = c.morphemes[at - 2], c.morphemes[at - 1], c.morphemes[at + 1]
     known = (noun.form, noun.tag) in patterns(registry).failing_activities
-    return noun.form if known and particle.tag == "JKO" and (verb.form, verb.tag) == ("하", "VV") else None
+    light = (verb.form, verb.tag) in registry.frames.light_set  # 안 해: the light verb of the activity noun
+    return noun.form if known and particle.tag == "JKO" and light else None
 
 
 def _stopping_function(c: ClauseAnalysis, registry: Registry) -> str | None:
@@ -156,8 +157,9 @@ def _trouble_happens(c: ClauseAnalysis, registry: Registry) -> bool:
     unless what happens is inside a person (inner_events: 짜증 나, 맛이 날 텐데)."""
     p, ms = patterns(registry), [(m.form, m.tag) for m in c.morphemes]
     at = next((i for i, k in enumerate(ms) if k in p.event_verbs), None)
-    before = next((ms[j] for j in range(at - 1, -1, -1) if ms[j][1].startswith("NN")), None) if at else None
-    return at is not None and before not in p.inner_events
+    if at is None:
+        return False
+    return next((k for k in reversed(ms[:at]) if k[1].startswith("NN")), None) not in p.inner_events  # the noun before
 
 
 def problem_report(c: ClauseAnalysis, registry: Registry, topic: str | None) -> tuple[str, tuple[str, ...]] | None:

@@ -14,18 +14,27 @@ _MARK_TAGS = ("SF", "SP", "SS", "SE", "SO", "SW")
 """Kiwi's tags of punctuation and symbols (not SN, SL, SH: a number or a Latin word is a word)."""
 
 
-def _words(text: str, tokens: list[Any]) -> list[tuple[str, list[str], list[str]]]:
-    """(word, the tags of its morphemes, their forms) for every space-separated word, marks left out."""
-    out, at = [], 0
+_Word = tuple[str, list[str], list[str]]
+
+
+def _words(text: str, tokens: list[Any]) -> list[_Word]:
+    """(word, the tags of its morphemes, their forms) for every space-separated word, marks left out (one pass: Kiwi
+    gives the tokens in text order)."""
+    out, at, k = [], 0, 0
     for word in text.split(" "):
-        start, end = at, at + len(word)
-        inside = [t for t in tokens if start <= t.start < end and t.tag not in _MARK_TAGS]
-        out.append((word, [t.tag for t in inside], [t.form for t in inside]))
+        end = at + len(word)
+        tags, forms = [], []
+        while k < len(tokens) and tokens[k].start < end:
+            if tokens[k].start >= at and tokens[k].tag not in _MARK_TAGS:
+                tags.append(tokens[k].tag)
+                forms.append(tokens[k].form)
+            k += 1
+        out.append((word, tags, forms))
         at = end + 1
     return out
 
 
-def _afterthought_start(words: list[tuple[str, list[str]]], lex: dict) -> int | None:
+def _afterthought_start(words: list[_Word], lex: dict) -> int | None:
     """Where the trailing afterthought begins: words of phrase tags only, the last one closed by a particle or an
     adverb, at most `max_words` of them; None when the turn does not end on one."""
     phrase, content, bare = set(lex["phrase_tags"]), set(lex["content_tags"]), set(lex["bare_noun_tags"])
@@ -47,8 +56,9 @@ def afterthought_first(text: str, tokens: list[Any], lex: dict | None) -> str | 
     """The text with a trailing afterthought moved before its predicate (빨리 와 거실로 -> 빨리 거실로 와), or None
     when nothing is to move: no afterthought, no predicate word closed by an ending right before it, or a full
     stop written between them (거실로 와. 빨리: two sentences)."""
-    if not lex or not text:
-        return None
+    last = next((t.tag for t in reversed(tokens) if t.tag not in _MARK_TAGS), None)
+    if not lex or last not in lex["closing_tags"]:
+        return None  # most turns end on their predicate: nothing to look at
     words = _words(text, tokens)
     start = _afterthought_start(words, lex)
     if start is None:

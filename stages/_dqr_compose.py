@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Literal
 
 from registry.knowledge_contracts import Evidence
@@ -113,39 +114,50 @@ def rate_times_count(question: str, claims: list[str], rate: dict[str, Any]) -> 
 
 _STATED = re.compile(r"(?<![A-Za-z\d.])(\d+(?:\.\d+)?)(?![\d.]*[A-Za-z])")
 """A number the question states (30이면), not the digits of a name (PM2.5)."""
-_BAND = re.compile(r"^(.*?)\(\s*(\d+(?:\.\d+)?)\s*(?:~\s*(\d+(?:\.\d+)?)|[^()~]*?(이하|이상|미만|초과))\s*\)")
+_SIDES = ("at_most", "below", "at_least", "above")
+"""Which side of its number a band's bound word puts the band (lexicon dqr.band_bounds): below and above leave the
+number itself out."""
 
 
-def _bands(claim: str) -> list[tuple[str, float, float, str]]:
-    """좋음(15 ㎍/㎥ 이하), 보통(16~35), 매우 나쁨(76 이상): (name, low, high, as written) of each band a sentence lists."""
+@lru_cache(maxsize=8)
+def _band_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
+    """A band as a listing writes it: a name, then a range (16~35) or a number and one of the bound words, in brackets."""
+    alternatives = "|".join(re.escape(w) for w in words)
+    return re.compile(rf"^(.*?)\(\s*(\d+(?:\.\d+)?)\s*(?:~\s*(\d+(?:\.\d+)?)|[^()~]*?({alternatives}))\s*\)")
+
+
+def _bands(claim: str, bounds: dict[str, str]) -> list[tuple[str, float, float, str]]:
+    """좋음(15 ㎍/㎥ 이하), 보통(16~35), 매우 나쁨(76 이상): (name, low, high, as written) of each band a sentence lists;
+    `bounds` maps a bound word to its side (lexicon dqr.band_bounds; an entry whose value is no side is ignored)."""
+    pattern = _band_pattern(tuple(sorted((w for w, side in bounds.items() if side in _SIDES), key=len, reverse=True)))
     bands = []
     for chunk in claim.rstrip(". ").split(", "):
-        found = _BAND.match(chunk.strip())
+        found = pattern.match(chunk.strip())
         if found is None:
             continue
         head, low, high, bound = found.groups()
         words = head.split()
         name = head.strip() if len(words) <= 2 and all(re.fullmatch(r"[가-힣]+", w) for w in words) else (words or [""])[-1]
-        a = float(low)
+        a, side = float(low), bounds.get(bound or "")
         if high:
             lo, hi = a, float(high)
-        elif bound in ("이하", "미만"):
-            lo, hi = float("-inf"), a - (1e-9 if bound == "미만" else 0.0)  # 미만 and 초과 leave the bound out
+        elif side in ("at_most", "below"):
+            lo, hi = float("-inf"), a - (1e-9 if side == "below" else 0.0)
         else:
-            lo, hi = a + (1e-9 if bound == "초과" else 0.0), float("inf")
+            lo, hi = a + (1e-9 if side == "above" else 0.0), float("inf")
         bands.append((name, lo, hi, found.group(0)[len(head):].strip()))
     return bands
 
 
-def band_of(question: str, claims: list[str]) -> dict[str, Any] | None:
+def band_of(question: str, claims: list[str], bounds: dict[str, str]) -> dict[str, Any] | None:
     """The values of the band_of template when the question states a number (초미세먼지 30이면 무슨 등급이야?) and one
     of the claims lists bands of that quantity (좋음(15 이하), 보통(16~35) ...): the band it falls in. None otherwise."""
     stated = _STATED.search(question)
-    if stated is None:
+    if stated is None or not bounds:
         return None
     value = float(stated.group(1))
     for claim in claims:
-        bands = _bands(claim)
+        bands = _bands(claim, bounds)
         inside = [b for b in bands if b[1] <= value <= b[2]]
         if len(bands) >= 2 and len(inside) == 1:
             name, _, _, written = inside[0]

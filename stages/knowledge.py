@@ -258,13 +258,14 @@ def dqr_answer(
         locations = {e.source_id: e.location for e in evidence}
         verdict = relation_verdict(kg_projection, types) if knowledge_query.possibility_question else None
         text = composer.verdict_text(verdict, labels, evidence, locations) if verdict else composer.extract_text(evidence)
-        rate = registry.lexicon.get("dqr", {}).get("rate_counts", {})
-        product = rate_times_count(knowledge_query.text, [e.claim for e in evidence], rate) \
+        dqr = registry.lexicon.get("dqr", {})
+        product = rate_times_count(knowledge_query.text, [e.claim for e in evidence], dqr.get("rate_counts", {})) \
             if knowledge_query.asks_quantity and not verdict else None
         if product is not None:  # 방 10개면 청정 시간만 몇 분?: the rate the manual states, times the count asked
             text = " ".join([composer.say("rate_times_count", **product), text])
             notices.append("computed_from_rate")
-        band = band_of(knowledge_query.text, [e.claim for e in evidence[:1]]) if knowledge_query.shape_marks and not verdict else None
+        band = band_of(knowledge_query.text, [e.claim for e in evidence[:1]], dqr.get("band_bounds", {})) \
+            if knowledge_query.shape_marks and not verdict else None
         if band is not None:  # 초미세먼지 30이면 무슨 등급이야?: the band of the manual's table the number falls in
             text = " ".join([composer.say("band_of", **band), text])
             notices.append("computed_from_bands")

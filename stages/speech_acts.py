@@ -93,15 +93,15 @@ def _bodies_moved(clauses: list[ClauseAnalysis], per: list[Reading], lex: Speech
 
 def _run_into_a_remark(clauses: list[ClauseAnalysis], per: list[Reading], nt: NormalizedText, lex: SpeechActLexicon) -> None:
     """사진 좀 찍어 줘, 지금 예쁘다: a request run on after a comma (or with nothing written between: a recogniser
-    that writes no marks) into anything but another request, for what people
-    ask of each other too (speech_acts asked_of_people_too) and the robot called nowhere, is read as part of the
-    remark (a statement): it may be said to somebody in the room (볼륨 좀 올려 줘, 잘 안 들려 still asks the robot)."""
+    that writes no marks) into anything but another request, for what people ask of each other too (speech_acts
+    asked_of_people_too) and the robot called nowhere, is read as part of the remark (a statement): it may be said to
+    somebody in the room (볼륨 좀 올려 줘, 잘 안 들려 still asks the robot)."""
     if robot_called(r.signals for r in per):
         return
     people = set(lex.asked_of_people_too)
     order = in_order(clauses)
     unmarked = not any(mark in nt.text for mark in ",.?!")  # 사진 좀 찍어 줘 오늘 ... 말이야: heard with no marks at all
-    for i, after in zip(order, order[1:]):
+    for n, (i, after) in enumerate(zip(order, order[1:])):
         c, r = clauses[i], per[i]
         comma = nt.text[c.end:clauses[after].start + 1].strip().startswith(",")
         if ((comma and not r.final) or (unmarked and clauses[after].has_predicate)) and r.mood == "request" \
@@ -109,7 +109,7 @@ def _run_into_a_remark(clauses: list[ClauseAnalysis], per: list[Reading], nt: No
                 and all(h.capability_id in people for h in c.capabilities):
             r.mood = per[after].mood if per[after].mood in ("statement", "exclamation", "question") else "statement"
             r.signals.append("run_into_a_remark")
-            for j in reversed(order[:order.index(i)]):  # 돌아 돌아 빙글빙글 돌아, ...: the verbs joined on go with it
+            for j in reversed(order[:n]):  # 돌아 돌아 빙글빙글 돌아, ...: the verbs joined on go with it
                 if clauses[j].connective in ENDS_SENTENCE or per[j].mood != "request" or per[j].final \
                         or any(h.capability_id not in people for h in clauses[j].capabilities):
                     break

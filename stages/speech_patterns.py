@@ -52,7 +52,7 @@ class Patterns:
         self.past_perfect, self.usual = pairs(lex.past_perfect_markers), pairs(lex.usual_adverbs)
         self.retrospective = pairs(lex.retrospective_endings)
         self.speaker, self.robot, self.subject_particles = pairs(lex.speaker_pronouns), pairs(lex.robot_pronouns), pairs(lex.subject_particles)
-        self.persons = frozenset(lex.person_nouns)
+        self.persons, self.possessives = frozenset(lex.person_nouns), frozenset(lex.other_targets.possessive_particles)
         self._vocatives(lex.vocatives)
         self.thing_of = lex.thing_of  # another thing in the home called by name is addressed like an assistant
         self.wish_aux, self.wish_verb = pairs(lex.wish.auxiliaries), pairs(lex.wish.verbs)
@@ -256,7 +256,7 @@ def finds_out(matrix: list[tuple[str, str]], p: Patterns) -> bool:
 def ends_on_a_period(matrix: list[tuple[str, str]], p: Patterns) -> bool:
     """배터리도 일 년이에요?: the clause ends on a period counted (period_counters after a number or 몇), with only the
     copula, endings, particles and marks after it: it asks how long something lasts, not how the robot is now."""
-    return any(k in p.period_counters and i > 0 and (matrix[i - 1][1] in ("SN", "NR") or matrix[i - 1][0] == "몇")
+    return any(k in p.period_counters and i > 0 and (matrix[i - 1][1] in ("SN", "NR") or matrix[i - 1] in p.question_words)
                and all(t[1] == "VCP" or t[1].startswith(("E", "J", "S")) for t in matrix[i + 1:]) for i, k in enumerate(matrix))
 
 
@@ -280,7 +280,7 @@ def complains(matrix: list[tuple[str, str]], p: Patterns) -> bool:
     return pred is not None and pred[1].startswith(("VA", "XSA")) and any(contains(matrix, seq) for seq in p.rhetorical_degree)
 
 
-def premise_between(c, ms: list[tuple[str, str]], i: int, p: Patterns) -> bool:
+def premise_between(c: ClauseAnalysis, ms: list[tuple[str, str]], i: int, p: Patterns) -> bool:
     """나 잘 거니까 나이트 모드 켜고 ...: a premise ending (premise_endings) between the subject at `i` and the clause's
     first device word: the subject belongs to the reason, not to what is asked after it."""
     first = min((h.position for h in c.capabilities), default=None)
@@ -295,7 +295,7 @@ def owned_by_robot(morphemes: list, words: list[str], p: Patterns) -> bool:
     the robot's own, not a public matter (정체, a traffic jam, too)."""
     ms = [(mo.form, mo.tag) for mo in morphemes]
     for i, k in enumerate(ms[:-1]):
-        j = i + 2 if i + 2 < len(ms) and ms[i + 1] == ("의", "JKG") else i + 1
+        j = i + 2 if i + 2 < len(ms) and ms[i + 1][0] in p.possessives and ms[i + 1][1] == "JKG" else i + 1
         if k in p.robot and any(ms[j][0] in w or w in ms[j][0] for w in words if w):
             return True
     return False

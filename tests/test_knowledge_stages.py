@@ -388,11 +388,12 @@ def test_a_number_asked_about_is_placed_in_the_manuals_bands(answering_runner, t
     assert answer is not None and answer.text.startswith(band) and "computed_from_bands" in answer.notices, answer.text
 
 
-def test_bands_are_read_from_a_listing_sentence():
+def test_bands_are_read_from_a_listing_sentence(registry):
     from stages._dqr_compose import band_of
+    bounds = registry.lexicon["dqr"]["band_bounds"]  # (its note is no bound word)
     claim = "등급은 PM2.5 기준으로 좋음(15 ㎍/㎥ 이하), 보통(16~35), 나쁨(36~75), 매우 나쁨(76 이상)입니다."
-    assert band_of("15면?", [claim])["band"] == "좋음" and band_of("76이면?", [claim])["range"] == "76 이상"
-    assert band_of("PM2.5가 뭐야?", [claim]) is None and band_of("30이면?", ["풍량은 1단부터 4단까지입니다."]) is None
+    assert band_of("15면?", [claim], bounds)["band"] == "좋음" and band_of("76이면?", [claim], bounds)["range"] == "76 이상"
+    assert band_of("PM2.5가 뭐야?", [claim], bounds) is None and band_of("30이면?", ["풍량은 1단부터 4단까지입니다."], bounds) is None
 
 
 def test_the_second_section_read_covers_what_the_first_left_out():
