@@ -192,7 +192,8 @@ class AnchorMatch(Contract):
     """capability_id, category, topic, room_id or the mode word."""
     surface: str
     """The text that matched."""
-    via: Literal["alias", "lemma", "frame", "ambiguous", "pattern", "fuzzy"]
+    via: Literal["alias", "lemma", "frame", "ambiguous", "pattern", "fuzzy", "carried"]
+    """carried: a manner whose head noun the clause before said (바람이 약해 / 좀 세게 해 줘)."""
     strength: float
     clause: int = 0
 

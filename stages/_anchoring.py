@@ -270,17 +270,6 @@ def _rooms_and_modes(w: _Words, f: _Found, registry: Registry, m: Matchers) -> N
             f.anchor("unknown_mode", mm.group(1), mm.group(0), "pattern", 1.0)
 
 
-def _spelled_verb(nt: NormalizedText, i: int, m: Matchers) -> tuple[str, str]:
-    """Morpheme i's (lemma, tag), or the verb a particle spells when it stands as its own word before a
-    predicate (서재 가 줘: 가/JKS is 가/VV)."""
-    mo, morphs = nt.morphemes[i], nt.morphemes
-    verb = m.spaced_particle_verbs.get((mo.form, mo.tag))
-    if verb is not None and mo.start > 0 and nt.text[mo.start - 1] == " " and i + 1 < len(morphs) \
-            and morphs[i + 1].tag.startswith(("V", "E")):
-        return verb
-    return mo.form, mo.tag
-
-
 def _run_hits(w: _Words, f: _Found, registry: Registry, m: Matchers) -> None:
     """Lemma runs (capability lemmas written form/tag+form/tag: 어디/NP+이/VCP) anchor as an alias does, in whatever
     ending the run is said (어디니, 어디예요, 어디고), before any slip is guessed."""
@@ -302,7 +291,7 @@ def _lemma_hits(w: _Words, f: _Found, nt: NormalizedText, registry: Registry, m:
     for i, mo in enumerate(morphs):
         if not (w.start <= mo.start < w.end):
             continue
-        cap_id = m.lemma_index.get(_spelled_verb(nt, i, m))
+        cap_id = m.lemma_index.get((mo.form, mo.tag))
         if not cap_id or any(h.capability_id == cap_id for h in f.caps):
             continue
         cap = registry.capability_by_id[cap_id]
@@ -321,6 +310,16 @@ def _lemma_hits(w: _Words, f: _Found, nt: NormalizedText, registry: Registry, m:
             f.anchor("room", fuzzy_room, w.cc, "fuzzy", weights["fuzzy"])
 
 
+def level_arguments(hits: list[CapabilityHit], cc: str, registry: Registry, m: Matchers) -> None:
+    """A level operation with no level of its own takes the clause's direction (크게: one step up; 제일 크게: the end)."""
+    direction = 1 if m.increase.first(cc) else -1 if m.decrease.first(cc) else 0
+    to_the_limit = bool(direction) and m.to_the_limit[direction].first(cc) is not None
+    for hit in hits:
+        if hit.operation_id == "level" and "level" not in hit.arguments and direction:
+            end = _range_end(registry.capability_by_id[hit.capability_id], direction) if to_the_limit else None
+            hit.arguments.update({"delta": direction} if end is None else {"level": end})
+
+
 def _refine_hits(w: _Words, f: _Found, registry: Registry, m: Matchers) -> None:
     """Intensity (청정 좀 세게 is its fan setting, one step), subsumed capabilities, argument words, and the
     subject of a state query (청정 기능이 켜져 있는지 확인: what precedes the query is not an action)."""
@@ -333,11 +332,7 @@ def _refine_hits(w: _Words, f: _Found, registry: Registry, m: Matchers) -> None:
             f.caps = [CapabilityHit(target.capability_id, target.kind, "level", first.surface, first.via, first.strength, first.position)]
             f.anchors = [a for a in f.anchors if a.kind not in ("execution", "settings")]
             f.anchor(target.kind, target.capability_id, first.surface, first.via, first.strength)
-    to_the_limit = bool(direction) and m.to_the_limit[direction].first(cc) is not None
-    for hit in f.caps:
-        if hit.operation_id == "level" and "level" not in hit.arguments and direction:
-            end = _range_end(by_id[hit.capability_id], direction) if to_the_limit else None
-            hit.arguments.update({"delta": direction} if end is None else {"level": end})
+    level_arguments(f.caps, cc, registry, m)
     subsumed = {sub for h in f.caps for sub in by_id[h.capability_id].subsumes}
     if subsumed:
         f.caps = [h for h in f.caps if h.capability_id not in subsumed]
@@ -405,46 +400,3 @@ def _clause(nt: NormalizedText, span: tuple[int, int, str], index: int, is_last:
         start=start, end=end, morphemes=w.morphs, compact_offsets=w.offsets, in_registry_word=w.in_word,
         after_registry_word=w.after_word,
     )
-
-
-def _scope_variants(clauses: list[ClauseAnalysis], registry: Registry, m: Matchers) -> None:
-    """움직이지 말고 거기서 청정만 해 / 모든 방 다 청정해 줘: a scope cue anywhere in the turn makes a capability the
-    variant its registry entry names for that scope. The cue may sit in another clause (X 말고 Y); a clause
-    that names a room keeps its capability (it moves there first)."""
-    found = {scope for scope, cues in m.scopes.items() if any(cues.first(c.compact) for c in clauses)}
-    if not found:
-        return
-    by_id = registry.capability_by_id
-    for c in clauses:
-        if c.rooms:
-            continue
-        for i, hit in enumerate(c.capabilities):
-            variant = next((by_id[v] for s, v in by_id[hit.capability_id].scope_variants.items() if s in found), None)
-            if variant is None or not any(op.operation_id == hit.operation_id for op in variant.operations):
-                continue
-            c.capabilities[i] = CapabilityHit(variant.capability_id, variant.kind, hit.operation_id, hit.surface, hit.via,
-                                              hit.strength, hit.position, dict(hit.arguments))
-            c.anchors = [a.model_copy(update={"target": variant.capability_id}) if a.target == hit.capability_id else a
-                         for a in c.anchors]
-
-
-def analyse(nt: NormalizedText, registry: Registry, m: Matchers) -> list[ClauseAnalysis]:
-    """Segment the utterance and find every registry anchor, room, time and cue per clause."""
-    if not nt.text:
-        return []
-    spans = merge_shapeless(nt, segment(nt, m), m)
-    scope = (bool(m.indoor.first(nt.compact)), bool(m.outdoor.first(nt.compact)))
-    out = [_clause(nt, span, index, index == len(spans) - 1, registry, m, scope) for index, span in enumerate(spans)]
-    _scope_variants(out, registry, m)
-    # "사진 찍기 전에 동의부터": a clause cut at a before-noun runs after the next one
-    i = 0
-    while i < len(out) - 1:
-        if out[i].connective in m.before_nouns:
-            out[i], out[i + 1] = out[i + 1], out[i]
-            i += 2
-        else:
-            i += 1
-    for new_index, c in enumerate(out):
-        c.index = new_index
-        c.anchors = [a.model_copy(update={"clause": new_index}) for a in c.anchors]
-    return out

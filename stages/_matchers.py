@@ -141,9 +141,6 @@ class Matchers:
         self.room_re = re.compile("|".join(re.escape(name) for name, _ in registry.room_names))
         self.room_of = dict(registry.room_names)
 
-        self.spaced_particle_verbs = {tuple(k.split("/")): tuple(v.split("/"))
-                                      for k, v in registry.lexicon.get("spaced_particle_verbs", {}).items() if "/" in k}
-        """서재 가 줘: a particle standing as its own word before a predicate is the verb it spells."""
         self.lemma_index: dict[tuple[str, str], str] = {}
         self.lemma_runs: dict[tuple[str, str], list[tuple[tuple[tuple[str, str], ...], str]]] = {}
         """First morpheme -> (the whole run, capability): a lemma written form/tag+form/tag (어디/NP+이/VCP) is a run of

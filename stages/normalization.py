@@ -7,6 +7,8 @@ import unicodedata
 from functools import lru_cache
 from typing import Any
 
+from kiwipiepy import PretokenizedToken
+
 from registry.contracts import Morpheme, NormalizedText, TurnInput
 from registry.loader import Registry
 from stages._dislocation import afterthought_first
@@ -65,6 +67,40 @@ def _polite_finals(registry: Registry) -> frozenset[str]:
     return frozenset(registry.lexicon.get("polite_finals", {}).get("forms", []))
 
 
+@lru_cache(maxsize=8)
+def _spaced_particle_verbs(registry: Registry) -> dict[tuple[str, str], tuple[tuple[str, str], ...]]:
+    """(particle form, tag) -> the verb and ending it spells (lexicon spaced_particle_verbs: 가/JKS -> 가/VV+아/EC)."""
+    table = registry.lexicon.get("spaced_particle_verbs", {})
+    return {tuple(k.split("/")): tuple(tuple(part.split("/")) for part in v.split("+"))  # type: ignore[misc]
+            for k, v in table.items() if "/" in k}
+
+
+@lru_cache(maxsize=8)
+def _places(registry: Registry) -> frozenset[str]:
+    """Words a spelled verb may follow: room names and the robot's own words (충전대 가 줘), never a person (거실에
+    엄마 가 있어 is where mother is)."""
+    return frozenset([name for name, _ in registry.room_names]
+                     + [a.replace(" ", "") for c in registry.capabilities.capabilities for a in c.aliases])
+
+
+def _spelled_verbs(text: str, tokens: list, registry: Registry) -> list:
+    """서재 가 있어 / 서재 가 줘: Kiwi reads a one-syllable verb written as its own word after a noun as a particle; a
+    particle never stands as a word of its own, so before a predicate it is the verb it spells. The pre-tokenized
+    spans make Kiwi analyse the rest of the sentence around the verb (가 있어: go and wait, 있 an auxiliary).
+    Only after a place (a room or a word of the robot's own)."""
+    table, places = _spaced_particle_verbs(registry), _places(registry)
+    spans = []
+    for before, t, after in zip(tokens, tokens[1:], tokens[2:]):
+        run = table.get((t.form, t.tag))
+        end = t.start + t.len
+        if run is None or not before.tag.startswith("NN") or not after.tag.startswith(("V", "E")) \
+                or text[t.start - 1] != " " or text[end:end + 1] not in (" ", "") \
+                or text[:t.start - 1].rsplit(" ", 1)[-1] not in places:
+            continue
+        spans.append((t.start, end, [PretokenizedToken(form, tag, 0, t.len) for form, tag in run]))
+    return spans
+
+
 def normalized_text(turn_input: TurnInput, kiwi: Any, registry: Registry) -> NormalizedText:
     """Spacing, symbols and number words normalized; Kiwi morphemes with offsets."""
     original = turn_input.recognized_text
@@ -82,6 +118,9 @@ def normalized_text(turn_input: TurnInput, kiwi: Any, registry: Registry) -> Nor
     moved = afterthought_first(text, tokens, registry.lexicon.get("afterthoughts"))  # 빨리 와 거실로 -> 빨리 거실로 와
     if moved is not None:
         text, tokens = moved, kiwi.tokenize(moved)
+    spelled = _spelled_verbs(text, tokens, registry)
+    if spelled:
+        tokens = kiwi.tokenize(text, pretokenized=spelled)
     morphemes = [Morpheme(form=t.form, tag="EF" if t.tag == "EC" and t.form in finals else t.tag, start=t.start, length=t.len)
                  for t in tokens]
     return NormalizedText(

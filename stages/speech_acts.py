@@ -13,7 +13,7 @@ from registry.contracts import ACTING_MOODS, HistoryEvidence, NormalizedText, Sp
 from registry.loader import Registry
 from registry.speech_contracts import SpeechActLexicon
 from stages._addressee import robot_called
-from stages._anchoring import analyse
+from stages._turn_anchoring import analyse
 from stages._clauses import ENDS_SENTENCE, ClauseAnalysis, in_order, last_said, thing_named
 from stages._owners import a_rooms_purifier, owned_by_other_thing, owner_named_at_the_end, owner_played_nearby, owner_said_before
 from stages._matchers import matchers_for

@@ -203,6 +203,22 @@ def test_a_head_noun_made_to_be_one_of_its_manners_sets_the_capability(runner, t
     assert [(c, args.get("delta")) for c, _, args, _ in actions(record)] == [(cap, delta)]
 
 
+@pytest.mark.parametrize("text,cap,delta", [
+    ("바람이 너무 약해 좀 세게 해 줘", "fan_speed", 1),
+    ("소리가 잘 안 들려 좀 크게 해 봐", "sound_volume", 1),
+    ("화면 너무 밝다 좀 어둡게 해", "screen_brightness", -1),
+])
+def test_a_manner_takes_the_head_noun_the_clause_before_said(runner, text, cap, delta):
+    record, _ = _caps(runner, text)
+    assert [(c, args.get("delta")) for c, _, args, _ in actions(record)] == [(cap, delta)]
+
+
+@pytest.mark.parametrize("text", ["티비 소리가 너무 작아 좀 크게 해 봐", "소리가 너무 작아 크게 말해",
+                                  "소리가 작으면 크게 해", "아까 바람이 약해서 세게 했어", "바람이 약해 좀 세게 불어라"])
+def test_a_carried_head_licenses_only_an_affirmative_request_of_the_robots_own(runner, text):
+    assert _caps(runner, text)[1] == []
+
+
 def test_air_made_clean_in_any_words_is_purifying(runner):
     assert _caps(runner, "공기 좀 산뜻하게 할래?")[1] == [("selected_room_clean", "start")]
 
@@ -238,7 +254,14 @@ def test_a_wish_for_an_act_done_for_me_is_framed_by_that_act(runner):
 
 def test_a_particle_standing_as_its_own_word_is_the_verb_it_spells(runner):
     assert _caps(runner, "서재 가 줘")[1] == [("move_to_room", "start")]
+    assert _caps(runner, "서재 가 있어 나 거기서 일할 거야")[1] == [("move_to_room", "start")]  # 있 the auxiliary
     assert _caps(runner, "서재가 좋아")[1] == []
+    assert _caps(runner, "거실에 엄마 가 있어")[1] == []  # after a person: where she is
+
+
+@pytest.mark.parametrize("text", ["배터리 얼만 남았어", "배터리 얼마큼 남았어", "배터리 얼만큼 남았어"])
+def test_a_spoken_how_much_asks_the_state(runner, text):
+    assert _caps(runner, text)[1] == [("battery_status", "check")]
 
 
 def test_a_person_with_a_plural_suffix_is_still_somebody_else(runner):

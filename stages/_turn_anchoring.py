@@ -1,0 +1,90 @@
+"""Anchors of a whole turn: the clauses `stages/_anchoring.py` reads one by one, then what depends on more than
+one of them (a scope cue said in another clause, a head noun said in the clause before, a before-noun's order).
+
+Mechanisms only: every head, manner, scope cue and weight comes from the registry.
+"""
+
+from __future__ import annotations
+
+from registry.contracts import AnchorMatch, NormalizedText
+from registry.loader import Registry
+from stages._anchoring import _clause, _manner_at, _operation, level_arguments
+from stages._clauses import CapabilityHit, ClauseAnalysis
+from stages._matchers import Matchers
+from stages._segments import merge_shapeless, segment
+
+CARRIED = "carried"
+"""How a capability hit was found whose head noun the clause before said (바람이 약해 / 좀 세게 해 줘)."""
+
+
+def _scope_variants(clauses: list[ClauseAnalysis], registry: Registry, m: Matchers) -> None:
+    """움직이지 말고 거기서 청정만 해 / 모든 방 다 청정해 줘: a scope cue anywhere in the turn makes a capability the
+    variant its registry entry names for that scope. The cue may sit in another clause (X 말고 Y); a clause
+    that names a room keeps its capability (it moves there first)."""
+    found = {scope for scope, cues in m.scopes.items() if any(cues.first(c.compact) for c in clauses)}
+    if not found:
+        return
+    by_id = registry.capability_by_id
+    for c in clauses:
+        if c.rooms:
+            continue
+        for i, hit in enumerate(c.capabilities):
+            variant = next((by_id[v] for s, v in by_id[hit.capability_id].scope_variants.items() if s in found), None)
+            if variant is None or not any(op.operation_id == hit.operation_id for op in variant.operations):
+                continue
+            c.capabilities[i] = CapabilityHit(variant.capability_id, variant.kind, hit.operation_id, hit.surface, hit.via,
+                                              hit.strength, hit.position, dict(hit.arguments))
+            c.anchors = [a.model_copy(update={"target": variant.capability_id}) if a.target == hit.capability_id else a
+                         for a in c.anchors]
+
+
+def _carried_heads(clauses: list[ClauseAnalysis], registry: Registry, m: Matchers) -> None:
+    """바람이 너무 약해 좀 세게 해 줘 / 소리가 잘 안 들려 좀 크게 해 봐: a clause that names nothing (no noun, no
+    anchor, no room) and says only how, a manner of a capability in the -게 form or one of its level verbs, takes
+    the head noun of that capability from the clause right before it (request_frames heads): the frame is said
+    across two clauses. Not from a condition (소리가 작으면 크게 해: a rule for later, with nothing to check). The hit is evidence like any other; licensing reads the clause's own speech act."""
+    for before, c in zip(clauses, clauses[1:]):
+        if before.role in ("guard", "temporal") or c.capabilities or c.unsupported or c.rooms or any(mo.tag.startswith(("NN", "NP", "SL")) for mo in c.morphemes):
+            continue
+        said = {mo.form for mo in before.morphemes if mo.tag == "NNG"}
+        for cap_id, heads, manners, level_verbs, level_heads in m.manner_frames:
+            head = next((h for h in heads if h in said), None)
+            if head is None:
+                continue
+            j = next((j for j, mo in enumerate(c.morphemes) if c.compact_offsets[j] >= 0 and (
+                _manner_at(c.morphemes, j, manners, m) or (head in level_heads and (mo.form, mo.tag) in level_verbs))), None)
+            if j is None:
+                continue
+            cap, at = registry.capability_by_id[cap_id], c.compact_offsets[j]
+            surface = c.compact[at:at + len(c.morphemes[j].form)]
+            strength = registry.weights.strengths["alias"]
+            hit = CapabilityHit(cap_id, cap.kind, _operation(cap, head + surface, c.compact[at:], m), surface, CARRIED,
+                                strength, at)
+            level_arguments([hit], c.compact, registry, m)
+            c.capabilities.append(hit)
+            c.anchors.append(AnchorMatch(kind=cap.kind, target=cap_id, surface=surface, via=CARRIED, strength=strength,
+                                         clause=c.index))
+            break
+
+
+def analyse(nt: NormalizedText, registry: Registry, m: Matchers) -> list[ClauseAnalysis]:
+    """Segment the utterance and find every registry anchor, room, time and cue per clause."""
+    if not nt.text:
+        return []
+    spans = merge_shapeless(nt, segment(nt, m), m)
+    scope = (bool(m.indoor.first(nt.compact)), bool(m.outdoor.first(nt.compact)))
+    out = [_clause(nt, span, index, index == len(spans) - 1, registry, m, scope) for index, span in enumerate(spans)]
+    _carried_heads(out, registry, m)
+    _scope_variants(out, registry, m)
+    # "사진 찍기 전에 동의부터": a clause cut at a before-noun runs after the next one
+    i = 0
+    while i < len(out) - 1:
+        if out[i].connective in m.before_nouns:
+            out[i], out[i + 1] = out[i + 1], out[i]
+            i += 2
+        else:
+            i += 1
+    for new_index, c in enumerate(out):
+        c.index = new_index
+        c.anchors = [a.model_copy(update={"clause": new_index}) for a in c.anchors]
+    return out
