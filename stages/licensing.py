@@ -240,8 +240,10 @@ def unsupported_frame(c: ClauseAnalysis, registry: Registry) -> str | None:
     """The UNS category whose frame the clause's governing predicate (and its object) realizes, if any."""
     p = patterns(registry)
     found = final_predicate(c, p)
-    if found is None or c.in_registry_word[found[0]] or any(key(mo) in p.premise for mo in c.morphemes[found[0] + 1:]):
-        return None  # 들어 올렸더니 ...: a premise asks for nothing
+    after = [key(mo) for mo in c.morphemes[found[0] + 1:]] if found is not None else []
+    if found is None or c.in_registry_word[found[0]] or any(
+            k in p.premise and (i + 1 == len(after) or after[i + 1] not in p.benefactive) for i, k in enumerate(after)):
+        return None  # 들어 올렸더니 ...: a premise asks for nothing (갖다 줘: -다 before a benefactive is no premise)
     frames, product = registry.frames.unsupported, registry.product.words
     own = frames.own_noun_set | _level_words(registry)  # 터보로 올려: a level of the robot's own
     nouns = {mo.form for i, mo in enumerate(c.morphemes) if mo.tag in ("NNG", "NNP") and not c.in_registry_word[i]

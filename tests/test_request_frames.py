@@ -104,9 +104,11 @@ def test_a_question_negated_by_inability_asks_whether_it_can(runner, text):
     assert "ability_denied" in record.evidence.clauses[0].speech_act.signals
 
 
-@pytest.mark.parametrize("text", ["우리 집 거실이 한 20평 되는데 이걸로 충분할까?", "밤에 틀어 놓으면 시끄러울까?", "이거 써도 괜찮을까?"])
+@pytest.mark.parametrize("text", ["우리 집 거실이 한 20평 되는데 이걸로 충분할까?", "밤에 틀어 놓으면 시끄러울까?", "이거 써도 괜찮을까?",
+                                  "하루 종일 켜 두면 전기세 많이 나오려나", "우리 집 문턱이 좀 높은데 넘어갈 수 있으려나"])
 def test_wondering_how_the_product_is_asks_the_manual(runner, text):
-    """-ㄹ까 on an adjective wonders (no deliberation); 이거 in a whole question points at the product at hand."""
+    """-ㄹ까 on an adjective wonders (no deliberation), and so does -려나; 이거 in a whole question points at the
+    product at hand."""
     assert _route(runner, text)[0].family == "DQR"
 
 
@@ -137,3 +139,12 @@ def test_a_place_booked_is_a_purchase_not_a_lookup_or_a_schedule(runner, text):
 
 def test_a_place_recommended_is_still_looked_up(runner):
     assert _route(runner, "근처 식당 추천해 줘")[0].family == "FRG"
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("고정청정 멈추고 스캐닝 청정으로 바꿔 줘", [("stationary_purify", "stop"), ("scanning_clean", "start")]),
+    ("고정청정으로 전환해 줘", [("stationary_purify", "start")]),
+])
+def test_switching_to_a_way_of_purifying_starts_it(runner, text, expected):
+    """request_frames kind_predicates.execution: 바꾸다 and 전환 realize an execution, as they do a setting."""
+    assert [(c, o) for c, o, _ in _route(runner, text)[1]] == expected

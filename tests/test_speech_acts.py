@@ -519,7 +519,7 @@ def test_a_setting_word_without_a_person_before_it_is_still_asked(runner):
     assert [a[0] for a in actions(_route(runner, "화면 좀 어둡게 해"))] == ["screen_brightness"]
 
 
-@pytest.mark.parametrize("text", ["재활용 좀 버려 줘", "빨래 좀 걷어 줘"])
+@pytest.mark.parametrize("text", ["재활용 좀 버려 줘", "빨래 좀 걷어 줘", "물 한 잔만 갖다 줄래?"])
 def test_household_handling_verbs_are_physical_manipulation(runner, text):
     record = _replied(runner, text, "UNS")
     assert record.unsupported_categories == ["physical_manipulation"]
