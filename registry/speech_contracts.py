@@ -384,6 +384,10 @@ class SpeechActLexicon(_Model):
     """내일 / 이따 / 나중에 / -고 나서 / -은 뒤에: runs that put a suggestion (-자) later than now; a suggestion put
     later, with nothing said to be now (now_cues: 지금), is a plan among the people present, not a request."""
     now_cues: list[Morphemes] = Field(default_factory=list)
+    example_cues: list[Morphemes] = Field(default_factory=list)
+    """안방 청정하고 충전대 가는 식으로 / 가는 것처럼: what the sentence says up to the cue is an example given."""
+    since_cues: list[Morphemes] = Field(default_factory=list)
+    """-ㄴ 뒤로 / -ㄴ 후부터 / -고 나서부터: since an event; the clause that says it narrates what happened."""
     trailing_marks: list[str] = Field(default_factory=list)
     """배터리... / 공기가 좀…: marks of a voice trailing off; a predicate-less last clause before one is unfinished."""
     trailing_particles: Morphemes = Field(default_factory=list)
@@ -409,6 +413,8 @@ class SpeechActLexicon(_Model):
     body_part_set = cached_property(lambda self: frozenset(self.body_parts))
     body_verb_set = cached_property(lambda self: frozenset(tuple(v.split("/")) for v in self.body_verbs))
     now_runs = cached_property(lambda self: _runs(self.now_cues))
+    since_runs = cached_property(lambda self: _runs(self.since_cues))
+    example_runs = cached_property(lambda self: _runs(self.example_cues))
     distal_runs = cached_property(lambda self: _runs(self.distal_references))
     afterthought_runs = cached_property(lambda self: _runs(self.afterthought_markers))
 

@@ -13,6 +13,7 @@ from registry.contracts import ACTING_MOODS, HistoryEvidence, NormalizedText, Sp
 from registry.loader import Registry
 from registry.speech_contracts import SpeechActLexicon
 from stages._addressee import robot_called
+from stages._calls import called_after_the_request, called_at_the_end, called_first
 from stages._turn_anchoring import analyse
 from stages._clauses import ENDS_SENTENCE, ClauseAnalysis, in_order, last_said, thing_named
 from stages._owners import a_rooms_purifier, owned_by_other_thing, owner_named_at_the_end, owner_played_nearby, owner_said_before
@@ -254,76 +255,29 @@ def _ends_in(c: ClauseAnalysis, endings: frozenset) -> bool:
     return last is not None and key(last) in endings
 
 
-def _callable(k: tuple[str, str], p: Patterns) -> bool:
-    """A name, a person noun or a calling word: what a copula-read 야 after it calls (은지야, 자기야, 여보야)."""
-    return k[1] == "NNP" or k[0] in p.persons or k in p.voc_words
-
-
-def _called_at_the_end(clauses: list[ClauseAnalysis], per: list[Reading], p: Patterns) -> None:
-    """사진 좀 찍어 줘 언니 / 거실로 와 얘들아 / 밥 먹자 민수야: a last clause that only calls somebody (a person noun,
-    a vocative word, or a noun with a vocative particle, not one of the robot's names), or ends on such a call after
-    its sentence's ending (a place word may follow: 언니 여기서), addresses the whole turn to them."""
-    if not clauses:
-        return
-    last = last_said(clauses)
-    ms = [key(m) for m in clauses[last].morphemes if not m.tag.startswith("S")]
-    while len(ms) >= 2 and ms[-1][1] == "JKB" and ms[-2][1] == "NP":
-        del ms[-2:]  # 언니 여기서: where, said after the call
-    particle = False
-    read = len(p.voc_copula_read)
-    if read and len(ms) > read and tuple(ms[-read:]) == p.voc_copula_read and _callable(ms[-read - 1], p):
-        del ms[-read:]  # 은지야 / 자기야 said last, read as 이/VCP 야/EF: the vocative
-        particle = True
-    # 태민아 read as 태 + 민 + 아/JKV: Kiwi itself reads the vocative 아 / 야 (not 이여: 몇 달이여? is a dialect copula)
-    tagged = bool(ms) and ms[-1] in (("아", "JKV"), ("야", "JKV"))
-    while ms and (ms[-1][1] == "XSN" or ms[-1] in p.voc_particles):
-        particle = particle or ms[-1] in p.voc_particles
-        ms.pop()  # 얘들아: the particle and the plural suffix belong to the call
-    person = bool(ms) and ms[-1] not in p.robot and (ms[-1] in p.voc_words or (
-        ms[-1][1].startswith(("NN", "NP")) and (particle or ms[-1][0] in p.persons)))
-    # (... 되는 기야: a noun after a modifier ending is what the phrase names, a bound noun, not a call)
-    after_ending = person and len(ms) >= 2 and (ms[-2][1].startswith("E") or tagged) and ms[-2][1] != "ETM"
-    alone = len(clauses) > 1 and len(ms) == 1 and ms[0] not in p.robot and (
-        person or any(s.startswith("vocative:") for s in per[last].signals))
-    if not (after_ending or alone):
-        return
-    if per[last].agent == "robot":
-        per[last].agent = "third_person"
-        per[last].signals.append(f"vocative:{'at_the_end:' if after_ending else ''}{ms[-1][0]}")
-    for i, r in enumerate(per):
-        # (로봇 지금 어디 있어 여보?: the robot named as the subject is talked about; only a call of it addresses it)
-        if i != last and r.agent == "robot" and not robot_called([r.signals]):
-            r.agent = "third_person"
-            r.signals.append(f"vocative:at_the_end:{ms[-1][0]}")
-
-
-def _called_first(clauses: list[ClauseAnalysis], per: list[Reading], p: Patterns, lex: SpeechActLexicon) -> None:
-    """티비야 볼륨 이십으로 해: a first clause that is only a name, a person noun or another thing in the home, and the
-    ending Kiwi reads as a copula (티비 이 야: speech_acts vocatives.copula_read), with more said after it, calls it;
-    the rest is said to it (진짜야 is no call)."""
-    order = in_order(clauses)
-    if len(order) < 2:
-        return
-    ms = [key(m) for m in clauses[order[0]].morphemes if not m.tag.startswith("S")]
-    read, tail = p.voc_copula_read, tuple((f, "EF" if t == "EC" else t) for f, t in ms[1:])  # (자기야, : 야/EC)
-    if read and len(ms) == 1 + len(read) and tail == read and ms[0] not in p.robot and (
-            _callable(ms[0], p) or thing_named(clauses[order[0]], lex)):
-        per[order[0]].agent = "third_person"
-        per[order[0]].signals.append(f"vocative:{ms[0][0]}")
-
-
-def _called_after_the_request(clauses: list[ClauseAnalysis], per: list[Reading], nt: NormalizedText) -> None:
-    """사진 좀 찍어 줘 언니 오늘 생일이잖아 / 볼륨 줄여 줘 엄마, 아빠 주무셔: a person called at the head of the clause
-    right after a request, with no full stop written between them, is called by that request: it is said to them
-    (거실 청정해 줘. 엄마, 이리 와 봐: a written stop starts a new sentence, and the call is that sentence's own)."""
-    order = in_order(clauses)
-    for a, b in zip(order, order[1:]):
-        call = next((s for s in per[b].signals if s.startswith("vocative:") and s.count(":") == 1), None)
-        stopped = nt.text[clauses[a].start:clauses[b].start].rstrip(" ,").endswith((".", "?", "!"))
-        if call is None or per[a].mood != "request" or per[a].agent != "robot" or robot_called([per[a].signals]) or stopped:
+def _given_as_an_example(clauses: list[ClauseAnalysis], per: list[Reading], lex: SpeechActLexicon) -> None:
+    """여러 가지 시켜도 돼? 안방 청정하고 충전대 가는 식으로: the sentence up to an example cue (speech_acts
+    example_cues: -는 식으로, -는 것처럼) is an example of what could be said, never asked of the robot."""
+    for i, c in enumerate(clauses):
+        if not any(contains([key(m) for m in c.morphemes], run) for run in lex.example_runs):
             continue
-        per[a].agent = "third_person"
-        per[a].signals.append(f"vocative:after:{call.split(':', 1)[1]}")
+        j = i
+        while j > 0 and clauses[j - 1].connective not in ENDS_SENTENCE:
+            j -= 1
+        for r in per[j:i + 1]:
+            if not r.reported:
+                r.reported = True
+                r.signals.append("example")
+
+
+def _since_then(clauses: list[ClauseAnalysis], per: list[Reading], lex: SpeechActLexicon) -> None:
+    """청정 시작한 뒤로 계속 안 멈춰 / 이사 온 뒤부터 자꾸 서: a clause that says since when (speech_acts since_cues:
+    -ㄴ 뒤로, -ㄴ 후부터, -고 나서부터) narrates an event that happened, whatever ending Kiwi reads after it."""
+    for c, r in zip(clauses, per):
+        keys = [key(m) for m in c.morphemes]
+        if not r.past and any(contains(keys, run) for run in lex.since_runs):
+            r.past = True
+            r.signals.append("past:since")
 
 
 def _thought_of(clauses: list[ClauseAnalysis], per: list[Reading], lex: SpeechActLexicon) -> None:
@@ -417,16 +371,18 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: Normal
     _quoted_by_the_next(clause_candidates, per, p)
     if not history_evidence.addressee_spoke_last:
         _answers_somebody(clause_candidates, per, p)
-    _called_first(clause_candidates, per, p, registry.speech_acts)
+    called_first(clause_candidates, per, p, registry.speech_acts)
     _spread_over_sentences(clause_candidates, per, p)
-    _called_at_the_end(clause_candidates, per, p)
-    _called_after_the_request(clause_candidates, per, normalized_text)
+    called_at_the_end(clause_candidates, per, p)
+    called_after_the_request(clause_candidates, per, normalized_text)
     owner_named_at_the_end(clause_candidates, per, registry.speech_acts)
     owner_said_before(clause_candidates, per, registry.speech_acts)
     owner_played_nearby(clause_candidates, per, registry.speech_acts)
     _recited(clause_candidates, per, registry.speech_acts)
     _standing_rule(clause_candidates, per, registry.speech_acts)
     _thought_of(clause_candidates, per, registry.speech_acts)
+    _since_then(clause_candidates, per, registry.speech_acts)
+    _given_as_an_example(clause_candidates, per, registry.speech_acts)
     _planned_for_later(clause_candidates, per, registry.speech_acts)
     _stop_said_to_somebody(clause_candidates, per)
     _bodies_moved(clause_candidates, per, registry.speech_acts)

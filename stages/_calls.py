@@ -1,0 +1,86 @@
+"""Who a turn calls, read across its clauses: a call said last, a name said first, a person called right after a
+request. Each makes the clauses it covers said to that person (a third person), never to the robot.
+
+Pure functions of the clauses, their readings and the compiled speech-act patterns (stages.speech_patterns).
+"""
+
+from __future__ import annotations
+
+from registry.contracts import NormalizedText
+from registry.speech_contracts import SpeechActLexicon
+from stages._addressee import robot_called
+from stages._clauses import ClauseAnalysis, in_order, last_said, thing_named
+from stages.clause_reading import Reading
+from stages.speech_patterns import Patterns, key
+
+
+def _callable(k: tuple[str, str], p: Patterns) -> bool:
+    """A name, a person noun or a calling word: what a copula-read 야 after it calls (은지야, 자기야, 여보야)."""
+    return k[1] == "NNP" or k[0] in p.persons or k in p.voc_words
+
+
+def called_at_the_end(clauses: list[ClauseAnalysis], per: list[Reading], p: Patterns) -> None:
+    """사진 좀 찍어 줘 언니 / 거실로 와 얘들아 / 밥 먹자 민수야: a last clause that only calls somebody (a person noun,
+    a vocative word, or a noun with a vocative particle, not one of the robot's names), or ends on such a call after
+    its sentence's ending (a place word may follow: 언니 여기서), addresses the whole turn to them."""
+    if not clauses:
+        return
+    last = last_said(clauses)
+    ms = [key(m) for m in clauses[last].morphemes if not m.tag.startswith("S")]
+    while len(ms) >= 2 and ms[-1][1] == "JKB" and ms[-2][1] == "NP":
+        del ms[-2:]  # 언니 여기서: where, said after the call
+    particle = False
+    read = len(p.voc_copula_read)
+    if read and len(ms) > read and tuple(ms[-read:]) == p.voc_copula_read and _callable(ms[-read - 1], p):
+        del ms[-read:]  # 은지야 / 자기야 said last, read as 이/VCP 야/EF: the vocative
+        particle = True
+    # 태민아 read as 태 + 민 + 아/JKV: Kiwi itself reads the vocative 아 / 야 (not 이여: 몇 달이여? is a dialect copula)
+    tagged = bool(ms) and ms[-1] in (("아", "JKV"), ("야", "JKV"))
+    while ms and (ms[-1][1] == "XSN" or ms[-1] in p.voc_particles):
+        particle = particle or ms[-1] in p.voc_particles
+        ms.pop()  # 얘들아: the particle and the plural suffix belong to the call
+    person = bool(ms) and ms[-1] not in p.robot and (ms[-1] in p.voc_words or (
+        ms[-1][1].startswith(("NN", "NP")) and (particle or ms[-1][0] in p.persons)))
+    # (... 되는 기야: a noun after a modifier ending is what the phrase names, a bound noun, not a call)
+    after_ending = person and len(ms) >= 2 and (ms[-2][1].startswith("E") or tagged) and ms[-2][1] != "ETM"
+    alone = len(clauses) > 1 and len(ms) == 1 and ms[0] not in p.robot and (
+        person or any(s.startswith("vocative:") for s in per[last].signals))
+    if not (after_ending or alone):
+        return
+    if per[last].agent == "robot":
+        per[last].agent = "third_person"
+        per[last].signals.append(f"vocative:{'at_the_end:' if after_ending else ''}{ms[-1][0]}")
+    for i, r in enumerate(per):
+        # (로봇 지금 어디 있어 여보?: the robot named as the subject is talked about; only a call of it addresses it)
+        if i != last and r.agent == "robot" and not robot_called([r.signals]):
+            r.agent = "third_person"
+            r.signals.append(f"vocative:at_the_end:{ms[-1][0]}")
+
+
+def called_first(clauses: list[ClauseAnalysis], per: list[Reading], p: Patterns, lex: SpeechActLexicon) -> None:
+    """티비야 볼륨 이십으로 해: a first clause that is only a name, a person noun or another thing in the home, and the
+    ending Kiwi reads as a copula (티비 이 야: speech_acts vocatives.copula_read), with more said after it, calls it;
+    the rest is said to it (진짜야 is no call)."""
+    order = in_order(clauses)
+    if len(order) < 2:
+        return
+    ms = [key(m) for m in clauses[order[0]].morphemes if not m.tag.startswith("S")]
+    read, tail = p.voc_copula_read, tuple((f, "EF" if t == "EC" else t) for f, t in ms[1:])  # (자기야, : 야/EC)
+    if read and len(ms) == 1 + len(read) and tail == read and ms[0] not in p.robot and (
+            _callable(ms[0], p) or thing_named(clauses[order[0]], lex)):
+        per[order[0]].agent = "third_person"
+        per[order[0]].signals.append(f"vocative:{ms[0][0]}")
+
+
+def called_after_the_request(clauses: list[ClauseAnalysis], per: list[Reading], nt: NormalizedText) -> None:
+    """사진 좀 찍어 줘 언니 오늘 생일이잖아 / 볼륨 줄여 줘 엄마, 아빠 주무셔: a person called at the head of the clause
+    right after a request, with no full stop written between them, is called by that request: it is said to them
+    (거실 청정해 줘. 엄마, 이리 와 봐: a written stop starts a new sentence, and the call is that sentence's own)."""
+    order = in_order(clauses)
+    for a, b in zip(order, order[1:]):
+        call = next((s for s in per[b].signals if s.startswith("vocative:") and s.count(":") == 1), None)
+        stopped = nt.text[clauses[a].start:clauses[b].start].rstrip(" ,").endswith((".", "?", "!"))
+        if call is None or per[a].mood != "request" or per[a].agent != "robot" or robot_called([per[a].signals]) or stopped:
+            continue
+        per[a].agent = "third_person"
+        per[a].signals.append(f"vocative:after:{call.split(':', 1)[1]}")
