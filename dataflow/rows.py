@@ -72,6 +72,11 @@ def _parse_line(raw: bytes, number: int) -> tuple[dict[str, Any] | None, str | N
     return row, row_error(row)
 
 
+def is_question_row(row: dict[str, Any]) -> bool:
+    """A DQR question row (data/questions/dqr.jsonl) rather than an utterance row."""
+    return isinstance(row.get("question"), str) and "expected_source_ids" in row
+
+
 def read_set(path: Path) -> list[tuple[int, dict[str, Any] | None, str | None]]:
     """(line number, row or None, error) per non-empty line; a bad line is reported, not fatal.
 

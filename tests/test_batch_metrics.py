@@ -51,3 +51,13 @@ def test_score_counts_per_family_precision_recall():
     assert m["family_accuracy"] == 0.5
     assert m["per_family"]["ODL"]["precision"] == 0.5 and m["per_family"]["ODL"]["recall"] == 1.0
     assert m["confusion_matrix"]["DEF"] == {"ODL": 1}
+
+
+def test_a_product_question_that_plans_a_device_step_is_a_false_action(runner, tmp_path):
+    """A question row (data/questions format) has no expect; it still asks for no act, so a step on it counts."""
+    path = tmp_path / "questions.jsonl"
+    rows = [{"id": "q1", "question": "안방 가서 청정해", "expected_source_ids": [], "answerability": "insufficient"},
+            {"id": "q2", "question": "필터는 얼마나 자주 갈아?", "expected_source_ids": ["x"], "answerability": "sufficient"}]
+    path.write_text("\n".join(json.dumps(r, ensure_ascii=False) for r in rows) + "\n", encoding="utf-8")
+    metrics = run_batch(runner, path, tmp_path / "run")
+    assert metrics["false_actions"] == 1 and [r["id"] for r in metrics["false_action_rows"]] == ["q1"]

@@ -197,7 +197,8 @@ def attach_knowledge(runner: Any, engine: str, db: Optional[Path]) -> Any:
 
 def report_question_set(runner: Any, set_path: Path, out: Path, metrics: dict[str, Any]) -> None:
     """After `a2a batch SET --answer`: retrieval metrics when SET is a question set (rows with expected_source_ids)."""
-    from dataflow.workbench.knowledge_eval import is_question_row, knowledge_metrics
+    from dataflow.rows import is_question_row
+    from dataflow.workbench.knowledge_eval import knowledge_metrics
     from registry.record_contracts import DecisionRecord
 
     rows = [json.loads(line) for line in set_path.read_text(encoding="utf-8").splitlines() if line.strip().startswith("{")]

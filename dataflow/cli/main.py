@@ -134,7 +134,7 @@ def _print_batch_metrics(set_path: Path, metrics: dict, out: Path) -> None:
                     "missing_slots_accuracy"):
             value = metrics.get(key)
             table.add_row(key, "-" if value is None else f"{value:.3f}")
-        table.add_row("false_actions", str(metrics["false_actions"]))
+    table.add_row("false_actions", str(metrics["false_actions"]))  # a product question counts too: it asks no act
     table.add_row("second_pass_rate", "-" if metrics.get("second_pass_rate") is None else f"{metrics['second_pass_rate']:.3f}")
     table.add_row("latency p50 / p95 ms", f"{metrics['latency_ms']['p50']:.2f} / {metrics['latency_ms']['p95']:.2f}")
     table.add_row("decided families", ", ".join(f"{f} {n}" for f, n in metrics.get("decided_families", {}).items()) or "-")
@@ -142,8 +142,9 @@ def _print_batch_metrics(set_path: Path, metrics: dict, out: Path) -> None:
     if not scored:
         console.print(f"[yellow]nothing was scored:[/yellow] no row of {set_path.name} has an `expect` to check "
                       f"(the decisions are in {out / 'decisions.jsonl'})", soft_wrap=True)
-        return
     _print_false_actions(metrics, out)
+    if not scored:
+        return
     if metrics.get("scored", {}).get("family"):
         per = Table(title="per family")
         for col in ("family", "precision", "recall", "f1", "support"):

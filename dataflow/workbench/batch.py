@@ -12,7 +12,7 @@ from dataflow.driver import DriverConfig, TurnRunner
 from dataflow.workbench.experience_metrics import experience_block, experience_checks, experience_expected, experience_got
 from dataflow.workbench.engines import route_rows
 from dataflow.workbench.model_metrics import model_usage, percentile
-from dataflow.rows import decision_actions, read_set
+from dataflow.rows import decision_actions, is_question_row, read_set
 from registry.contracts import FAMILIES
 from registry.record_contracts import DecisionRecord
 from registry.loader import load_registry
@@ -133,7 +133,8 @@ def score(rows: list[dict[str, Any]], records: list[DecisionRecord]) -> dict[str
             confusion.setdefault(exp["family"], Counter())[rec.family or "ERROR"] += 1
         for key, value in ok.items():
             checks[key].append(value)
-        extra = false_actions_of(exp, rec) if isinstance(exp, dict) else []
+        asked = {"no_device_action": True} if not exp and is_question_row(row) else exp  # a product question asks no act
+        extra = false_actions_of(asked, rec) if isinstance(asked, dict) else []
         if extra:
             false_rows.append({"id": rec.id, "text": rec.text, "actions": extra})
         per_row.append((str(rec.id), exp, rec, ok))

@@ -22,7 +22,7 @@ from rag.store import CALIBRATION_FILE, RAG_DATA_DIR, Calibration
 from registry.contracts import TurnInput
 from registry.knowledge_contracts import KnowledgeAnswer
 from registry.record_contracts import DecisionRecord
-from dataflow.rows import refuse_holdout
+from dataflow.rows import is_question_row, refuse_holdout
 from registry.errors import InputError
 from registry.knowledge_contracts import RetrievalResult
 
@@ -39,11 +39,6 @@ class QuestionOutcome:
     answerability: str
     features: dict[str, float]
     answer: KnowledgeAnswer | None
-
-
-def is_question_row(row: dict[str, Any]) -> bool:
-    """A DQR question row (data/questions/dqr.jsonl) rather than an utterance row."""
-    return isinstance(row.get("question"), str) and "expected_source_ids" in row
 
 
 def read_questions(path: Path) -> list[dict[str, Any]]:
