@@ -9,7 +9,7 @@ from __future__ import annotations
 from registry.contracts import EvidenceAxis, HistoryEvidence, NormalizedText
 from registry.loader import Registry
 from stages._addressee import robot_called
-from stages._asked_about import about_the_robot, going_outside, operates_itself, product_topic, said_to_a_person, talked_about
+from stages._asked_about import about_the_robot, going_outside, of_somebody_named, operates_itself, product_topic, said_to_a_person, talked_about
 from stages._clauses import ClauseAnalysis
 
 
@@ -46,7 +46,7 @@ def cross_clause_axes(clause_analyses: list[ClauseAnalysis], normalized_text: No
     if asked and any_anchor and "has_capability_question" not in axes:
         axes["has_capability_question"] = EvidenceAxis(strength=1.0, signals=asked[:2])
     # "나이트 모드 켜면 뭐가 달라져?": the question and the device word it asks about may sit in different clauses
-    knowing = [c for c in clause_analyses if c.act is not None and c.act.mood == "knowledge_question"]
+    knowing = [c for c in clause_analyses if c.act is not None and c.act.mood == "knowledge_question" and not of_somebody_named(c, registry)]
     robot_mentions = any(about_the_robot(m) for c in clause_analyses for m in c.mentions)
     if knowing and "has_device_knowledge_question" not in axes and (any_anchor or robot_mentions):
         axes["has_device_knowledge_question"] = EvidenceAxis(strength=1.0, signals=["across_clauses", *knowing[0].act.signals[:2]])
@@ -59,7 +59,8 @@ def cross_clause_axes(clause_analyses: list[ClauseAnalysis], normalized_text: No
     guarded = any(c.role == "guard" and (c.capabilities or c.mentions or c.qna_topics or product_topic(c, registry)
                                          or operates_itself(c, registry)) for c in clause_analyses)
     wondering = [c for c in clause_analyses if c.role == "action" and c.act is not None and not c.capabilities
-                 and c.act.mood in ("question", "knowledge_question") and c.act.target_owner is None]
+                 and c.act.mood in ("question", "knowledge_question") and c.act.target_owner is None
+                 and not of_somebody_named(c, registry)]
     if guarded and wondering and "has_device_knowledge_question" not in axes:
         axes["has_device_knowledge_question"] = EvidenceAxis(strength=1.0, signals=["conditional_question", *wondering[0].act.signals[:2]])
     # 오늘 밖에 나갈 때 마스크 써야 돼?: whether one may or must, going outside, asks about the day outdoors (not

@@ -11,7 +11,7 @@ from registry.product_contracts import PRODUCT_NOUN_TAGS
 from stages._addressee import robot_called
 from stages._clauses import ClauseAnalysis, thing_before, thing_named
 from stages._matchers import matchers_for, public_place_of
-from stages.speech_patterns import contains, patterns
+from stages.speech_patterns import contains, key, patterns
 
 
 _COMPOUND_TAILS = ("NNG", "NNB", "XSN")
@@ -111,6 +111,19 @@ def calls_a_person(act) -> bool:
     """The clause calls a person (아빠, 당신, 민수야), not the robot nor another assistant (시리나 구글로 부를 수 있어?)."""
     called = {s.split(":", 1)[1] for s in act.signals if s.startswith("vocative:")}
     return bool(called - {s.split(":", 1)[1] for s in act.signals if s.startswith("assistant_vocative:")})
+
+
+def of_somebody_named(c: ClauseAnalysis, registry: Registry) -> bool:
+    """민수는 왜 안 와? 심판은 뭐 하는 거야: the clause's subject is somebody named (a person, 누구), so what it asks
+    or says is about their doing, not the robot's; not a subject of a premise said before it (애가 화면을 눌러 대는데
+    그거 막을 수 있어?: the child presses, the robot is asked)."""
+    act = c.act
+    if act is None or act.agent != "third_person":
+        return False
+    named = {s.split(":", 1)[1] for s in act.signals if s.startswith("subject:")}
+    at = next((i for i, m in enumerate(c.morphemes) if m.form in named), None)
+    premise = patterns(registry).premise
+    return at is not None and not any(key(m) in premise for m in c.morphemes[at + 1:])
 
 
 def _may_be_the_robots(clauses: list[ClauseAnalysis]) -> bool:

@@ -11,7 +11,7 @@ from itertools import groupby
 from registry.contracts import Clause, EvidenceAxis, HistoryEvidence, LearnedEvidence, NormalizedText, PreclassifierHints
 from registry.loader import Registry
 from stages._across_clauses import anchored, close_for_a_person, cross_clause_axes, quiet_reasons, supposed_only
-from stages._asked_about import about_the_robot, calls_a_person, problem_report, robots_doing, product_topic, public_place_asked, world_question
+from stages._asked_about import about_the_robot, calls_a_person, of_somebody_named, problem_report, robots_doing, product_topic, public_place_asked, world_question
 from stages._clauses import ENDS_SENTENCE, ClauseAnalysis
 from stages.ngram_model import LEARNED_PREFIX
 from stages.licensing import FRAMELESS, OTHER_THINGS_PART, SLIP
@@ -195,7 +195,8 @@ def _question_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: 
     # unless it is whether the robot can act on it: 에어컨도 켜 줄 수 있어?)
     other = registry.speech_acts.other_targets.category
     able = any(s.startswith("ability") for s in act.signals)
-    about_robot = [x for x in c.mentions if about_the_robot(x) and (able or not x.startswith(f"{other}:"))]
+    someone = of_somebody_named(c, registry)  # (민수는 왜 안 와? 심판은 뭐 하는 거야: their doing, not the robot's)
+    about_robot = [x for x in c.mentions if about_the_robot(x) and (able or not x.startswith(f"{other}:")) and not someone]
     about_device = bool(about_robot or anchored(c) or c.identity)
     # 청정 켜져 있나? 무슨 모드로 돌고 있어?: a state question its state query answers asks the robot, not the manual
     # (the execution word in it is what the state is of)
@@ -209,7 +210,7 @@ def _question_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: 
         and any(s.startswith(("ability", "permission")) for s in act.signals)
     if (act.mood == "knowledge_question" and about_device) or asks_about or service:
         lit("has_device_knowledge_question", 1.0, act.mood, *act.signals[:2], "service_can_it" if service else "")
-    elif act.mood == "knowledge_question" and not calls_a_person(act) and not trailing \
+    elif act.mood == "knowledge_question" and not calls_a_person(act) and not trailing and not someone \
             and not any(x.endswith(OTHER_THINGS_PART) for x in c.mentions):  # (아빠 이거 어떻게 끼워?: asked of dad)
         # 계단도 올라갈 수 있어? 처음 쓰기 전에 뭘 해야 돼?: how / can-it asked of the robot, no device word
         lit("has_unanchored_knowledge_question", 1.0, *act.signals[:2])
