@@ -36,6 +36,9 @@ class Permission(_Model):
     endings: Morphemes
     verbs: Morphemes
     """켜도 돼? / 청소도 돼?: a question about what is allowed or possible."""
+    granted: Morphemes = Field(default_factory=list)
+    """그만해도 돼 / 이제 꺼도 돼 heard without "?": leave given to stop is a request to stop (nobody asks the robot
+    whether they may stop it; with "?" it stays a question)."""
 
 
 class Necessity(_Model):

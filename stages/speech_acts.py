@@ -270,6 +270,17 @@ def _given_as_an_example(clauses: list[ClauseAnalysis], per: list[Reading], lex:
                 r.signals.append("example")
 
 
+def _leave_given(clauses: list[ClauseAnalysis], per: list[Reading], p: Patterns) -> None:
+    """고정청정 그만해도 돼 / 나이트 모드 이제 꺼도 돼, heard without "?": leave given to the robot to stop (speech_acts
+    permission.granted, right before the permission ending) is a request to stop, not a question."""
+    for c, r in zip(clauses, per):
+        ms = [key(m) for m in c.morphemes]  # (그만/MAG 하/VV 어도: the word of stopping within two before the ending)
+        if "permission_intoned" in r.signals and any(
+                k in p.permit_end and any(g in p.permit_granted for g in ms[max(0, i - 2):i]) for i, k in enumerate(ms)):
+            r.mood = "request"
+            r.signals.append("permission_granted")
+
+
 def _since_then(clauses: list[ClauseAnalysis], per: list[Reading], lex: SpeechActLexicon) -> None:
     """청정 시작한 뒤로 계속 안 멈춰 / 이사 온 뒤부터 자꾸 서: a clause that says since when (speech_acts since_cues:
     -ㄴ 뒤로, -ㄴ 후부터, -고 나서부터) narrates an event that happened, whatever ending Kiwi reads after it."""
@@ -382,6 +393,7 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: Normal
     _standing_rule(clause_candidates, per, registry.speech_acts)
     _thought_of(clause_candidates, per, registry.speech_acts)
     _since_then(clause_candidates, per, registry.speech_acts)
+    _leave_given(clause_candidates, per, p)
     _given_as_an_example(clause_candidates, per, registry.speech_acts)
     _planned_for_later(clause_candidates, per, registry.speech_acts)
     _stop_said_to_somebody(clause_candidates, per)

@@ -41,6 +41,7 @@ class Patterns:
         self.negators, self.premise = pairs(lex.negators), pairs(lex.premise_endings)
         self.stop_words, self.stop_companions = pairs(lex.voice_stop.words), pairs(lex.voice_stop.companions)
         self.permit_end, self.permit_verb = pairs(lex.permission.endings), pairs(lex.permission.verbs)
+        self.permit_granted = pairs(lex.permission.granted)
         self.need_end, self.need_verb = pairs(lex.necessity.endings), pairs(lex.necessity.verbs)
         self.supposing = self.need_end | {e for e in pairs(lex.permission.endings) if e[1] == "EC"}  # -어야, -어도
         self.nominalizers = pairs(lex.nominalizers)

@@ -1194,3 +1194,25 @@ def test_what_happened_since_an_event_is_told_not_asked(runner, text):
 def test_after_an_act_is_still_a_sequence_of_requests(runner):
     assert [a[0] for a in actions(_route(runner, "거실 청정하고 나서 충전대로 가"))] == [
         "move_to_room", "selected_room_clean", "return_to_station"]
+
+
+@pytest.mark.parametrize("text", ["민수는 왜 안 와?", "심판은 뭐 하는 거야"])
+def test_a_question_about_somebody_named_asks_about_their_doing(runner, text):
+    _replied(runner, text, "DEF")
+
+
+def test_a_subject_of_a_premise_leaves_the_question_to_the_robot(runner):
+    _replied(runner, "애가 화면을 막 눌러 대는데 그거 막을 수 있어?", "DQR")
+
+
+@pytest.mark.parametrize("text,expected", [("고정청정 그만해도 돼", [("stationary_purify", "stop")]),
+                                           ("나이트 모드 이제 꺼도 돼", [("night_mode", "off")])])
+def test_leave_given_to_stop_heard_without_a_mark_is_a_request_to_stop(runner, text, expected):
+    record = _route(runner, text)
+    assert [(c, o) for c, o, _, _ in actions(record)] == expected
+    assert "permission_granted" in _act(record).signals
+
+
+@pytest.mark.parametrize("text", ["청정 꺼도 돼?", "엄마 이제 티비 꺼도 돼"])
+def test_leave_to_stop_asked_or_given_to_somebody_else_stops_nothing(runner, text):
+    assert actions(_route(runner, text)) == []
