@@ -68,34 +68,38 @@ def _polite_finals(registry: Registry) -> frozenset[str]:
 
 
 @lru_cache(maxsize=8)
-def _spaced_particle_verbs(registry: Registry) -> dict[tuple[str, str], tuple[tuple[str, str], ...]]:
-    """(particle form, tag) -> the verb and ending it spells (lexicon spaced_particle_verbs: 가/JKS -> 가/VV+아/EC)."""
-    table = registry.lexicon.get("spaced_particle_verbs", {})
-    return {tuple(k.split("/")): tuple(tuple(part.split("/")) for part in v.split("+"))  # type: ignore[misc]
-            for k, v in table.items() if "/" in k}
+def _spelled_tables(registry: Registry) -> tuple[dict, dict]:
+    """(form, tag) -> the verb and ending it spells: before a predicate (lexicon spaced_particle_verbs: 가/JKS ->
+    가/VV+아/EC) and as the turn's last word (lexicon spelled_final_verbs: 꺼/NNB -> 끄/VV+어/EF)."""
+    def table(section: str) -> dict:
+        return {tuple(k.split("/")): tuple(tuple(part.split("/")) for part in v.split("+"))
+                for k, v in registry.lexicon.get(section, {}).items() if "/" in k}
+    return table("spaced_particle_verbs"), table("spelled_final_verbs")
 
 
 @lru_cache(maxsize=8)
-def _places(registry: Registry) -> frozenset[str]:
-    """Words a spelled verb may follow: room names and the robot's own words (충전대 가 줘), never a person (거실에
-    엄마 가 있어 is where mother is)."""
-    return frozenset([name for name, _ in registry.room_names]
-                     + [a.replace(" ", "") for c in registry.capabilities.capabilities for a in c.aliases])
+def _places(registry: Registry) -> tuple[str, ...]:
+    """What a spelled verb may follow: room names and the robot's own words (충전대 가 줘, 사생활 보호 꺼), never a
+    person (거실에 엄마 가 있어 is where mother is; 엄마 꺼 is mother's)."""
+    return tuple({name for name, _ in registry.room_names}
+                 | {a.replace(" ", "") for c in registry.capabilities.capabilities for a in c.aliases})
 
 
 def _spelled_verbs(text: str, tokens: list, registry: Registry) -> list:
-    """서재 가 있어 / 서재 가 줘: Kiwi reads a one-syllable verb written as its own word after a noun as a particle; a
-    particle never stands as a word of its own, so before a predicate it is the verb it spells. The pre-tokenized
-    spans make Kiwi analyse the rest of the sentence around the verb (가 있어: go and wait, 있 an auxiliary).
-    Only after a place (a room or a word of the robot's own)."""
-    table, places = _spaced_particle_verbs(registry), _places(registry)
+    """서재 가 있어 / 사생활 보호 꺼: Kiwi reads a one-syllable verb written as its own word after a noun as a particle
+    or a bound noun; a particle never stands as a word of its own, so before a predicate it is the verb it spells, and
+    so is 꺼 said last. The pre-tokenized spans make Kiwi analyse the sentence around the verb (가 있어: go and wait,
+    있 an auxiliary). Only after a place or a word of the robot's own."""
+    before_predicate, at_the_end = _spelled_tables(registry)
     spans = []
-    for before, t, after in zip(tokens, tokens[1:], tokens[2:]):
-        run = table.get((t.form, t.tag))
+    for i, t in enumerate(tokens):
         end = t.start + t.len
-        if run is None or not before.tag.startswith("NN") or not after.tag.startswith(("V", "E")) \
-                or text[t.start - 1] != " " or text[end:end + 1] not in (" ", "") \
-                or text[:t.start - 1].rsplit(" ", 1)[-1] not in places:
+        rest = [n for n in tokens[i + 1:] if not n.tag.startswith("S")]
+        run = (before_predicate.get((t.form, t.tag)) if rest and rest[0].tag.startswith(("V", "E"))
+               else at_the_end.get((t.form, t.tag)) if not rest else None)
+        if run is None or i == 0 or not tokens[i - 1].tag.startswith("NN") or text[t.start - 1] != " " \
+                or text[end:end + 1] not in (" ", "", "?", ".", "!", ",") \
+                or not text[:t.start].replace(" ", "").endswith(_places(registry)):
             continue
         spans.append((t.start, end, [PretokenizedToken(form, tag, 0, t.len) for form, tag in run]))
     return spans

@@ -259,6 +259,11 @@ def test_a_particle_standing_as_its_own_word_is_the_verb_it_spells(runner):
     assert _caps(runner, "거실에 엄마 가 있어")[1] == []  # after a person: where she is
 
 
+def test_off_said_last_after_a_word_of_the_robots_own_is_the_verb_not_the_bound_noun(runner):
+    assert _caps(runner, "손님 가셨다 사생활 보호 꺼")[1] == [("privacy_mode", "off")]  # 꺼/NNB read as 끄 + 어
+    assert _caps(runner, "엄마 꺼 어딨어")[1] == []  # mother's
+
+
 @pytest.mark.parametrize("text", ["배터리 얼만 남았어", "배터리 얼마큼 남았어", "배터리 얼만큼 남았어"])
 def test_a_spoken_how_much_asks_the_state(runner, text):
     assert _caps(runner, text)[1] == [("battery_status", "check")]
