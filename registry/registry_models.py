@@ -236,6 +236,9 @@ class LearnedOpening(_Model):
     unless: list[str] = Field(default_factory=list)
     """Axes that keep it shut: a licensed device anchor means the turn asks the robot to act, and a learned score
     never re-reads such a turn."""
+    unless_for: dict[str, list[str]] = Field(default_factory=dict)
+    """Axes (or `axis=signal`) that keep it shut toward one family: UNS answers a request, so the speaker's own
+    act (has_unlicensed_speech_act=user: 불 꺼 줄께, a promise) never opens it by a learned score."""
 
 
 class EvidenceWeights(_Model):

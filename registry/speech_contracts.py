@@ -287,6 +287,8 @@ class SpeechActLexicon(_Model):
     inner_events: Morphemes = Field(default_factory=list)
     """짜증 나, 맛이 날 텐데, 땀 나: nouns whose happening (an event verb) is inside a person, not the product's trouble
     (프리필터에서 쉰내가 나요 is)."""
+    lessening: Morphemes = Field(default_factory=list)
+    """냄새가 덜 나: an event said to happen less is an improvement told, not a problem."""
     unbidden_verbs: Morphemes = Field(default_factory=list)
     """측정 돼 / 금방 닳아 / 다른 방도 청정 돼: a verb nobody can be bidden to (it happens, or it is possible); ending
     its sentence on an ending only intonation tells from a question (intonation_endings), it tells or asks, never bids."""

@@ -170,8 +170,8 @@ def _trouble_happens(c: ClauseAnalysis, registry: Registry) -> bool:
     unless what happens is inside a person (inner_events: 짜증 나, 맛이 날 텐데)."""
     p, ms = patterns(registry), [(m.form, m.tag) for m in c.morphemes]
     at = next((i for i, k in enumerate(ms) if k in p.event_verbs), None)
-    if at is None:
-        return False
+    if at is None or (at and ms[at - 1] in p.lessening):
+        return False  # (냄새가 덜 나: less of it is better, not trouble)
     return next((k for k in reversed(ms[:at]) if k[1].startswith("NN")), None) not in p.inner_events  # the noun before
 
 

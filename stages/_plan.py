@@ -31,7 +31,8 @@ def score_families(axes: dict[str, EvidenceAxis], registry: Registry) -> FamilyS
         lexical[family] = {a: t for a, t in terms.items() if not a.startswith(LEARNED_PREFIX)}
         learned[family] = {a: t for a, t in terms.items() if a.startswith(LEARNED_PREFIX)}
     base = {f: round(w.bias.get(f, 0.0) + sum(lexical[f].values()), 3) for f in w.families}
-    scale = learned_scale(base, {a: v.strength for a, v in axes.items()}, w)
+    lit = {a: v.strength for a, v in axes.items()} | {f"{a}={s}": v.strength for a, v in axes.items() for s in v.signals}
+    scale = learned_scale(base, lit, w)
     contributions = {f: {**lexical[f], **({a: round(t * scale, 3) for a, t in learned[f].items()} if scale else {})}
                      for f in w.families}
     scores = {f: round(w.bias.get(f, 0.0) + sum(contributions[f].values()), 3) for f in w.families}

@@ -43,7 +43,8 @@ def learned_scale(lexical: dict[str, float], strengths: dict[str, float], weight
     closer than `learned_gray_margin`); `learned_opening.scale` when the lexical winner and the learned winner
     are both families with no device step of their own and the learned winner is sure enough; 0 while an axis
     of `learned_closed_by` (a decision by mechanism) or of `learned_opening.unless` (a licensed device anchor)
-    is lit. `strengths` maps lit axes to their strength. The planner and the re-scorer both call this."""
+    is lit. `strengths` maps lit axes to their strength (and `axis=signal` to it for each of its signals, which
+    `learned_opening.unless_for` may name). The planner and the re-scorer both call this."""
     if any(strengths.get(a) for a in weights.learned_closed_by):
         return 0.0
     ranked = sorted(lexical.items(), key=lambda kv: -kv[1])
@@ -54,6 +55,8 @@ def learned_scale(lexical: dict[str, float], strengths: dict[str, float], weight
     if not opening.families or not learned or not ranked or any(strengths.get(a) for a in opening.unless):
         return 0.0
     winner, p = max(learned.items(), key=lambda kv: kv[1])
+    if any(strengths.get(a) for a in opening.unless_for.get(winner, ())):
+        return 0.0
     lexical_winner = ranked[0][0]
     if winner != lexical_winner and winner in opening.families and lexical_winner in opening.families and p >= opening.min_probability:
         return opening.scale

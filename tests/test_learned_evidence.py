@@ -68,6 +68,11 @@ def test_the_learned_tier_opens_between_reply_families_but_never_toward_an_actio
     assert learned_scale(clear_def, {"learned_SCH": 1.0}, weights) == 0.0
     anchor = weights.learned_opening.unless[0]
     assert learned_scale(clear_def, {"learned_UNS": 1.0, anchor: 1.0}, weights) == 0.0
+    # ... and not toward a refusal of a request when the speaker says what they will do themselves (불 꺼 줄께)
+    own = "has_unlicensed_speech_act=user"
+    assert own in weights.learned_opening.unless_for["UNS"]
+    assert learned_scale(clear_def, {"learned_UNS": 1.0, "has_unlicensed_speech_act": 1.0, own: 1.0}, weights) == 0.0
+    assert learned_scale(clear_def, {"learned_UNS": 1.0, "has_unlicensed_speech_act": 1.0}, weights) > 0
     # a clear device winner is never re-read by it either
     clear_odl = {**clear_def, "DEF": 0.0, "ODL": 4.0}
     assert learned_scale(clear_odl, {"learned_UNS": 1.0}, weights) == 0.0

@@ -1216,3 +1216,9 @@ def test_leave_given_to_stop_heard_without_a_mark_is_a_request_to_stop(runner, t
 @pytest.mark.parametrize("text", ["청정 꺼도 돼?", "엄마 이제 티비 꺼도 돼"])
 def test_leave_to_stop_asked_or_given_to_somebody_else_stops_nothing(runner, text):
     assert actions(_route(runner, text)) == []
+
+
+def test_an_event_said_to_happen_less_is_no_problem_report(runner):
+    """speech_acts lessening: 냄새가 덜 나 tells of an improvement (프리필터에서 쉰내가 나요 still reports trouble)."""
+    assert _route(runner, "지난주에 필터 갈았더니 확실히 냄새가 덜 나").family == "DEF"
+    assert _route(runner, "프리필터에서 쉰내가 나요").family == "DQR"
