@@ -41,7 +41,6 @@ class Patterns:
         self.negators, self.premise = pairs(lex.negators), pairs(lex.premise_endings)
         self.stop_words, self.stop_companions = pairs(lex.voice_stop.words), pairs(lex.voice_stop.companions)
         self.permit_end, self.permit_verb = pairs(lex.permission.endings), pairs(lex.permission.verbs)
-        self.permit_granted = pairs(lex.permission.granted)
         self.need_end, self.need_verb = pairs(lex.necessity.endings), pairs(lex.necessity.verbs)
         self.supposing = self.need_end | {e for e in pairs(lex.permission.endings) if e[1] == "EC"}  # -어야, -어도
         self.nominalizers = pairs(lex.nominalizers)
@@ -78,7 +77,7 @@ class Patterns:
         self.social_ic = pairs(lex.social_interjections)
         self.event_verbs, self.malfunction = pairs(lex.event_verbs), pairs(lex.malfunction_predicates)
         self.unbidden, self.inchoative, self.inner_events = pairs(lex.unbidden_verbs), pairs(lex.inchoative_aux), pairs(lex.inner_events)
-        self.lessening = pairs(lex.lessening)
+        self.lessening, self.permit_granted = pairs(lex.lessening), pairs(lex.permission.granted)
         self.persona, self.verb_imperative = pairs(lex.persona_words), pairs(lex.verb_imperative_endings)
         self.bare_connectives = frozenset(k[0] for k in pairs(lex.bare_request_connectives))
         self.declare_end, self.exclaim_end = pairs(lex.declarative_endings), pairs(lex.exclamative_endings)
