@@ -133,7 +133,7 @@ def _public_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers, registry: Registry)
     if trailing or broken:
         frg_strength *= 0.3
         lit("has_vague_reference", 1.0, "trailing_off" if trailing else broken)
-    if c.act is not None and c.act.mood in _TALK_MOODS and c.role == "action":
+    if talk := c.act is not None and c.act.mood in _TALK_MOODS and c.role == "action":
         frg_strength *= 0.3  # 날씨 진짜 좋다 / 어제 바람 엄청 불었어: talking about the weather asks nothing
     elif owned_by_robot(c.morphemes, cues.get("frg_scope", []), m.speech):
         frg_strength *= 0.3  # 너 정체가 뭐야: what the robot is, not a traffic jam
@@ -155,7 +155,7 @@ def _public_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers, registry: Registry)
     exclaims = c.act is not None and c.act.mood == "exclamation"
     if vague or (c.filler_words and not c.has_predicate and not exclaims):
         lit("has_vague_reference", 1.0, *vague[:2], "dangling_filler" if c.filler_words else "")
-    lit("has_outdoor_scope", 0.6 if cues.get("outdoor") else 0.0, *cues.get("outdoor", [])[:2])
+    lit("has_outdoor_scope", (0.18 if talk else 0.6) if cues.get("outdoor") else 0.0, *cues.get("outdoor", [])[:2])  # (오늘 날씨 좋다)
     # 물 닿아도 괜찮아?: the verb a permission question about the robot ends on is asked, not said back as a reply
     # (오늘 창문 열어도 괜찮아?: the speaker's own doing; the reply shape stays)
     asks_leave = c.act is not None and c.act.mood == "knowledge_question" and "permission" in c.act.signals \

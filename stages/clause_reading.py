@@ -101,7 +101,7 @@ def _quotation(c: ClauseAnalysis, ms: list[Pair], p: Patterns, paired: tuple[str
             out.reported = True
             sig.append("quotation_marks")
         return ms
-    rest = ms[q_at + 1:]
+    rest = [k for k in ms[q_at + 1:] if not k[1].startswith("S")]  # (비 온대.: the mark after it is no matrix)
     out.quoted_until = len(compact(c.text[: morphs[q_at].start + morphs[q_at].length - morphs[0].start]))
     asks_robot = any(k in p.benefactive for k in rest)
     if rest and rest[0] in p.display:

@@ -105,6 +105,13 @@ def _spelled_verbs(text: str, tokens: list, registry: Registry) -> list:
     return spans
 
 
+def _closes(tokens: list, i: int, registry: Registry) -> bool:
+    """오늘 날씨 좋다: Kiwi tags a declarative 다 said last with no mark after it as a connective; last in the turn it
+    closes its sentence (lexicon closing_connectives; mid-turn, 먹다 말고, it is the connective)."""
+    return tokens[i].form in registry.lexicon.get("closing_connectives", {}).get("forms", ()) and all(
+        t.tag.startswith("S") for t in tokens[i + 1:])
+
+
 def normalized_text(turn_input: TurnInput, kiwi: Any, registry: Registry) -> NormalizedText:
     """Spacing, symbols and number words normalized; Kiwi morphemes with offsets."""
     original = turn_input.recognized_text
@@ -125,8 +132,8 @@ def normalized_text(turn_input: TurnInput, kiwi: Any, registry: Registry) -> Nor
     spelled = _spelled_verbs(text, tokens, registry)
     if spelled:
         tokens = kiwi.tokenize(text, pretokenized=spelled)
-    morphemes = [Morpheme(form=t.form, tag="EF" if t.tag == "EC" and t.form in finals else t.tag, start=t.start, length=t.len)
-                 for t in tokens]
+    morphemes = [Morpheme(form=t.form, tag="EF" if t.tag == "EC" and (t.form in finals or _closes(tokens, i, registry)) else t.tag,
+                          start=t.start, length=t.len) for i, t in enumerate(tokens)]
     return NormalizedText(
         original=original,
         text=text,

@@ -190,3 +190,20 @@ def test_somebody_named_or_bidden_a_persons_act_is_who_is_asked(runner, text):
 def test_a_word_of_when_before_a_room_calls_nobody(runner, text, room):
     """다음, 오늘 (vocatives not_callers) say when, not who: the robot still goes."""
     assert actions(_route(runner, text, position="서재")) == [("move_to_room", "start", {"room_name": room}, False)]
+
+
+def test_a_declarative_da_said_last_closes_its_sentence(runner):
+    # Kiwi tags the 다 of 좋다 as a connective when no mark follows; said last, it is the sentence's ending
+    nt = runner.route_with(TurnInput(recognized_text="오늘 공기 좋다"), ("normalized_text",))[1]["normalized_text"]
+    assert (nt.morphemes[-1].form, nt.morphemes[-1].tag) == ("다", "EF")
+    mid = runner.route_with(TurnInput(recognized_text="먹다 말고 나갔어"), ("normalized_text",))[1]["normalized_text"]
+    assert ("다", "EC") in [(m.form, m.tag) for m in mid.morphemes]  # mid-turn it stays the connective -다
+
+
+@pytest.mark.parametrize("text", ["엄마가 오래.", "아빠가 그러는데 비 온대.", "마스크 다시 쓴대."])
+def test_reported_speech_closed_by_a_full_stop_is_still_a_report(runner, text):
+    record, out = runner.route_with(TurnInput(recognized_text=text), ("clause_analyses",))
+    act = out["clause_analyses"][-1].act
+    assert act.reported and act.mood == "statement", (text, act.mood)
+    assert record.family == "DEF" and actions(record) == []
+
