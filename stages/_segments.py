@@ -12,6 +12,10 @@ from stages._matchers import Matchers, compact
 from stages.speech_patterns import key, leave_negators
 
 
+CLOSING_MARKS = ("SF", "SP", "SE")
+"""Kiwi's tags of a full stop, a question or exclamation mark, a comma and an ellipsis."""
+
+
 def segment(nt: NormalizedText, m: Matchers) -> list[tuple[int, int, str]]:
     """(start, end, connective) spans of the normalized text."""
     morphs = nt.morphemes
@@ -100,8 +104,12 @@ def merge_shapeless(nt: NormalizedText, spans: list[tuple[int, int, str]], m: Ma
 
 
 def clause_morphemes(nt: NormalizedText, start: int, end: int) -> list[Morpheme]:
-    """The clause's morphemes; Kiwi gives a restored morpheme (하 of 찍으래) no length at the clause's end."""
-    return [mo for mo in nt.morphemes if start <= mo.start < end or (mo.length == 0 and mo.start == end)]
+    """The clause's morphemes; Kiwi gives a restored morpheme (하 of 찍으래) no length at the clause's end. The marks
+    after its last word are not among them (확인해. reads as 확인해; "?" stays in the clause's text)."""
+    morphs = [mo for mo in nt.morphemes if start <= mo.start < end or (mo.length == 0 and mo.start == end)]
+    while len(morphs) > 1 and morphs[-1].tag in CLOSING_MARKS:
+        morphs.pop()
+    return morphs
 
 
 def compact_positions(nt: NormalizedText, start: int, end: int, m: Matchers) -> dict[int, int]:

@@ -299,9 +299,9 @@ def _asked_mood(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: Readin
         return "fragment"
     if not c.has_predicate:
         return "state_question" if s.question and f.state_caps else "fragment"
-    if s.tags[-1] in VERB_TAGS and closed_syllable(ms[-1][0]):
-        out.cut_off = True  # 사진 찍 / 화면 밝: a stem ending in a consonant cannot end a Korean sentence
-        sig.append(f"cut_off_stem:{ms[-1][0]}")
+    if (stem := next((k for k in reversed(ms) if not k[1].startswith("S")), ("", ""))) and stem[1] in VERB_TAGS and closed_syllable(stem[0]):
+        out.cut_off = True  # 사진 찍 / 화면 밝.: a stem ending in a consonant cannot end a Korean sentence
+        sig.append(f"cut_off_stem:{stem[0]}")
         return "fragment"
     if (f.wish or final in p.declare_end or f.adjective) and any(k in p.curiosity for k in s.matrix) \
             and out.polarity == "affirmative":  # 하나도 안 궁금하거든: not wanting to know asks nothing
@@ -439,12 +439,12 @@ def _told_mood(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: Reading
 def cut_off_word(c: ClauseAnalysis, m) -> str | None:
     """The turn's last word when it is one closed syllable that only begins a registry word (공 of 공기, 청 of
     청정, 습 of 습도): a noun-like piece the recognizer heard before the speaker stopped."""
-    words = c.text.split()
-    if not words or not c.morphemes:
+    words, said = c.text.split(), [mo.tag for mo in c.morphemes if not mo.tag.startswith("S")]  # (거실로 가서 공.)
+    if not words or not said:
         return None
     last = compact(words[-1]).strip("?.!,~")
     # an open syllable may be a verb that lost only its ending in writing (가, 와, 줘): only a closed one is cut
     if (len(last) != 1 or not closed_syllable(last) or last not in m.cut_prefixes or last in m.filler_words or last in m.fillers
             or last in m.ignorable_words or last in m.acknowledgements):
         return None
-    return last if c.morphemes[-1].tag in ("NNG", "NNP", "NR", "XSN", "UN") else None
+    return last if said[-1] in ("NNG", "NNP", "NR", "XSN", "UN") else None

@@ -207,3 +207,10 @@ def test_reported_speech_closed_by_a_full_stop_is_still_a_report(runner, text):
     assert act.reported and act.mood == "statement", (text, act.mood)
     assert record.family == "DEF" and actions(record) == []
 
+
+
+@pytest.mark.parametrize("text", ["큰방 가서 공기 어떤지만 확인해", "청정 좀 해 줘", "거실로 가서 공", "배터리 얼", "사진 찍"])
+def test_a_full_stop_after_the_last_word_changes_nothing(runner, text):
+    # a recognizer may or may not write the stop; the clause's words are the same either way
+    bare, marked = _route(runner, text), _route(runner, text + ".")
+    assert (marked.family, actions(marked)) == (bare.family, actions(bare)), text
