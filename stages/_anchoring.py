@@ -352,7 +352,11 @@ def _clause_cues(w: _Words, m: Matchers) -> dict[str, list[str]]:
     def fits(s: int, e: int) -> bool:
         return not noun_and_particle(s, e, w.morphs, w.offsets) and not any(a < s < b for a, b in w.nouns)
 
-    cues = {name: found for name in CUE_SETS if (found := getattr(m, CUE_SETS[name]).find_fitting(w.cc, fits))}
+    def adverb(s: int, e: int) -> bool:  # 반갑게 인사해: a reply word made a manner adverb is no reply
+        return any((mo.form, mo.tag) in m.reply_shape_not_before and s < off <= e + 1 for mo, off in zip(w.morphs, w.offsets))
+
+    cues = {name: found for name in CUE_SETS if (found := getattr(m, CUE_SETS[name]).find_fitting(
+        w.cc, (lambda s, e: fits(s, e) and not adverb(s, e)) if name == "reply_shape" else fits))}
     if "?" in w.text:
         cues.setdefault("question_mark", ["?"])
     return cues

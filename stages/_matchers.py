@@ -203,6 +203,7 @@ class Matchers:
         self.question_shape, self.capability_question = CueSet(dqr["question_shapes"]), CueSet(dqr["capability_question_shapes"])
         conv = lex["conversation"]
         self.reply_shape, self.generic_help = CueSet(conv["reply_shapes"]), CueSet(conv["generic_help"])
+        self.reply_shape_not_before = frozenset(tuple(x.split("/")) for x in conv["reply_shapes_not_before"]["endings"])
 
     def _word_sets(self, lex: dict) -> None:
         """Acknowledgements, fillers and the clause segmentation's endings, tags and punctuation."""

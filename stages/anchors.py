@@ -45,8 +45,7 @@ def _fills_missing_slot(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers
 
 _TALK_MOODS = ("statement", "exclamation", "wish")
 _WORLD_QUESTION_MOODS = ("question", "knowledge_question", "state_question", "suggestion")
-"""Moods that ask about a world event (its -ㄹ까 asks whether it will happen; rain proposes nothing): public
-information. One talked about is talk."""
+"""Moods that ask about a world event (its -ㄹ까 asks if it will happen: rain proposes nothing); one told of is talk."""
 _WHOLE_MOODS = ("statement", "exclamation", "wish", "question", "knowledge_question", "state_question", "suggestion")
 
 
@@ -320,16 +319,17 @@ def _fragment_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers) -> None:
     if (proper or nominalized) and len(c.compact) >= 3:
         lit("looks_title_like", 0.8, "proper_noun_phrase" if proper else "nominalized_phrase")
         fragment -= 0.2
-    # 이거 켜 줘: a request whose only object is "this" asks back, it is no whole sentence of conversation; so does
-    # one for a device verb's act with nothing named to act on (켜 줘, 그렇게 좀 해 주세요)
+    # 이거 켜 줘 / 켜 줘 / 그렇게 좀 해 주세요: "this", or nothing named, as what a request acts on asks back
     asks = c.act is not None and c.act.asks_for_an_act
     named = any(t in _TARGET_TAGS and (nxt is None or f"{nxt.form}/{nxt.tag}" not in m.comparison_particles)
                 for t, nxt in zip(c.morpheme_tags, [*c.morphemes[1:], None]))  # 아까처럼 해 줘: compared, no target
     targetless = asks and not named and not c.rooms and any(
         (mo.form, mo.tag) in m.device_verbs and not _manner_before(c.morphemes, i, m) for i, mo in enumerate(c.morphemes))
-    vague_request = asks and bool(c.cues.get("vague")) or targetless or _recalling(c, m.speech)
-    if targetless:
-        signals.append("no_target")
+    recalling = _recalling(c, m.speech)  # 뭐였더라: a word searched for and not found is as broken as a cut-off one
+    vague_request = asks and bool(c.cues.get("vague")) or targetless or recalling
+    if targetless or recalling:
+        signals.append("no_target" if targetless else "recalling")
+        fragment = max(fragment, 0.85 * recalling)
     if c.has_predicate and complete and not foreign and "syllable_shards" not in signals and not vague_request:
         lit("has_coherent_conversation_purpose", 0.8, "complete_sentence")
         fragment = min(fragment, 0.3)
@@ -407,8 +407,8 @@ def _stt_null_strategy(axes: dict[str, EvidenceAxis], clause_analyses: list[Clau
     if weak_scope:
         return "scoped_probe"
     words = [mo for c in clause_analyses for mo in c.morphemes]
-    if any(mo.tag in _SHAPING_TAGS for mo in words):
-        return "clarify"  # 좀 해 주세요 그거 / 저거 좀 꺼 봐: a request's shape with no target: ask what
+    if any(mo.tag in _SHAPING_TAGS for mo in words) or "recalling" in fragment.signals:
+        return "clarify"  # 좀 해 주세요 그거 / 저거 좀 꺼 봐 / 뭐였더라: a request's shape or a word sought, no target
     return "retry" if fragment.strength >= 0.9 or not any(mo.tag in _CONTENT_TAGS for mo in words) else "clarify"
 
 

@@ -101,7 +101,7 @@ def _quotation(c: ClauseAnalysis, ms: list[Pair], p: Patterns, paired: tuple[str
             out.reported = True
             sig.append("quotation_marks")
         return ms
-    rest = [k for k in ms[q_at + 1:] if not k[1].startswith("S")]  # (비 온대.: the mark after it is no matrix)
+    rest = [k for k in ms[q_at + 1:] if not k[1].startswith(("S", "J"))]  # (비 온대. / 끝난대요: no matrix after it)
     out.quoted_until = len(compact(c.text[: morphs[q_at].start + morphs[q_at].length - morphs[0].start]))
     asks_robot = any(k in p.benefactive for k in rest)
     if rest and rest[0] in p.display:
@@ -110,7 +110,7 @@ def _quotation(c: ClauseAnalysis, ms: list[Pair], p: Patterns, paired: tuple[str
     elif not asks_robot and (not rest or any(k in p.reporting for k in rest[:2]) or ms[q_at][1] == "EF"):
         out.reported = True
         sig.append(f"quotative:{ms[q_at][0]}")
-    return rest or ms
+    return rest or ms[max((i for i, k in enumerate(ms[:q_at]) if k in p.quotatives), default=-1) + 1:]  # (달라니까 ... 있대)
 
 
 def _shape(c: ClauseAnalysis, p: Patterns, paired: tuple[str, ...], out: Reading) -> _Shape:

@@ -107,3 +107,13 @@ def test_a_broken_model_file_is_a_clear_error(tmp_path):
     bad.write_bytes(b"not a model")
     with pytest.raises(RegistryError, match="learned"):
         LearnedFamilyModel.load(bad)
+
+
+def test_the_model_is_also_fitted_on_each_marked_row_as_a_recognizer_gives_it(tmp_path):
+    from dataflow.workbench.learned import unmarked
+
+    assert unmarked("비 와? 우산 챙길까...") == "비 와 우산 챙길까"
+    assert unmarked("35.5도야, 12,000원!") == "35.5도야 12,000원"  # a point or comma between digits is the number's
+    summary = fit_learned_model([ROOT / "data/utterances/core.jsonl"], tmp_path / "m.npz", steps=20)
+    assert 0 < summary["unmarked_copies"] <= summary["rows_fitted"]
+    assert f"{summary['unmarked_copies']} of them also without marks" in summary["trained_on"]

@@ -113,7 +113,9 @@ def test_wondering_how_the_product_is_asks_the_manual(runner, text):
 
 
 def test_how_nice_it_would_be_is_a_wish_and_this_in_a_request_is_still_unsaid(runner):
-    assert _route(runner, "로봇이 알아서 청정하면 얼마나 좋을까")[0].family == "DEF"
+    record, caps = _route(runner, "로봇이 알아서 청정하면 얼마나 좋을까")
+    # (a reply either way: the gray zone between talk and a product question is the learned model's to decide)
+    assert record.family in ("DEF", "DQR") and caps == [] and actions(record) == []
     assert _route(runner, "이거 켜 줘")[0].family == "STT_NULL"
     assert _route(runner, "그거 언제 돼?")[0].family == "STT_NULL"
 

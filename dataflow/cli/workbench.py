@@ -269,7 +269,7 @@ def learn(
         summary = fit_learned_model(sets, out, calibration_share)
     except A2AError as exc:
         _fail(str(exc))
-    console.print(f"fitted on {summary['rows_fitted']} rows; calibration part {summary['rows_calibration']} rows, "
+    console.print(f"fitted on {summary['rows_fitted']} rows ({summary['unmarked_copies']} also without marks); calibration part {summary['rows_calibration']} rows, "
                   f"accuracy {summary['calibration_accuracy']}, temperature {summary['temperature']}; written to {summary['out']}", soft_wrap=True)
 
 

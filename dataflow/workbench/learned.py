@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -22,6 +23,15 @@ from registry.errors import InputError
 from stages.ngram_model import family_probabilities, ngram_buckets
 
 BUCKETS = 1 << 14
+
+
+WRITTEN_MARKS = re.compile(r"\s*(?:[?!~…]|(?<!\d)[.,]|[.,](?!\d))+\s*")
+"""Marks a writer adds; a point or comma between digits is the number's (35.5)."""
+
+
+def unmarked(text: str) -> str:
+    """The text as a recognizer that writes no marks would give it: a writer's 비 와? is heard as 비 와 too."""
+    return WRITTEN_MARKS.sub(" ", text).strip()
 
 
 def _split(row_id: str, share: float) -> bool:
@@ -87,7 +97,8 @@ def _temperature(weights: np.ndarray, bias: np.ndarray, texts: list[str], labels
     return best
 
 
-def fit_learned_model(paths: list[Path], out: Path, calibration_share: float = 0.15, l2: float = 1e-4, steps: int = 300) -> dict:
+def fit_learned_model(paths: list[Path], out: Path, calibration_share: float = 0.15, l2: float = 1e-4, steps: int = 300,
+                      unmarked_share: float = 1.0) -> dict:
     """Fit, calibrate and write the model; returns what it was fitted on and its accuracy on the calibration part."""
     rows = labelled_rows(paths)
     if len(rows) < 50:
@@ -95,16 +106,18 @@ def fit_learned_model(paths: list[Path], out: Path, calibration_share: float = 0
     index = {f: i for i, f in enumerate(FAMILIES)}
     fit_rows = [r for r in rows if not _split(r[0], calibration_share)]
     cal_rows = [r for r in rows if _split(r[0], calibration_share)]
-    features = [ngram_buckets(text, BUCKETS) for _, text, _ in fit_rows]
-    weights, bias = fit_softmax(features, np.array([index[f] for _, _, f in fit_rows]), l2, steps)
+    copies = [(i, unmarked(t), f) for i, t, f in fit_rows  # 비 와? is also heard as 비 와
+              if "?" in t and _split(i + ":unmarked", unmarked_share)]
+    features = [ngram_buckets(text, BUCKETS) for _, text, _ in fit_rows + copies]
+    weights, bias = fit_softmax(features, np.array([index[f] for _, _, f in fit_rows + copies]), l2, steps)
     cal_labels = np.array([index[f] for _, _, f in cal_rows], dtype=np.int64)
     temperature = _temperature(weights, bias, [t for _, t, _ in cal_rows], cal_labels)
     predicted = [int(np.argmax(family_probabilities(weights, bias, temperature, t))) for _, t, _ in cal_rows]
     accuracy = float(np.mean(np.array(predicted) == cal_labels)) if cal_rows else None
-    trained_on = ", ".join(f"{p.name}" for p in paths) + f" ({len(fit_rows)} rows fitted, {len(cal_rows)} calibration)"
+    trained_on = ", ".join(f"{p.name}" for p in paths) + f" ({len(fit_rows)} rows fitted, {len(copies)} of them also without marks, {len(cal_rows)} calibration)"
     out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(out, weights=weights.astype(np.float16).astype(np.float32), bias=bias, temperature=np.float32(temperature),
                         families=np.array(FAMILIES), trained_on=np.array(trained_on))
-    summary = {"rows_fitted": len(fit_rows), "rows_calibration": len(cal_rows), "temperature": round(temperature, 3),
+    summary = {"rows_fitted": len(fit_rows), "unmarked_copies": len(copies), "rows_calibration": len(cal_rows), "temperature": round(temperature, 3),
                "calibration_accuracy": None if accuracy is None else round(accuracy, 4), "trained_on": trained_on, "out": str(out)}
     return json.loads(json.dumps(summary))
