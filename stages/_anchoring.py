@@ -284,6 +284,25 @@ def _run_hits(w: _Words, f: _Found, registry: Registry, m: Matchers) -> None:
             f.taken.append((w.offsets[i], w.offsets[i] + len(mo.form)))
 
 
+def _serial_direction(morphs: list[Morpheme], i: int, m: Matchers) -> bool:
+    """Whether morpheme i (오, 가) follows a verb in -어 and a space that is no verb of motion (lexicon
+    clauses.serial_direction)."""
+    endings, verbs, motion = m.serial_direction
+    if i < 2 or (morphs[i].form, morphs[i].tag) not in verbs:
+        return False
+    ec, verb = morphs[i - 1], morphs[i - 2]
+    return ((ec.form, ec.tag) in endings and ec.start + ec.length + 1 == morphs[i].start and verb.tag.startswith("VV")
+            and (verb.form, verb.tag) not in motion)
+
+
+def bare_directions(clauses: list, nt: NormalizedText, m: Matchers) -> set[int]:
+    """Clauses whose only predicate is the direction of the act before them (물 좀 떠 | 와)."""
+    morphs = nt.morphemes
+    return {i for i, c in enumerate(clauses)
+            if [mo.tag[:2] for mo in c.morphemes if mo.tag[:2] in ("VV", "VA", "VX", "XS", "NN")] == ["VV"]
+            and any(mo.start == c.morphemes[0].start and _serial_direction(morphs, j, m) for j, mo in enumerate(morphs))}
+
+
 def _lemma_hits(w: _Words, f: _Found, nt: NormalizedText, registry: Registry, m: Matchers) -> None:
     """Lemma cues (verbs of motion, 찍다) anchor with their companions; a move with no room tries a slip of one."""
     weights = registry.weights.strengths
@@ -295,6 +314,8 @@ def _lemma_hits(w: _Words, f: _Found, nt: NormalizedText, registry: Registry, m:
         if not cap_id or any(h.capability_id == cap_id for h in f.caps):
             continue
         cap = registry.capability_by_id[cap_id]
+        if cap.requires_room and not f.rooms and _serial_direction(morphs, i, m):
+            continue  # 물 좀 떠 와 / 우유 사 와: the direction of what is fetched, no move of its own
         if not f.rooms and any(h.kind == "state_query" and (mo.form, mo.tag) in registry.frames.fits(h.capability_id, h.kind)
                                for h in f.caps):
             continue  # 배터리 나갔어?: a verb the state word's own frame takes (the battery is dead) is no move

@@ -251,8 +251,7 @@ def _unframed(c: ClauseAnalysis) -> list[str]:
 
 
 def _said(c: ClauseAnalysis) -> list[str]:
-    """The clause's unlicensed device words that were talked about: not those nobody said (spelled by syllables, or
-    a slip's repair nothing licenses) and not those with nothing said of them."""
+    """Unlicensed device words talked about: not those nobody said (spelled, a slip's repair) or with nothing said of."""
     unframed = _unframed(c)
     return [x for x in c.mentions if not x.endswith((":spelled_by_syllables", f":{SLIP}")) and x not in unframed]
 
@@ -427,8 +426,7 @@ def preclassifier_hints(
     cross_clause_axes(said, normalized_text, history_evidence, axes, registry)
     supposed_only(clause_analyses, per_clause, axes)
     close_for_a_person(said, axes, per_clause, registry)
-    # the learned model is one more axis per family; score_families counts it on gray-zone turns only, and it
-    # never licenses anything
+    # the learned model is one more axis per family, counted on gray-zone turns only; it never licenses anything
     model = (learned_family_evidence.model or "").split(":")[0]  # its digest (what it was fitted on: the node's output)
     for family, p in learned_family_evidence.probabilities.items():
         if p >= LEARNED_FLOOR:

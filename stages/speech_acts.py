@@ -14,6 +14,7 @@ from registry.loader import Registry
 from registry.speech_contracts import SpeechActLexicon
 from stages._addressee import robot_called
 from stages._calls import called_after_the_request, called_at_the_end, called_first
+from stages._anchoring import bare_directions
 from stages._turn_anchoring import analyse
 from stages._clauses import ENDS_SENTENCE, ClauseAnalysis, in_order, last_said, thing_named
 from stages._owners import a_rooms_purifier, owned_by_other_thing, owner_named_at_the_end, owner_played_nearby, owner_said_before
@@ -136,9 +137,10 @@ _REMARK_TAGS = frozenset({"VCP", "VCN", "VA", "VA-I", "VA-R", "XSA"})
 `final_predicate` gives for 탁하 is its root."""
 
 
-def _spread_over_sentences(clauses: list[ClauseAnalysis], per: list[Reading], p: Patterns) -> None:
+def _spread_over_sentences(clauses: list[ClauseAnalysis], per: list[Reading], p: Patterns, directions: set[int]) -> None:
     """A clause joined to what follows by a connective takes the mood, time and voice of its sentence's last
-    clause; a person named as subject stays the agent of the clauses after it."""
+    clause (not a bare direction, 물 좀 떠 | 와: the act before it governs); a person named as subject stays the
+    agent of the clauses after it."""
     order = in_order(clauses)
     governing: Reading | None = None
     goal: str | None = None  # the governing act when the robot cannot do it
@@ -146,6 +148,8 @@ def _spread_over_sentences(clauses: list[ClauseAnalysis], per: list[Reading], p:
     governing_remark = False  # the governing clause states something (a copula or an adjective): 시간이다, 춥다
     for i in reversed(order):
         here, c = per[i], clauses[i]
+        if i in directions:
+            continue
         if governing is None and i == order[-1] and len(order) > 1 and per[order[-2]].mood == "request" \
                 and _ends_in(c, p.purpose_endings):
             continue  # 켜 줘, 카메라 안 돌아가게: what the request is for, not the sentence's mood
@@ -383,7 +387,7 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: Normal
     if not history_evidence.addressee_spoke_last:
         _answers_somebody(clause_candidates, per, p)
     called_first(clause_candidates, per, p, registry.speech_acts)
-    _spread_over_sentences(clause_candidates, per, p)
+    _spread_over_sentences(clause_candidates, per, p, bare_directions(clause_candidates, normalized_text, matchers_for(registry)))
     called_at_the_end(clause_candidates, per, p)
     called_after_the_request(clause_candidates, per, normalized_text)
     owner_named_at_the_end(clause_candidates, per, registry.speech_acts)

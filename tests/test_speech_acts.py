@@ -577,9 +577,11 @@ def test_regional_request_words_are_requests(runner, text, capability):
 
 @pytest.mark.parametrize("text", ["약국 가서 약 좀 사 와", "편의점 가서 우유 사 와"])
 def test_a_move_to_a_place_outside_the_home_is_no_move(runner, text):
-    """The robot reaches rooms only: an errand to a place of the world plans no step and is unsupported."""
+    """The robot reaches rooms only: an errand to a place of the world plans no step; it is unsupported, or (우유
+    사 와: the learned model's gray zone) talk to somebody who can go."""
     record = _route(runner, text)
-    assert record.family == "UNS" and actions(record) == []
+    assert record.family in ("UNS", "DEF") and actions(record) == []
+    assert "has_unsupported_request" in record.evidence.axes
 
 
 @pytest.mark.parametrize("text", ["화면이 자꾸 꺼져요", "와이파이 연결이 계속 실패해요", "화면을 눌러도 반응이 없어",

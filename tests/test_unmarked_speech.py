@@ -214,3 +214,14 @@ def test_a_full_stop_after_the_last_word_changes_nothing(runner, text):
     # a recognizer may or may not write the stop; the clause's words are the same either way
     bare, marked = _route(runner, text), _route(runner, text + ".")
     assert (marked.family, actions(marked)) == (bare.family, actions(bare)), text
+
+
+@pytest.mark.parametrize("text", ["부엌 가서 물 좀 떠 와", "물 좀 떠 와", "편의점 가서 우유 사 와"])
+def test_a_verb_given_its_direction_asks_no_move_of_its_own(runner, text):
+    # 떠 와 / 사 와: 오 after a verb in -어 is where the fetched thing goes; the robot moves for none of it
+    assert actions(_route(runner, text)) == [], text
+
+
+def test_a_verb_of_motion_before_its_direction_still_moves_and_a_photo_taken_there_stays(runner):
+    assert [a[0] for a in actions(_route(runner, "안방 가서 사진 찍어 와"))] == ["move_to_room", "request_consent", "take_photo"]
+    assert [a[0] for a in actions(_route(runner, "거실로 와"))] == ["move_to_room"]
