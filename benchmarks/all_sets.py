@@ -87,6 +87,8 @@ SETS = {
         ROOT / "data/utterances/talk_redteam_v22.jsonl",
     "talk_redteam_v25 (red-team talk against the session-37 mechanisms: afterthoughts, exclamative endings, unbidden verbs, 다오, names before rooms, a speaker's reason, calls before a mark, no punctuation; written 2026-12-05 session 37, fit)":
         ROOT / "data/utterances/talk_redteam_v25.jsonl",
+    "talk_redteam_v28 (red-team talk against session 39: errands with a direction verb, hearsay, weather remarks, calls, read-aloud instructions, questions to people, narratives, slips, manner adverbs; half without marks; written 2026-12-05 session 39, fit)":
+        ROOT / "data/utterances/talk_redteam_v28.jsonl",
     "other_systems_redteam (red-team, fit)": ROOT / "data/utterances/other_systems_redteam.jsonl",
     "requests_redteam (red-team, fit)": ROOT / "data/utterances/requests_redteam.jsonl",
     "experience_boundary": ROOT / "data/utterances/experience_boundary.jsonl",

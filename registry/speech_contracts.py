@@ -287,8 +287,7 @@ class SpeechActLexicon(_Model):
     inner_events: Morphemes = Field(default_factory=list)
     """짜증 나, 맛이 날 텐데, 땀 나: nouns whose happening (an event verb) is inside a person, not the product's trouble
     (프리필터에서 쉰내가 나요 is)."""
-    lessening: Morphemes = Field(default_factory=list)
-    """냄새가 덜 나: an event said to happen less is an improvement told, not a problem."""
+    lessening: Morphemes = Field(default_factory=list)  # 냄새가 덜 나: an event happening less is no problem
     unbidden_verbs: Morphemes = Field(default_factory=list)
     """측정 돼 / 금방 닳아 / 다른 방도 청정 돼: a verb nobody can be bidden to (it happens, or it is possible); ending
     its sentence on an ending only intonation tells from a question (intonation_endings), it tells or asks, never bids."""
@@ -312,8 +311,9 @@ class SpeechActLexicon(_Model):
     recall_predicates: Morphemes = Field(default_factory=list)
     deliberation_endings: Morphemes = Field(default_factory=list)
     """우리 거실 가서 영화 볼까?, 애호박 넣을까?: shall I / shall we on a verb of doing is the speaker deliberating
-    (agent user): no request, neither one the robot does nor one it must refuse. -자 still suggests doing it together,
-    and a benefactive (가 주실 수 있을까요) still asks."""
+    (agent user): no request. -자 still suggests doing it together; a benefactive (가 주실 수 있을까요) still asks,"""
+    offering_benefactives: Morphemes = Field(default_factory=list)
+    """but not one of these right before the ending: 켜 줄까? / 찍어 드릴까요? is the speaker offering to do it."""
     declarative_endings: Morphemes
     exclamative_endings: Morphemes
     question_endings: Morphemes

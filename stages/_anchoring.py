@@ -292,7 +292,7 @@ def _serial_direction(morphs: list[Morpheme], i: int, m: Matchers) -> bool:
         return False
     ec, verb = morphs[i - 1], morphs[i - 2]
     return ((ec.form, ec.tag) in endings and ec.start + ec.length + 1 == morphs[i].start and verb.tag.startswith("VV")
-            and (verb.form, verb.tag) not in motion)
+            and ((verb.form, verb.tag) not in motion or ec.form == "고"))  # (들어 와 comes in; 들고 와 carries)
 
 
 def bare_directions(clauses: list, nt: NormalizedText, m: Matchers) -> set[int]:

@@ -342,10 +342,10 @@ def _asked_knowledge(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: R
     if s.benefactive and "?" in c.text and final in p.scope_endings and any(k in p.scope_particles for k in s.matrix):
         sig.append("asks_scope")  # 포름알데히드도 잡아 줘?: whether it does that too, not a request
         return "knowledge_question"
-    if s.benefactive or final in p.asking_request_end:
-        return "request"
-    # 시끄러울까? 충분할까?: -ㄹ까 on an adjective wonders how it is, nobody is to act (좋을까 is a wish)
     at = _last_at(s.matrix, final)
+    if (s.benefactive or final in p.asking_request_end) and not (at > 0 and s.matrix[at - 1] in p.offering and final in p.deliberate_end):
+        return "request"  # (켜 줄까? / 찍어 드릴까요?: the speaker offers: a suggestion of the speaker's own, below)
+    # 시끄러울까? 충분할까?: -ㄹ까 on an adjective wonders how it is, nobody is to act (좋을까 is a wish)
     wonders = at > 0 and s.matrix[at - 1][1].split("-")[0] in ("VA", "XSA") and s.matrix[at - 1] not in p.wish_good
     if final in p.suggest_end and not wonders:
         return _suggestion(s, p, out)
@@ -366,12 +366,12 @@ def _last_at(matrix: list[Pair], k: Pair | None) -> int:
 
 def _suggestion(s: _Shape, p: Patterns, out: Reading) -> Mood:
     """-자 suggests doing it together (청정하자); -ㄹ까 (speech_acts deliberation_endings) or a question word is the
-    speaker deliberating (우리 거실 가서 영화 볼까, 볼륨 키울까 아님 자막 켤까, 뭘 살까): nobody is asked to act.
-    (가 주실 수 있을까요 asks for the act: the benefactive makes it no deliberation.)"""
+    speaker deliberating (우리 거실 가서 영화 볼까, 볼륨 키울까 아님 자막 켤까, 뭘 살까): nobody is asked to act."""
     at = _last_at(s.matrix, s.final)
     # (약국 있을까요?, 얼마나 좋을까, 나가도 될까요: a state, a wish, leave asked; only a verb of doing deliberates)
     doing = at > 0 and s.matrix[at - 1][1] in ("VV", "VX", "XSV") and not (at > 1 and s.matrix[at - 2] in p.permit_end)
-    if not s.benefactive and (s.asks_word or (s.final in p.deliberate_end and doing)):
+    if (at > 0 and s.final in p.deliberate_end and s.matrix[at - 1] in p.offering) or not s.benefactive and (
+            s.asks_word or (s.final in p.deliberate_end and doing)):  # (켜 줄까 / 찍어 드릴까요: offered)
         out.agent = "user"
         out.signals.append("deliberation")
     return "suggestion"

@@ -387,7 +387,9 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: Normal
     if not history_evidence.addressee_spoke_last:
         _answers_somebody(clause_candidates, per, p)
     called_first(clause_candidates, per, p, registry.speech_acts)
-    _spread_over_sentences(clause_candidates, per, p, bare_directions(clause_candidates, normalized_text, matchers_for(registry)))
+    directions = {i for i in bare_directions(clause_candidates, normalized_text, matchers_for(registry))  # 떠 와 (not 들고 왔어,
+                  if per[i].mood == "request" and not per[i].past and per[i].agent == "robot"}            # 쐬고 올게: they tell)
+    _spread_over_sentences(clause_candidates, per, p, directions)
     called_at_the_end(clause_candidates, per, p)
     called_after_the_request(clause_candidates, per, normalized_text)
     owner_named_at_the_end(clause_candidates, per, registry.speech_acts)

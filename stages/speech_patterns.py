@@ -83,7 +83,7 @@ class Patterns:
         self.declare_end, self.exclaim_end = pairs(lex.declarative_endings), pairs(lex.exclamative_endings)
         self.question_end, self.question_words = pairs(lex.question_endings), pairs(lex.question_words)
         self.indefinite_followers, self.purpose_endings = pairs(lex.indefinite_followers), pairs(lex.purpose_endings)
-        self.how_words, self.how_phrases, self.deliberate_end = pairs(lex.how_words), _sequences(lex.how_phrases), pairs(lex.deliberation_endings)
+        self.how_words, self.how_phrases, self.deliberate_end, self.offering = pairs(lex.how_words), _sequences(lex.how_phrases), pairs(lex.deliberation_endings), pairs(lex.offering_benefactives)
         self.how_state = pairs(lex.how_state_verbs)
         self.recall_end, self.recall_pred = pairs(lex.recall_endings), pairs(lex.recall_predicates)
         self.criterion, self.period_counters = _sequences(lex.criterion_phrases), pairs(lex.period_counters)

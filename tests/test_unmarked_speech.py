@@ -225,3 +225,25 @@ def test_a_verb_given_its_direction_asks_no_move_of_its_own(runner, text):
 def test_a_verb_of_motion_before_its_direction_still_moves_and_a_photo_taken_there_stays(runner):
     assert [a[0] for a in actions(_route(runner, "안방 가서 사진 찍어 와"))] == ["move_to_room", "request_consent", "take_photo"]
     assert [a[0] for a in actions(_route(runner, "거실로 와"))] == ["move_to_room"]
+
+
+@pytest.mark.parametrize("text", ["사진 찍어 줄까", "청정 켜 줄까?", "안방에 청정 켜 드릴까요", "볼륨 줄여 드릴까요"])
+def test_an_offer_to_do_it_for_somebody_is_the_speakers_not_a_request(runner, text):
+    # -어 줄까 / -어 드릴까요: shall I do it for you; the speaker offers, nobody asks the robot
+    assert actions(_route(runner, text)) == [], text
+
+
+@pytest.mark.parametrize("text", ["청정 켜 줄래", "거실로 가 주실 수 있을까요", "청정 좀 켜 주시겠어요"])
+def test_a_request_with_a_benefactive_still_asks(runner, text):
+    assert actions(_route(runner, text)) != [], text
+
+
+@pytest.mark.parametrize("text", ["서재 가서 아빠 안경 좀 갖고 와요", "작은방 가서 선풍기 좀 가져와유"])
+def test_a_fetch_with_its_direction_after_go_and_do_moves_nowhere(runner, text):
+    assert actions(_route(runner, text)) == [], text
+
+
+@pytest.mark.parametrize("text", ["아까 엄마랑 서재 갔다가 책 한 권 들고 왔어", "나 머리 아파서 잠깐 바깥 공기 좀 쐬고 올게"])
+def test_a_direction_told_or_promised_keeps_the_sentence_a_telling(runner, text):
+    record = _route(runner, text)
+    assert record.family == "DEF" and actions(record) == [], (text, record.family)
