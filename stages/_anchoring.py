@@ -131,7 +131,8 @@ def _words(nt: NormalizedText, start: int, end: int, m: Matchers) -> _Words:
     positions = compact_positions(nt, start, end, m)
     offsets = [positions.get(mo.start, -1) for mo in morphs]
     nouns = noun_spans(morphs, offsets)
-    registry_spans = [(x.start(), x.end()) for rx in (m.anchor_re, m.room_re) for x in rx.finditer(cc)]
+    registry_spans = [(x.start(), x.end()) for rx in (m.anchor_re, m.room_re) for x in rx.finditer(cc)
+                      if not splits_a_noun(x.start(), x.end(), nouns)]  # (이불 좀 꺼내: no 불 좀 꺼 in it)
     in_word, after_word = registry_word_masks(nt, morphs, offsets, registry_spans, m)
     return _Words(text, cc, start, end, morphs, offsets, nouns, in_word, after_word)
 

@@ -247,3 +247,10 @@ def test_a_fetch_with_its_direction_after_go_and_do_moves_nowhere(runner, text):
 def test_a_direction_told_or_promised_keeps_the_sentence_a_telling(runner, text):
     record = _route(runner, text)
     assert record.family == "DEF" and actions(record) == [], (text, record.family)
+
+
+@pytest.mark.parametrize("text", ["안방 가서 이불 좀 꺼내 줘", "안방 가서 이불 좀 꺼내 와라"])
+def test_a_registry_word_read_across_a_noun_marks_no_verb(runner, text):
+    # 이[불 좀 꺼]내: 불 좀 꺼 (lights off) begins inside 이불; 꺼내 stays the physical act it is, and the move its means
+    record = _route(runner, text)
+    assert record.family == "UNS" and actions(record) == [], (text, record.family)
