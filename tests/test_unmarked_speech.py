@@ -254,3 +254,9 @@ def test_a_registry_word_read_across_a_noun_marks_no_verb(runner, text):
     # 이[불 좀 꺼]내: 불 좀 꺼 (lights off) begins inside 이불; 꺼내 stays the physical act it is, and the move its means
     record = _route(runner, text)
     assert record.family == "UNS" and actions(record) == [], (text, record.family)
+
+
+@pytest.mark.parametrize("text", ["사진 찍은 거 보여 줘", "언니 사진 찍은 거 나한테도 보내 줄래", "사진 찍을 때 화면에 미리 보여"])
+def test_a_device_verb_that_only_describes_a_noun_or_a_time_asks_for_nothing(runner, text):
+    assert actions(_route(runner, text)) == [], text
+    assert [a[0] for a in actions(_route(runner, "사진 찍어 줄 수 있어?"))] == ["request_consent", "take_photo"]
