@@ -260,3 +260,9 @@ def test_a_registry_word_read_across_a_noun_marks_no_verb(runner, text):
 def test_a_device_verb_that_only_describes_a_noun_or_a_time_asks_for_nothing(runner, text):
     assert actions(_route(runner, text)) == [], text
     assert [a[0] for a in actions(_route(runner, "사진 찍어 줄 수 있어?"))] == ["request_consent", "take_photo"]
+
+
+def test_a_trailing_regional_particle_glued_to_the_verb_is_dropped(runner):
+    # 와잉 / 줘잉: the Jeolla particle 잉 glued on is no word of its own (lexicon dialect_endings)
+    assert actions(_route(runner, "주방 가서 행주 좀 빨아 와잉")) == []
+    assert [a[0] for a in actions(_route(runner, "청정 해 줘잉"))] == ["selected_room_clean"]
