@@ -286,22 +286,22 @@ def _run_hits(w: _Words, f: _Found, registry: Registry, m: Matchers) -> None:
 
 
 def _serial_direction(morphs: list[Morpheme], i: int, m: Matchers) -> bool:
-    """Whether morpheme i (오, 가) follows a verb in -어 and a space that is no verb of motion (lexicon
-    clauses.serial_direction)."""
-    endings, verbs, motion = m.serial_direction
+    """Whether morpheme i (오, 가) follows a verb in -어 or -고 and a space, and is not the end of a verb of motion
+    (들어 와 comes in; 들고 와 carries: lexicon clauses.serial_direction)."""
+    endings, verbs, motion, motion_endings = m.serial_direction
     if i < 2 or (morphs[i].form, morphs[i].tag) not in verbs:
         return False
     ec, verb = morphs[i - 1], morphs[i - 2]
     return ((ec.form, ec.tag) in endings and ec.start + ec.length + 1 == morphs[i].start and verb.tag.startswith("VV")
-            and ((verb.form, verb.tag) not in motion or ec.form == "고"))  # (들어 와 comes in; 들고 와 carries)
+            and not ((verb.form, verb.tag) in motion and (ec.form, ec.tag) in motion_endings))
 
 
 def bare_directions(clauses: list, nt: NormalizedText, m: Matchers) -> set[int]:
     """Clauses whose only predicate is the direction of the act before them (물 좀 떠 | 와)."""
     morphs = nt.morphemes
-    return {i for i, c in enumerate(clauses)
-            if [mo.tag[:2] for mo in c.morphemes if mo.tag[:2] in ("VV", "VA", "VX", "XS", "NN")] == ["VV"]
-            and any(mo.start == c.morphemes[0].start and _serial_direction(morphs, j, m) for j, mo in enumerate(morphs))}
+    at = {mo.start: j for j, mo in reversed(list(enumerate(morphs)))}  # (the first morpheme at an offset)
+    return {i for i, c in enumerate(clauses) if c.morphemes and _serial_direction(morphs, at[c.morphemes[0].start], m)
+            and [mo.tag[:2] for mo in c.morphemes if mo.tag[:2] in ("VV", "VA", "VX", "XS", "NN")] == ["VV"]}
 
 
 def _lemma_hits(w: _Words, f: _Found, nt: NormalizedText, registry: Registry, m: Matchers) -> None:

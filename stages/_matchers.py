@@ -231,7 +231,8 @@ class Matchers:
         self.conjunctions = {compact(c) for c in clauses["conjunctions"]}
         self.no_split_before = set(clauses["no_split_before_tags"])
         serial = clauses["serial_direction"]
-        self.serial_direction = tuple(frozenset(tuple(x.split("/")) for x in serial[k]) for k in ("endings", "verbs", "first_verbs_of_motion"))
+        self.serial_direction = tuple(frozenset(tuple(x.split("/")) for x in serial[k])
+                                      for k in ("endings", "verbs", "first_verbs_of_motion", "motion_endings"))
         self.sentence_final_tags = set(clauses["sentence_final_tags"])
         self.imperative_connectives = set(clauses["imperative_connectives"])
         """청소기 돌려라 먼지 천지다: Kiwi tags a mid-turn imperative EC; on a verb it still ends a sentence."""

@@ -12,7 +12,7 @@ from registry.loader import Registry
 from registry.registry_models import CONSENT_CAPABILITY, GuardTemplate
 from stages._clauses import ClauseAnalysis
 from stages._matchers import matchers_for
-from stages.ngram_model import LEARNED_PREFIX, learned_scale
+from stages.ngram_model import LEARNED_PREFIX, learned_scale, lit_strengths
 
 
 
@@ -31,8 +31,7 @@ def score_families(axes: dict[str, EvidenceAxis], registry: Registry) -> FamilyS
         lexical[family] = {a: t for a, t in terms.items() if not a.startswith(LEARNED_PREFIX)}
         learned[family] = {a: t for a, t in terms.items() if a.startswith(LEARNED_PREFIX)}
     base = {f: round(w.bias.get(f, 0.0) + sum(lexical[f].values()), 3) for f in w.families}
-    lit = {a: v.strength for a, v in axes.items()} | {f"{a}={s}": v.strength for a, v in axes.items() for s in v.signals}
-    scale = learned_scale(base, lit, w)
+    scale = learned_scale(base, lit_strengths(axes), w)
     contributions = {f: {**lexical[f], **({a: round(t * scale, 3) for a, t in learned[f].items()} if scale else {})}
                      for f in w.families}
     scores = {f: round(w.bias.get(f, 0.0) + sum(contributions[f].values()), 3) for f in w.families}

@@ -328,7 +328,7 @@ def _fragment_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers) -> None:
     vague_request = asks and bool(c.cues.get("vague")) or targetless or recalling
     if targetless or recalling:
         signals.append("no_target" if targetless else "recalling")
-        fragment = max(fragment, 0.85 * recalling)
+        fragment = max(fragment, 0.85) if recalling else fragment
     if c.has_predicate and complete and not foreign and "syllable_shards" not in signals and not vague_request:
         lit("has_coherent_conversation_purpose", 0.8, "complete_sentence")
         fragment = min(fragment, 0.3)

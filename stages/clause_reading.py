@@ -12,7 +12,7 @@ from registry.contracts import Agent, Mood, Polarity
 from stages._clauses import ENDS_SENTENCE, VERB_TAGS, ClauseAnalysis
 from stages._matchers import compact
 from stages._addressee import person_act, person_purpose, robot_called_after, vocative
-from stages.speech_patterns import (Patterns, asks_by_shape, asks_how, asks_leave, closed_syllable, complains, ends_on_a_period,
+from stages.speech_patterns import (Patterns, asks_by_shape, asks_how, asks_leave, closed_syllable, complains, offers, ends_on_a_period,
                                     finds_out, follows, happens, key, premise_between)
 
 Pair = tuple[str, str]
@@ -343,7 +343,7 @@ def _asked_knowledge(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: R
         sig.append("asks_scope")  # 포름알데히드도 잡아 줘?: whether it does that too, not a request
         return "knowledge_question"
     at = _last_at(s.matrix, final)
-    if (s.benefactive or final in p.asking_request_end) and not (at > 0 and s.matrix[at - 1] in p.offering and final in p.deliberate_end):
+    if (s.benefactive or final in p.asking_request_end) and not offers(s.matrix, final, at, p):
         return "request"  # (켜 줄까? / 찍어 드릴까요?: the speaker offers: a suggestion of the speaker's own, below)
     # 시끄러울까? 충분할까?: -ㄹ까 on an adjective wonders how it is, nobody is to act (좋을까 is a wish)
     wonders = at > 0 and s.matrix[at - 1][1].split("-")[0] in ("VA", "XSA") and s.matrix[at - 1] not in p.wish_good
@@ -370,8 +370,7 @@ def _suggestion(s: _Shape, p: Patterns, out: Reading) -> Mood:
     at = _last_at(s.matrix, s.final)
     # (약국 있을까요?, 얼마나 좋을까, 나가도 될까요: a state, a wish, leave asked; only a verb of doing deliberates)
     doing = at > 0 and s.matrix[at - 1][1] in ("VV", "VX", "XSV") and not (at > 1 and s.matrix[at - 2] in p.permit_end)
-    if (at > 0 and s.final in p.deliberate_end and s.matrix[at - 1] in p.offering) or not s.benefactive and (
-            s.asks_word or (s.final in p.deliberate_end and doing)):  # (켜 줄까 / 찍어 드릴까요: offered)
+    if offers(s.matrix, s.final, at, p) or not s.benefactive and (s.asks_word or (s.final in p.deliberate_end and doing)):
         out.agent = "user"
         out.signals.append("deliberation")
     return "suggestion"

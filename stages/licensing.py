@@ -52,9 +52,9 @@ def _frame_mismatch(hit, c: ClauseAnalysis, registry: Registry) -> str | None:
             return "predicate:" + predicate[0]
     frame = frames.capabilities.get(hit.capability_id)
     morphs = c.morphemes
-    if predicate is not None and hit.via == "alias" and hit.kind != "state_query" and at + 1 < len(morphs) and morphs[at + 1].tag == "ETM" and not (
-            at + 2 < len(morphs) and morphs[at + 2].form in matchers_for(registry).sequence_nouns | matchers_for(registry).before_nouns):
-        return "modifier"  # 사진 찍은 거 보내 줘 / 찍을 때 화면에 보여?: its verb describes a noun or a time (not 받은 뒤: a step)
+    if predicate is not None and hit.via == "alias" and hit.kind != "state_query" and at + 1 < len(morphs) \
+            and morphs[at + 1].tag == "ETM" and not _a_step_after(morphs, at + 2, matchers_for(registry)):
+        return "modifier"  # 사진 찍은 거 보내 줘 / 찍을 때 화면에 보여?: its verb describes a noun or a time
     if hit.kind == "state_query":
         attributes = registry.product.attribute_words
         asked = next((mo.form for mo in morphs[after[0]:] if mo.form.lower() in attributes), None) if after else None
@@ -84,6 +84,11 @@ def _frame_mismatch(hit, c: ClauseAnalysis, registry: Registry) -> str | None:
         if at + 1 < len(morphs) and morphs[at + 1].tag in ("ETM", "ETN"):
             return "modifier"  # 찍은 사진: the verb describes a noun, nobody asks for it
     return None
+
+
+def _a_step_after(morphs: list, i: int, m) -> bool:
+    """동의를 받은 뒤 / 찍기 전에: a sequence noun after the modifier makes its act a step asked for, not a description."""
+    return i < len(morphs) and (morphs[i].form in m.sequence_nouns or morphs[i].form in m.before_nouns)
 
 
 def _relative_subject(morphs: list, at: int) -> int:

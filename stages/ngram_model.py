@@ -34,6 +34,12 @@ def family_probabilities(weights: np.ndarray, bias: np.ndarray, temperature: flo
     return exp / exp.sum()
 
 
+def lit_strengths(axes) -> dict[str, float]:
+    """Each lit axis's strength, and the same under `axis=signal` for each of its signals (what
+    `learned_opening.unless_for` may name: has_unlicensed_speech_act=user)."""
+    return {a: v.strength for a, v in axes.items()} | {f"{a}={s}": v.strength for a, v in axes.items() for s in v.signals}
+
+
 LEARNED_PREFIX = "learned_"
 """Axes of the learned family model (stages/learned_evidence.py): counted on gray-zone turns only."""
 

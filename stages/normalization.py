@@ -105,11 +105,11 @@ def _spelled_verbs(text: str, tokens: list, registry: Registry) -> list:
     return spans
 
 
-def _closes(tokens: list, i: int, registry: Registry) -> bool:
+@lru_cache(maxsize=8)
+def _closing_forms(registry: Registry) -> frozenset[str]:
     """오늘 날씨 좋다: Kiwi tags a declarative 다 said last with no mark after it as a connective; last in the turn it
     closes its sentence (lexicon closing_connectives; mid-turn, 먹다 말고, it is the connective)."""
-    return tokens[i].form in registry.lexicon.get("closing_connectives", {}).get("forms", ()) and all(
-        t.tag.startswith("S") for t in tokens[i + 1:])
+    return frozenset(registry.lexicon.get("closing_connectives", {}).get("forms", []))
 
 
 def normalized_text(turn_input: TurnInput, kiwi: Any, registry: Registry) -> NormalizedText:
@@ -132,7 +132,9 @@ def normalized_text(turn_input: TurnInput, kiwi: Any, registry: Registry) -> Nor
     spelled = _spelled_verbs(text, tokens, registry)
     if spelled:
         tokens = kiwi.tokenize(text, pretokenized=spelled)
-    morphemes = [Morpheme(form=t.form, tag="EF" if t.tag == "EC" and (t.form in finals or _closes(tokens, i, registry)) else t.tag,
+    last = max((i for i, t in enumerate(tokens) if not t.tag.startswith("S")), default=-1)
+    closing = {last} if last >= 0 and tokens[last].form in _closing_forms(registry) else set()
+    morphemes = [Morpheme(form=t.form, tag="EF" if t.tag == "EC" and (t.form in finals or i in closing) else t.tag,
                           start=t.start, length=t.len) for i, t in enumerate(tokens)]
     return NormalizedText(
         original=original,

@@ -15,7 +15,7 @@ from registry.contracts import (
     RankedFlows,
 )
 from registry.loader import Registry
-from stages.ngram_model import LEARNED_PREFIX
+from stages.ngram_model import LEARNED_PREFIX, lit_strengths
 from stages.owner_choice import CONVERSATION_AXES, KNOWLEDGE_AXES, family_order
 
 # Which axes keep which family alive. A family with none of its axes lit is dropped,
@@ -37,15 +37,9 @@ def _learned_keeps_alive(preclassifier_hints: PreclassifierHints, registry: Regi
     opening = registry.weights.learned_opening
     if any(preclassifier_hints.flag(a) for a in opening.unless):
         return []
+    lit = lit_strengths(preclassifier_hints.axes)
     return [f for f in opening.families if preclassifier_hints.strength(LEARNED_PREFIX + f) >= opening.min_probability
-            and not any(_lit(preclassifier_hints, a) for a in opening.unless_for.get(f, ()))]
-
-
-def _lit(preclassifier_hints: PreclassifierHints, entry: str) -> bool:
-    """An axis is lit (`axis`), or lit with one signal (`axis=signal`: has_unlicensed_speech_act=user)."""
-    axis, _, signal = entry.partition("=")
-    found = preclassifier_hints.axes.get(axis)
-    return found is not None and found.strength > 0 and (not signal or signal in found.signals)
+            and not any(lit.get(a) for a in opening.unless_for.get(f, ()))]
 
 
 def allowed_route_families(preclassifier_hints: PreclassifierHints, history_evidence: HistoryEvidence,

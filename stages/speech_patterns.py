@@ -187,6 +187,12 @@ def final_predicate(c: ClauseAnalysis, p: Patterns) -> tuple[int, tuple[str, str
     return at, (lemma[0], lemma[1].split("-")[0])  # 닫/VV-R: an irregular verb is its lemma's VV or VA
 
 
+def offers(matrix: list[tuple[str, str]], final: tuple[str, str] | None, at: int, p: Patterns) -> bool:
+    """켜 줄까? / 찍어 드릴까요?: a benefactive (offering_benefactives) right before the deliberation ending at `at` is the
+    speaker offering to do it for somebody, never a request."""
+    return at > 0 and final in p.deliberate_end and matrix[at - 1] in p.offering
+
+
 def closed_syllable(form: str) -> bool:
     """Whether the last Hangul syllable of `form` has a final consonant (찍, 밝, 맞; not 가, 켜)."""
     last = form[-1:] if form else ""

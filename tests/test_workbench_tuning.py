@@ -156,3 +156,17 @@ def test_fit_guard_refuses_a_drop_on_the_holdout(tmp_path):
     result = CliRunner().invoke(app, ["tune", "--fit", str(biased), "--holdout", str(HOLDOUT), "--out", str(out), "--l2", "0", "--allow-new-terms"])
     assert result.exit_code == 1, result.output
     assert "refused" in result.output and not out.exists()
+
+
+def test_the_rescorer_sees_the_signal_entries_the_opening_is_shut_by():
+    """learned_opening.unless_for names `axis=signal`; the features keep it as a column, so the re-scorer and the
+    planner shut the opening on the same turns."""
+    from dataflow.workbench.features import signal_entries
+
+    runner = TurnRunner()
+    entries = signal_entries(runner.registry.weights)
+    assert "has_unlicensed_speech_act=user" in entries
+    record = runner.route_text("내가 거실 청정 켤게")
+    f = features_from_records([record], [], entries)
+    assert f.strengths[0, f.axes.index("has_unlicensed_speech_act=user")] > 0
+    assert "has_unlicensed_speech_act=user" not in features_from_records([record]).axes

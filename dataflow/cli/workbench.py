@@ -152,7 +152,7 @@ def _route_features(paths: list[Path], label: str):
     """Run the DAG over sets and keep their evidence features."""
     from dataflow.rows import decide_rows, read_set
     from dataflow.driver import TurnRunner
-    from dataflow.workbench.features import features_from_records
+    from dataflow.workbench.features import features_from_records, signal_entries
 
     parsed = [p for path in paths for p in read_set(path)]
     rows = [row for _, row, _ in parsed if row]
@@ -160,7 +160,7 @@ def _route_features(paths: list[Path], label: str):
     with Progress(f"[progress.description]{label}", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(), console=err) as bar:
         task = bar.add_task(label, total=len(parsed))
         records = decide_rows(runner, parsed, lambda: bar.advance(task))
-    return features_from_records(records, rows), runner.registry.weights, rows
+    return features_from_records(records, rows, signal_entries(runner.registry.weights)), runner.registry.weights, rows
 
 
 def tune(

@@ -19,6 +19,7 @@ from registry.contracts import FAMILIES
 from registry.errors import TuningError
 from registry.record_contracts import DecisionRecord
 from registry.registry_models import EvidenceWeights
+from stages.ngram_model import lit_strengths
 from stages.owner_choice import deciding_clauses, public_target
 
 FEATURES_FILE = "features.parquet"
@@ -57,12 +58,15 @@ class EvidenceFeatures:
         return len(self.ids)
 
 
-def features_from_records(records: Iterable[DecisionRecord], rows: Iterable[Mapping[str, Any]] = ()) -> EvidenceFeatures:
-    """Features of decision records (rows give the expected families)."""
+def features_from_records(records: Iterable[DecisionRecord], rows: Iterable[Mapping[str, Any]] = (),
+                          signal_entries: Iterable[str] = ()) -> EvidenceFeatures:
+    """Features of decision records (rows give the expected families). `signal_entries` (`axis=signal`, as
+    `learned_opening.unless_for` names them) are kept as columns of their own, weighted by nothing."""
     records = list(records)
+    entries = sorted(set(signal_entries))
     expect = {str(r.get("id")): (r.get("expect") or {}).get("family") for r in rows}
     axis_names = sorted({a for r in records for a in r.evidence.axes}
-                        | {a for r in records for c in r.evidence.clause_axes for a in c})
+                        | {a for r in records for c in r.evidence.clause_axes for a in c} | set(entries))
     col = {a: i for i, a in enumerate(axis_names)}
     strengths = np.zeros((len(records), len(axis_names)))
     clause_row, clause_index, clause_vecs = [], [], []
@@ -70,7 +74,8 @@ def features_from_records(records: Iterable[DecisionRecord], rows: Iterable[Mapp
     for i, rec in enumerate(records):
         ev = rec.evidence
         axes = {k: v.strength for k, v in ev.axes.items()}
-        for name, value in axes.items():
+        lit = lit_strengths(ev.axes)
+        for name, value in axes.items() | {(e, lit[e]) for e in entries if e in lit}:
             strengths[i, col[name]] = value
         clause_axes = ev.clause_axes
         roles = [c.role for c in ev.clauses]
@@ -99,13 +104,18 @@ def features_from_records(records: Iterable[DecisionRecord], rows: Iterable[Mapp
     )
 
 
+def signal_entries(weights: EvidenceWeights) -> list[str]:
+    """The `axis=signal` entries the weights read (learned_opening.unless_for)."""
+    return [e for entries in weights.learned_opening.unless_for.values() for e in entries if "=" in e]
+
+
 def write_features(out_dir: Path, rows: list[dict[str, Any]], records: list[DecisionRecord], weights: EvidenceWeights,
                    meta: Mapping[str, Any] | None = None) -> EvidenceFeatures:
     """features.parquet, clause_features.parquet and the weights snapshot of a run directory."""
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    f = features_from_records(records, rows)
+    f = features_from_records(records, rows, signal_entries(weights))
     schema_meta = {b"a2a": json.dumps({"axes": f.axes, **(meta or {})}).encode()}
     columns: dict[str, Any] = {
         "id": f.ids, "text": f.texts, "expected_family": f.expected, "run_family": f.run_family,

@@ -107,7 +107,7 @@ def fit_learned_model(paths: list[Path], out: Path, calibration_share: float = 0
     fit_rows = [r for r in rows if not _split(r[0], calibration_share)]
     cal_rows = [r for r in rows if _split(r[0], calibration_share)]
     copies = [(i, unmarked(t), f) for i, t, f in fit_rows  # 비 와? is also heard as 비 와
-              if "?" in t and _split(i + ":unmarked", unmarked_share)]
+              if unmarked(t) != t and _split(i + ":unmarked", unmarked_share)]
     features = [ngram_buckets(text, BUCKETS) for _, text, _ in fit_rows + copies]
     weights, bias = fit_softmax(features, np.array([index[f] for _, _, f in fit_rows + copies]), l2, steps)
     cal_labels = np.array([index[f] for _, _, f in cal_rows], dtype=np.int64)
