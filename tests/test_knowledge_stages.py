@@ -412,3 +412,13 @@ def test_the_questions_own_words_pick_the_sentence_inside_a_section(answering_ru
     but every sentence of it is about safety; the question's own words (로봇 위, 올라타) pick the sentence."""
     record = answering_runner.route_text("우리 고양이가 로봇 위에 올라타고 다녀도 괜찮아?")
     assert record.family == "DQR" and "올라타지 않도록" in record.answer.text.split("참고하세요")[0], record.answer.text
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("방 몇 개까지 추가돼요?", "10개"),                          # a count (개) asked: the sentence stating it
+    ("초미세먼지 수치가 몇 이하여야 좋음으로 떠?", "15 ㎍/㎥"),  # a concentration asked: the bands listing it
+])
+def test_a_count_or_a_concentration_asked_is_answered_by_the_sentence_stating_it(answering_runner, text, fact):
+    """quantity_kinds count and concentration: the sentence with a number in the unit asked is read out first."""
+    answer = answering_runner.route_text(text).answer
+    assert answer is not None and fact in answer.text.split("참고하세요")[0], (text, answer.text)
