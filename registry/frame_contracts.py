@@ -31,6 +31,9 @@ class CapabilityFrame(_Model):
     """Verbs that raise or lower what one of `level_heads` names (소리 좀 올려, 바람 좀 줄여): after it, like a manner."""
     level_heads: list[str] = Field(default_factory=list)
     """The heads a level verb sets (소리, not 목소리: 목소리 좀 낮춰 is said to people: keep your voice down)."""
+    anaphoric_places: Morphemes = Field(default_factory=list)
+    """For a move: place words that refer back to the room named last before them in the turn (애기방 공기 나쁘면
+    거기 가서 청정해 줘: 거기 is 애기방)."""
 
     @cached_property
     def predicate_set(self) -> frozenset[tuple[str, str]]:

@@ -128,6 +128,30 @@ def quiet_reasons(clause_analyses: list[ClauseAnalysis], per_clause: list[dict[s
     return merged
 
 
+_REPORT_AXES = ("has_device_problem_report", "has_device_malfunction_report")
+
+
+def quiet_premises(clause_analyses: list[ClauseAnalysis], per_clause: list[dict[str, EvidenceAxis]]) -> list[dict[str, EvidenceAxis]]:
+    """프리필터 씻어서 다시 꽂았는데 작동을 안 해: what was done before a problem the turn reports, said in clauses
+    joined to it (-는데, -어서, -더니), is how the problem came about, not talk of its own. The talk axes those
+    clauses light of themselves leave the turn's merge (named in `premise_of_report`); each keeps its own for the
+    record. Not a request nor a question among them, not past a clause that ends its sentence or names another thing,
+    and not when the problem is told as past."""
+    last = max((i for i, axes in enumerate(per_clause) if any(a in axes for a in _REPORT_AXES)), default=None)
+    if not last or (clause_analyses[last].act is not None and clause_analyses[last].act.past):
+        return per_clause  # (스캐닝 청정 돌렸다가 배터리 없어서 중간에 멈췄어: a story of what happened)
+    merged = list(per_clause)
+    for i in range(last - 1, -1, -1):
+        c, axes = clause_analyses[i], per_clause[i]
+        if not c.connective or c.act is None or c.act.mood not in ("statement", "exclamation", "condition") or c.capabilities \
+                or c.act.target_owner or "has_other_thing_target" in axes:
+            break  # (핸드폰 충전 좀 해 놓고 나올걸 배터리 3프로밖에 없네: the trouble is the thing named before)
+        quieted = [a for a in _REMARK_AXES if a in axes]
+        merged[i] = {**{a: x for a, x in axes.items() if a not in quieted},
+                     **({"premise_of_report": EvidenceAxis(strength=1.0, signals=quieted)} if quieted else {})}
+    return merged
+
+
 def _asks_another_thing(clause_analyses: list[ClauseAnalysis]) -> bool:
     """티비 소리 너무 커 낮춰, 제습기 좀 돌려라 빨래가 안 마른다: an affirmative request to the robot for another thing
     of the home or an unsupported act (no device step either way), calling nobody and promising nothing (레시피 읽어

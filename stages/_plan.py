@@ -102,12 +102,28 @@ def _guard_polarity(c: ClauseAnalysis) -> str:
     return "need"
 
 
+def rooms_referred(clauses: list[ClauseAnalysis], registry: Registry) -> list[list[str]]:
+    """Each clause's rooms; a clause that names none but moves to a place word referring back (request_frames
+    move_to_room anaphoric_places: 거기, 그쪽) has the room named last before it in the turn (애기방 공기 나쁘면 거기
+    가서 청정해 줘: 애기방)."""
+    frame = registry.frames.capabilities.get("move_to_room")
+    back = frozenset(tuple(v.split("/")) for v in frame.anaphoric_places) if frame else frozenset()
+    out: list[list[str]] = []
+    last: list[str] = []
+    for c in clauses:
+        refers = not c.rooms and last and any(h.capability_id == "move_to_room" for h in c.capabilities) \
+            and any((m.form, m.tag) in back for m in c.morphemes)
+        out.append(last[-1:] if refers else list(c.rooms))
+        last = list(c.rooms) or last
+    return out
+
+
 def build_device_steps(b: _Builder, clauses: list[ClauseAnalysis], registry: Registry) -> None:
     """ODL steps in clause order: moves before room-bound actions, guards on later steps, consent first."""
     position = registry.resolve_room(b.device.position) or registry.rooms.station_room
     guard = b.pending_guard
     guard_from_clause: ClauseAnalysis | None = None
-    for c in clauses:
+    for c, rooms in zip(clauses, rooms_referred(clauses, registry)):
         if c.role == "temporal":
             continue
         if c.role == "guard":
@@ -118,26 +134,26 @@ def build_device_steps(b: _Builder, clauses: list[ClauseAnalysis], registry: Reg
         moves_in_clause = any(h.capability_id == "move_to_room" for h in c.capabilities)
         for hit in c.capabilities:
             cap = registry.capability_by_id[hit.capability_id]
-            if hit.capability_id == "move_to_room" and not c.rooms:
+            if hit.capability_id == "move_to_room" and not rooms:
                 continue
             args: dict = dict(hit.arguments)
             if hit.capability_id == "move_to_room":
-                args["room_name"] = registry.room_by_id[c.rooms[-1]].canonical_name
+                args["room_name"] = registry.room_by_id[rooms[-1]].canonical_name
             if b.steps and b.steps[-1].action == Action(capability_id=cap.capability_id, operation_id=hit.operation_id, arguments=args):
                 continue  # "충전대 가서 충전해", "찍어도 되는지 물어보고 된다 하면 찍어": one action said twice is one step
             if guard_from_clause is not None and guard is None:
                 guard = _resolve_guard(b, guard_from_clause, registry)
             rooms_for_action: list[str] = []
             if hit.capability_id == "move_to_room":
-                target = c.rooms[-1]
+                target = rooms[-1]
                 if target == position and any(h.capability_id != "move_to_room" for h in c.capabilities):
                     continue
                 position = target
-            elif cap.kind == "state_query" and c.rooms and "room_name" in cap.operations[0].arguments and not moves_in_clause:
-                args["room_name"] = registry.room_by_id[c.rooms[0]].canonical_name
-            elif cap.kind == "execution" and c.rooms and hit.operation_id == "start" and not cap.requires_room and not moves_in_clause:
+            elif cap.kind == "state_query" and rooms and "room_name" in cap.operations[0].arguments and not moves_in_clause:
+                args["room_name"] = registry.room_by_id[rooms[0]].canonical_name
+            elif cap.kind == "execution" and rooms and hit.operation_id == "start" and not cap.requires_room and not moves_in_clause:
                 # an action in named rooms ("작은방이랑 서재 청정해") runs in each, moving there first
-                rooms_for_action = c.rooms
+                rooms_for_action = rooms
             for room in rooms_for_action or [None]:
                 if room is not None and room != position:
                     _move(b, registry, room, guard)

@@ -10,7 +10,7 @@ from itertools import groupby
 
 from registry.contracts import Clause, EvidenceAxis, HistoryEvidence, LearnedEvidence, NormalizedText, PreclassifierHints
 from registry.loader import Registry
-from stages._across_clauses import anchored, close_for_a_person, cross_clause_axes, quiet_reasons, supposed_only
+from stages._across_clauses import anchored, close_for_a_person, cross_clause_axes, quiet_premises, quiet_reasons, supposed_only
 from stages._asked_about import about_the_robot, calls_a_person, of_somebody_named, problem_report, robots_doing, product_topic, public_place_asked, world_question
 from stages._clauses import ENDS_SENTENCE, ClauseAnalysis
 from stages.ngram_model import LEARNED_PREFIX
@@ -422,7 +422,7 @@ def preclassifier_hints(
     per_clause = [{} if h else _clause_axes(c, history_evidence, m, registry) for c, h in zip(clause_analyses, hesitating)]
     if not per_clause:
         per_clause = [{"looks_fragmentary": EvidenceAxis(strength=1.0, signals=[normalized_text.rejected_reason or "empty"])}]
-    axes = _merge_axes(quiet_reasons(clause_analyses, per_clause, registry.speech_acts.asked_of_people_too))
+    axes = _merge_axes(quiet_premises(clause_analyses, quiet_reasons(clause_analyses, per_clause, registry.speech_acts.asked_of_people_too)))
     cross_clause_axes(said, normalized_text, history_evidence, axes, registry)
     supposed_only(clause_analyses, per_clause, axes)
     close_for_a_person(said, axes, per_clause, registry)

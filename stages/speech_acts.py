@@ -51,13 +51,16 @@ def _goal_beyond_the_robot(c: ClauseAnalysis, r: Reading, p: Patterns) -> str | 
     return found[1][0]  # 가져다줘: even when it is an unsupported category's word
 
 
-def _quoted_by_the_next(clauses: list[ClauseAnalysis], per: list[Reading], p: Patterns) -> None:
+def _quoted_by_the_next(clauses: list[ClauseAnalysis], per: list[Reading], p: Patterns, listing: frozenset[tuple[str, str]]) -> None:
     """청정 돌려라 했는데 / 거실로 가라 했잖아: a command followed at once by a reporting verb is somebody's words
     quoted without a quotative particle, not a request to the robot; followed by a verb of showing (광고에 사진으로
-    추억을 남기세요 나오잖아), it is what a screen or an advert says."""
+    추억을 남기세요 나오잖아), it is what a screen or an advert says. Not a clause ending in a listing connective
+    (`listing`, lexicon clauses.listing_connectives: 몰래 찍고 그러는 거 아니지?: acts listed, no words quoted)."""
     order = in_order(clauses)
     for i, j in zip(order, order[1:]):
-        nxt = clauses[j].morphemes
+        nxt, last = clauses[j].morphemes, clauses[i].morphemes[-1:]
+        if last and key(last[0]) in listing:
+            continue
         if per[i].mood == "request" and nxt and (key(nxt[0]) in p.reporting or key(nxt[0]) in p.display):
             per[i].reported = True
             per[i].signals.append(f"quoted_by:{nxt[0].form}")
@@ -97,7 +100,8 @@ def _run_into_a_remark(clauses: list[ClauseAnalysis], per: list[Reading], nt: No
     """사진 좀 찍어 줘, 지금 예쁘다: a request run on after a comma (or with nothing written between: a recogniser
     that writes no marks) into anything but another request, for what people ask of each other too (speech_acts
     asked_of_people_too) and the robot called nowhere, is read as part of the remark (a statement): it may be said to
-    somebody in the room (볼륨 좀 올려 줘, 잘 안 들려 still asks the robot)."""
+    somebody in the room (볼륨 좀 올려 줘, 잘 안 들려 still asks the robot). Not into a clause of time (측정 좀 해 주고 끝나면
+    사진 찍어 줘: what comes after it is sequenced)."""
     if robot_called(r.signals for r in per):
         return
     people = set(lex.asked_of_people_too)
@@ -107,7 +111,7 @@ def _run_into_a_remark(clauses: list[ClauseAnalysis], per: list[Reading], nt: No
         c, r = clauses[i], per[i]
         comma = nt.text[c.end:clauses[after].start + 1].strip().startswith(",")
         if ((comma and not r.final) or (unmarked and clauses[after].has_predicate)) and r.mood == "request" \
-                and per[after].mood != "request" and c.capabilities \
+                and per[after].mood != "request" and clauses[after].role != "temporal" and c.capabilities \
                 and all(h.capability_id in people for h in c.capabilities):
             r.mood = per[after].mood if per[after].mood in ("statement", "exclamation", "question") else "statement"
             r.signals.append("run_into_a_remark")
@@ -383,7 +387,8 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: Normal
                 and _trails_off(clause_candidates[last], normalized_text, registry.speech_acts):
             per[last].cut_off = True  # 배터리... / 거실 청정을 어: the speaker stopped before saying what of it
             per[last].signals.append("trails_off")
-    _quoted_by_the_next(clause_candidates, per, p)
+    _quoted_by_the_next(clause_candidates, per, p, frozenset(
+        tuple(f.split("/")) for f in registry.lexicon["clauses"].get("listing_connectives", {}).get("forms", [])))
     if not history_evidence.addressee_spoke_last:
         _answers_somebody(clause_candidates, per, p)
     called_first(clause_candidates, per, p, registry.speech_acts)

@@ -1228,3 +1228,34 @@ def test_an_event_said_to_happen_less_is_no_problem_report(runner):
     """speech_acts lessening: 냄새가 덜 나 tells of an improvement (프리필터에서 쉰내가 나요 still reports trouble)."""
     assert _route(runner, "지난주에 필터 갈았더니 확실히 냄새가 덜 나").family == "DEF"
     assert _route(runner, "프리필터에서 쉰내가 나요").family == "DQR"
+
+
+def test_what_was_done_before_a_reported_problem_is_how_it_came_about(runner):
+    """필터 닦아서 다시 끼웠는데 작동을 안 해요: the clauses joined before the problem are its premise, not talk of their
+    own (`premise_of_report`); the same told as past is a story and stays talk."""
+    record = _replied(runner, "필터 닦아서 다시 끼웠는데 작동을 안 해요", "DQR")
+    assert "premise_of_report" in record.evidence.axes
+    _replied(runner, "청정 돌렸다가 배터리 없어서 중간에 꺼졌어", "DEF")
+
+
+def test_a_place_word_referring_back_moves_to_the_room_named_before(runner):
+    """거기 / 그쪽 as the goal of a move is the room named last before it in the turn."""
+    record = _route(runner, "주방 공기 확인해 보고 나쁘면 거기 가서 청정해", position="거실")
+    assert [a[0] for a in actions(record)] == ["air_quality", "move_to_room", "selected_room_clean"]
+    assert next(s.action.arguments for s in record.steps if s.action and s.action.capability_id == "move_to_room") == {"room_name": "주방"}
+    assert [a[0] for a in actions(_route(runner, "거기 가서 청정해 줘"))] == ["selected_room_clean"]  # nothing named: no move
+
+
+def test_a_request_run_into_a_clause_of_time_is_sequenced_not_a_remark(runner):
+    """바이탈 측정 좀 해 주고 끝나면 사진 찍어 줘 (no marks): 끝나면 orders the steps; a remark after a request still
+    makes it talk for what people ask of each other."""
+    assert [a[0] for a in actions(_route(runner, "바이탈 측정 좀 해 주고 끝나면 사진 찍어 줘"))] == \
+        ["vital_signs", "request_consent", "take_photo"]
+    _replied(runner, "사진 좀 찍어 줘 예쁘면 올리게", "DEF")
+
+
+def test_acts_listed_before_a_reporting_verb_are_no_quote(runner):
+    """몰래 사진 찍고 그러는 거 아니지?: -고 그러다 lists acts; 사진 찍어 줘 그러더라 quotes a command."""
+    assert not _act(_route(runner, "너 우리 몰래 사진 찍고 그러는 거 아니지?")).reported
+    record = _replied(runner, "사진 찍어 줘 그러더라", "DEF")
+    assert _act(record).reported
