@@ -105,7 +105,8 @@ def quiet_reasons(clause_analyses: list[ClauseAnalysis], per_clause: list[dict[s
     with the remark's talk axes taken out (named in `reason_of_request`); each clause keeps its own for the record.
     Only with an imperative (사진은 이따 찍자: a suggestion to the people present is no request to the robot), and only
     a statement or an exclamation that names no device word (너 게임 소리 말이야: it says whose sound) and calls
-    nobody; an event it narrates may be one (할머니 오셨어). Not for what people ask of each other too (speech_acts
+    nobody; an event it narrates may be one (할머니 오셨어), and for another thing's request one reported too (복도 불
+    켜 놔, 애 아빠 늦게 온대). Not for what people ask of each other too (speech_acts
     asked_of_people_too: 사진 좀 찍어 줘 엄마 생일이야) unless the robot is called (로봇아 인사해 봐, 할머니 오셨어)."""
     called = robot_called(c.act.signals for c in clause_analyses if c.act is not None)
     other = _asks_another_thing(clause_analyses)
@@ -117,7 +118,7 @@ def quiet_reasons(clause_analyses: list[ClauseAnalysis], per_clause: list[dict[s
     merged = []
     for c, axes in zip(clause_analyses, per_clause):
         act = c.act
-        if act is None or c.capabilities or act.mood not in ("statement", "exclamation") or act.reported \
+        if act is None or c.capabilities or act.mood not in ("statement", "exclamation") or (act.reported and not other) \
                 or any(s.startswith("vocative") for s in act.signals) \
                 or (not other and any(not x.endswith(":past") for x in c.mentions)):
             merged.append(axes)

@@ -1259,3 +1259,24 @@ def test_acts_listed_before_a_reporting_verb_are_no_quote(runner):
     assert not _act(_route(runner, "너 우리 몰래 사진 찍고 그러는 거 아니지?")).reported
     record = _replied(runner, "사진 찍어 줘 그러더라", "DEF")
     assert _act(record).reported
+
+
+def test_a_reported_reason_after_another_things_request_is_its_reason(runner):
+    """복도 불 켜 놔. 애 엄마 늦게 온대.: the report gives the reason of a request for another thing (UNS), it is not talk
+    that outweighs it; the verb of coming in it is nobody's move."""
+    record = _replied(runner, "복도 불 켜 놔. 애 엄마 늦게 온대.", "UNS")
+    assert record.unsupported_categories == ["other_appliance_control"]
+
+
+def test_handing_something_to_somebody_is_a_physical_act(runner):
+    """할아버지 물 한 잔 갖다 드려: the honorific 드리 gives; the robot cannot carry it (UNS), and 인사드려 still greets."""
+    record = _replied(runner, "할아버지 물 한 잔 갖다 드려", "UNS")
+    assert record.unsupported_categories == ["physical_manipulation"]
+    assert [a[0] for a in actions(_route(runner, "손님께 인사드려"))] == ["greet_user"]
+
+
+def test_what_one_should_do_said_last_asks_nothing(runner):
+    """손님한테 반갑게 인사해야지: -어야지 said last (Kiwi reads it as a connective) tells what one should do, like
+    청정 좀 해야지; it is no request."""
+    _not_to(runner, "손님한테 반갑게 인사해야지", "ODL")
+    _not_to(runner, "청정 좀 해야지", "ODL")
