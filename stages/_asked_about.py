@@ -146,12 +146,17 @@ def said_to_a_person(clauses: list[ClauseAnalysis]) -> list[str]:
     return list(dict.fromkeys(x for x in called if x not in assistants and x != "from_previous_clause"))
 
 
+_ASKED = ("question", "knowledge_question", "state_question")
+
+
 def talked_about(clauses: list[ClauseAnalysis], lex) -> str | None:
     """The distal reference (speech_acts distal_references: 저 로봇, 쟤) by which the turn talks about the robot to
     somebody else, when nothing in it calls the robot or is licensed; None otherwise."""
     if _may_be_the_robots(clauses):
         return None
     for c in clauses:
+        if c.act is not None and c.act.mood in _ASKED and not c.act.reported and not c.act.past:
+            continue  # 그 로봇 계단도 내려가요?: what it does or can do, asked with nobody called, the robot may answer
         ms = [(m.form, m.tag) for m in c.morphemes]
         run = next((r for r in lex.distal_runs if contains(ms, r)), None)
         if run is not None:

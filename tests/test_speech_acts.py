@@ -1280,3 +1280,11 @@ def test_what_one_should_do_said_last_asks_nothing(runner):
     청정 좀 해야지; it is no request."""
     _not_to(runner, "손님한테 반갑게 인사해야지", "ODL")
     _not_to(runner, "청정 좀 해야지", "ODL")
+
+
+def test_a_question_about_that_robot_with_nobody_called_may_be_answered(runner):
+    """저 로봇 밤에 시끄럽지 않아?: asked of nobody called, what the robot does is a product question; a remark about
+    it (저 로봇 어제 ... 덜컹거리더라) or what somebody did with it (얼마 주고 샀어?) is said to somebody else."""
+    _replied(runner, "저 로봇 밤에 시끄럽지 않아?", "DQR")
+    _replied(runner, "저 로봇 어제 거실에서 덜컹거리더라", "DEF")
+    _replied(runner, "저 로봇 얼마 주고 샀어?", "DEF")
