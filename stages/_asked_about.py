@@ -155,8 +155,10 @@ def talked_about(clauses: list[ClauseAnalysis], lex) -> str | None:
     if _may_be_the_robots(clauses):
         return None
     for c in clauses:
-        if c.act is not None and c.act.mood in _ASKED and not c.act.reported and not c.act.past:
+        if c.act is not None and c.act.mood in _ASKED and c.act.polarity == "affirmative" and not c.act.reported \
+                and not c.act.past:
             continue  # 그 로봇 계단도 내려가요?: what it does or can do, asked with nobody called, the robot may answer
+            # (저 로봇 필터 갈 때 된 거 같지 않아?: an opinion sought from whoever is there is still talk about it)
         ms = [(m.form, m.tag) for m in c.morphemes]
         run = next((r for r in lex.distal_runs if contains(ms, r)), None)
         if run is not None:

@@ -1283,8 +1283,10 @@ def test_what_one_should_do_said_last_asks_nothing(runner):
 
 
 def test_a_question_about_that_robot_with_nobody_called_may_be_answered(runner):
-    """저 로봇 밤에 시끄럽지 않아?: asked of nobody called, what the robot does is a product question; a remark about
-    it (저 로봇 어제 ... 덜컹거리더라) or what somebody did with it (얼마 주고 샀어?) is said to somebody else."""
-    _replied(runner, "저 로봇 밤에 시끄럽지 않아?", "DQR")
+    """저 로봇 사진도 찍어?: asked of nobody called, what the robot does is a product question; a remark about it
+    (저 로봇 어제 ... 덜컹거리더라), an opinion sought (... 같지 않아?) or what somebody did with it (얼마 주고 샀어?)
+    is said to somebody else."""
+    _replied(runner, "저 로봇 사진도 찍어?", "DQR")
+    _replied(runner, "저 로봇 밤에 좀 시끄러운 거 같지 않아?", "DEF")
     _replied(runner, "저 로봇 어제 거실에서 덜컹거리더라", "DEF")
     _replied(runner, "저 로봇 얼마 주고 샀어?", "DEF")
