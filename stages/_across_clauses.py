@@ -11,6 +11,7 @@ from registry.loader import Registry
 from stages._addressee import robot_called
 from stages._asked_about import about_the_robot, going_outside, of_somebody_named, operates_itself, product_topic, said_to_a_person, talked_about
 from stages._clauses import ClauseAnalysis
+from stages._turn_anchoring import CARRIED
 
 
 def anchored(c: ClauseAnalysis) -> bool:
@@ -105,7 +106,8 @@ def quiet_reasons(clause_analyses: list[ClauseAnalysis], per_clause: list[dict[s
     with the remark's talk axes taken out (named in `reason_of_request`); each clause keeps its own for the record.
     Only with an imperative (사진은 이따 찍자: a suggestion to the people present is no request to the robot), and only
     a statement or an exclamation that names no device word (너 게임 소리 말이야: it says whose sound) and calls
-    nobody; an event it narrates may be one (할머니 오셨어), and for another thing's request one reported too (복도 불
+    nobody (or only the head a request carries from it); an event it narrates may be one (할머니 오셨어), and for
+    another thing's request one reported too (복도 불
     켜 놔, 애 아빠 늦게 온대). Not for what people ask of each other too (speech_acts
     asked_of_people_too: 사진 좀 찍어 줘 엄마 생일이야) unless the robot is called (로봇아 인사해 봐, 할머니 오셨어)."""
     called = robot_called(c.act.signals for c in clause_analyses if c.act is not None)
@@ -116,11 +118,13 @@ def quiet_reasons(clause_analyses: list[ClauseAnalysis], per_clause: list[dict[s
                              for c in clause_analyses):
         return per_clause
     merged = []
+    carried = {h.capability_id for c in clause_analyses for h in c.capabilities if h.via == CARRIED}
     for c, axes in zip(clause_analyses, per_clause):
         act = c.act
+        # (바람이 너무 세다 좀 줄여 봐: the device word is the head the request carries, the frame said across two)
+        named = [x for x in c.mentions if not x.endswith(":past") and x.split(":", 1)[0] not in carried]
         if act is None or c.capabilities or act.mood not in ("statement", "exclamation") or (act.reported and not other) \
-                or any(s.startswith("vocative") for s in act.signals) \
-                or (not other and any(not x.endswith(":past") for x in c.mentions)):
+                or any(s.startswith("vocative") for s in act.signals) or (not other and named):
             merged.append(axes)
             continue
         quieted = [a for a in _REMARK_AXES if a in axes]

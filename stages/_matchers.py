@@ -242,6 +242,9 @@ class Matchers:
         self.no_sentence_split_before = tuple(clauses["no_sentence_split_before_tags"])
         self.continuing_finals = set(clauses["continuing_finals"])
         """Sentence endings that spoken Korean runs on from (들렀다 와, 있던데 바뀐 거야): never a sentence cut."""
+        closing = clauses.get("closing_after_tags", {})
+        self.closing_after = (frozenset(closing.get("forms", [])), frozenset(closing.get("tags", [])))
+        """Of those, the ones an adjective closes a sentence with (좋다 청정해)."""
         self.split_punct = set(clauses["split_punctuation"])
         self.before_nouns = set(clauses["before_nouns"])
         self.connector_fragments = {compact(c) for c in clauses["connector_fragments"]}

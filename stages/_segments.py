@@ -55,7 +55,9 @@ def _ends_a_sentence(morphs: list[Morpheme], i: int, m: Matchers) -> bool:
     """Whether morpheme i ends a sentence inside the turn: a final ending that speech does not run on from, or an
     imperative that Kiwi reads as a connective after a verb (돌려라 먼지 천지다), followed by a new word."""
     mo, nxt = morphs[i], morphs[i + 1]
-    final = mo.tag in m.sentence_final_tags and mo.form not in m.continuing_finals
+    forms, tags = m.closing_after  # 작다 좀 크게 해 봐: on an adjective, -다 closes whether Kiwi tags it EF or EC
+    closes = mo.form in forms and mo.tag in ("EF", "EC") and i > 0 and morphs[i - 1].tag in tags
+    final = closes or (mo.tag in m.sentence_final_tags and mo.form not in m.continuing_finals)
     imperative = mo.tag == "EC" and mo.form in m.imperative_connectives and i > 0 and morphs[i - 1].tag in ("VV", "VX")
     return (final or imperative) and nxt.start > mo.start + mo.length and not nxt.tag.startswith(m.no_sentence_split_before)
 

@@ -12,7 +12,7 @@ from registry.contracts import Agent, Mood, Polarity
 from stages._clauses import ENDS_SENTENCE, VERB_TAGS, ClauseAnalysis
 from stages._matchers import compact
 from stages._addressee import person_act, person_purpose, robot_called_after, vocative
-from stages.speech_patterns import (Patterns, asks_by_shape, asks_how, asks_leave, closed_syllable, complains, offers, ends_on_a_period,
+from stages.speech_patterns import (Patterns, asks_by_shape, asks_how, asks_leave, awaits_predicate, closed_syllable, complains, offers, ends_on_a_period,
                                     finds_out, follows, happens, key, premise_between)
 
 Pair = tuple[str, str]
@@ -297,12 +297,13 @@ def _asked_mood(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: Readin
             return "exclamation"
         sig.append("vocalization")  # 흐음, 휴우, 쯧쯧: a vocalization says nothing to anybody
         return "fragment"
+    stem = next((k for k in reversed(ms) if not k[1].startswith("S")), ("", ""))
+    if (cut := stem[1] in VERB_TAGS and closed_syllable(stem[0])) or awaits_predicate(c.morphemes, c.connective):
+        out.cut_off = True  # 사진 찍 / 화면 밝.: a stem ending in a consonant cannot end a Korean sentence (nor 공기가 좀…)
+        sig.append(f"cut_off_stem:{stem[0]}" if cut else "cut_off_argument")
+        return "fragment"
     if not c.has_predicate:
         return "state_question" if s.question and f.state_caps else "fragment"
-    if (stem := next((k for k in reversed(ms) if not k[1].startswith("S")), ("", ""))) and stem[1] in VERB_TAGS and closed_syllable(stem[0]):
-        out.cut_off = True  # 사진 찍 / 화면 밝.: a stem ending in a consonant cannot end a Korean sentence
-        sig.append(f"cut_off_stem:{stem[0]}")
-        return "fragment"
     if (f.wish or final in p.declare_end or f.adjective) and any(k in p.curiosity for k in s.matrix) \
             and out.polarity == "affirmative":  # 하나도 안 궁금하거든: not wanting to know asks nothing
         sig.append("curiosity")  # 오늘 날씨 알고 싶어 / 궁금하다: asks to know

@@ -224,7 +224,19 @@ def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, registry:
     if act.mood == "fragment" and hit.kind != "state_query" and not framed_lemma and (
             hit.via not in ("alias", "pattern", "frame") or not _frame_element(c, hit)):
         return FRAMELESS
+    if hit.kind == "state_query" and act.mood == "request" and _told_in_passing(hit, c, registry):
+        return "told"  # 거실 공기가 탁하다 거실 청정 좀 해 줘: the state is told as the reason; the request is the other verb
     return _frame_mismatch(hit, c, registry)
+
+
+def _told_in_passing(hit, c: ClauseAnalysis, registry: Registry) -> bool:
+    """The state query's word is the subject of an adjective that closes a sentence of its own (탁하다, 탁해요) before
+    the clause's own request verb: the user tells the state, nobody asks it."""
+    p = patterns(registry)
+    governing, last = governing_predicate(hit, c, p), final_predicate(c, p)
+    if governing is None or last is None or governing[0] >= last[0] or governing[0] + 1 >= len(c.morphemes):
+        return False
+    return c.morphemes[governing[0]].tag.startswith(("VA", "XSA")) and c.morphemes[governing[0] + 1].tag == "EF"
 
 
 def _own_predicate(hit, c: ClauseAnalysis, registry: Registry) -> bool:

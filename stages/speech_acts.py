@@ -180,6 +180,10 @@ def _spread_over_sentences(clauses: list[ClauseAnalysis], per: list[Reading], p:
         elif (here.mood == "request" and governing.mood == "statement" and c.connective in p.bare_connectives
               and governing_remark and not governing.past and not governing.reported):
             here.signals.append("request_before_remark")  # 티비 좀 켜 봐 (9시 뉴스 할 시간이다): a reason, not a sequel
+        elif (here.mood == "request" and governing.mood == "request" and c.connective in p.bare_connectives
+              and len(c.morphemes) >= 2 and c.morphemes[-1].tag == "EC" and c.morphemes[-2].tag.startswith(("VA", "XSA"))):
+            here.mood = "statement"  # 거실 공기가 탁해 (청정 좀 해 줘): an adjective bids nothing, it tells the reason
+            here.signals.append("reason_before_request")
         elif (here.mood in ("fragment", "request") and governing.mood != "fragment") or (
                 here.mood == "stop" and governing.mood not in ("request", "stop", "fragment")):
             here.mood = governing.mood  # (켜고 끄고 할 수 있어요?: a stop joined on to a question is asked about too)
@@ -200,10 +204,18 @@ def _spread_over_sentences(clauses: list[ClauseAnalysis], per: list[Reading], p:
         if governing.polarity == "prohibited" and c.connective in p.spreads:
             here.polarity = "prohibited"
             here.signals.append("prohibited:from_sentence")
+    _agent_carried(clauses, per, order, p)
+
+
+def _agent_carried(clauses: list[ClauseAnalysis], per: list[Reading], order: list[int], p: Patterns) -> None:
+    """A person called, or named as the subject of a clause joined on, is the agent of the clause after it; not of a
+    request on a benefactive (친구들이 와서 ... 청정 좀 해 줘: -어 줘 bids whoever listens)."""
     for prev_i, i in zip(order, order[1:]):
         prev, here = per[prev_i], per[i]
         called = any(s.startswith("vocative:") for s in prev.signals)  # a call addresses the rest of the turn
-        if prev.agent != "robot" and here.agent == "robot" and (called or (clauses[prev_i].role == "action" and not prev.final)) \
+        asked = here.mood == "request" and any(key(m) in p.benefactive for m in clauses[i].morphemes[-3:])
+        joined = clauses[prev_i].role == "action" and not prev.final and not asked
+        if prev.agent != "robot" and here.agent == "robot" and (called or joined) \
                 and not any(s.startswith(("robot_vocative", "benefactive")) for s in here.signals):
             here.agent = prev.agent
             here.signals.append("agent:from_previous_clause")

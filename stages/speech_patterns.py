@@ -306,3 +306,22 @@ def owned_by_robot(morphemes: list, words: list[str], p: Patterns) -> bool:
         if k in p.robot and any(ms[j][0] in w or w in ms[j][0] for w in words if w):
             return True
     return False
+
+
+_AWAITING = ("JKS", "JKO")
+"""A subject or an object particle: what it marks still needs its predicate."""
+
+
+def awaits_predicate(morphemes: list, connective: str) -> bool:
+    """작은방 공기가 좀… / 필터를 그: a subject or an object particle written on to its noun, said last in the turn's
+    sentence (adverbs, determiners and marks after it aside), still waits for its predicate: the speech was cut off."""
+    if connective:
+        return False
+    rest = [m for m in morphemes if not m.tag.startswith("S")]
+    while rest and rest[-1].tag in ("MAG", "MM"):
+        rest.pop()
+    if len(rest) < 2 or rest[-1].tag not in _AWAITING:
+        return False
+    noun, particle = rest[-2], rest[-1]
+    # (받을게 read as 받 + 을 + 것 + 이: a particle on a bound noun is a contracted ending; 필라테스 가: spaced, a verb)
+    return noun.tag != "NNB" and particle.start == noun.start + noun.length

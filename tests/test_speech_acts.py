@@ -1290,3 +1290,31 @@ def test_a_question_about_that_robot_with_nobody_called_may_be_answered(runner):
     _replied(runner, "저 로봇 밤에 좀 시끄러운 거 같지 않아?", "DEF")
     _replied(runner, "저 로봇 어제 거실에서 덜컹거리더라", "DEF")
     _replied(runner, "저 로봇 얼마 주고 샀어?", "DEF")
+
+
+def test_a_subject_left_without_its_predicate_was_cut_off(runner):
+    """작은방 공기가 좀: a subject particle said last (an adverb after it) waits for a predicate that never came; no
+    state query is asked. 받을게 (read 받 + 을 + 것 + 이) is a contracted ending, not a subject."""
+    record = _route(runner, "작은방 공기가 좀")
+    assert actions(record) == [] and "cut_off_argument" in _act(record).signals
+    assert "cut_off_argument" not in _act(_route(runner, "폰으로 받을게")).signals
+
+
+def test_hearsay_asked_back_checks_nothing(runner):
+    """배터리 없다며?: -다며 reports what somebody said; it asks the robot to check nothing."""
+    record = _route(runner, "배터리 없다며?")
+    assert actions(record) == [] and _act(record).reported
+
+
+@pytest.mark.parametrize("text", ["공기 안 좋다 청정해", "친구들이 잔뜩 와서 거실 청정 좀 해 줘",
+                                  "손님들이 와서 공기가 탁하다 청정 좀 해 줘"])
+def test_a_reason_told_before_a_request_is_no_part_of_it(runner, text):
+    """An adjective closes its sentence with -다 (only a verb runs on: 들렀다 와); a reason adjective asks no state
+    query; people named as the subject of the reason do not take over a request on -어 줘."""
+    assert [a[0] for a in actions(_route(runner, text, position="거실"))] == ["selected_room_clean"], text
+
+
+def test_the_head_of_a_frame_said_in_the_reason_before_it_is_carried(runner):
+    """소리가 너무 작다 좀 크게 해 봐 (no marks; Kiwi tags that 다 EC or EF): the adjective's -다 closes the reason, and
+    the request carries its head; the remark naming it is the reason, not talk."""
+    assert [a[0] for a in actions(_route(runner, "소리가 너무 작다 좀 크게 해 봐"))] == ["sound_volume"]
