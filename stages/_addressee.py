@@ -5,8 +5,13 @@ Pure functions of a clause's morphemes and the compiled speech-act patterns (sta
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from stages._clauses import ClauseAnalysis
-from stages.speech_patterns import Patterns, closed_syllable, contains
+from stages.speech_patterns import Patterns, closed_syllable, contains, premise_between
+
+if TYPE_CHECKING:
+    from stages.clause_reading import Reading
 
 Pair = tuple[str, str]
 
@@ -138,3 +143,34 @@ def person_act(ms: list[Pair], p: Patterns) -> Pair | None:
         return None
     verb = (ms[-2][0], ms[-2][1].split("-")[0])
     return verb if verb in p.person_acts else None
+
+
+def named_subject(c: ClauseAnalysis, ms: list[Pair], p: Patterns, out: "Reading") -> str | None:
+    """The agent a subject the clause names makes (sets `out.agent` and a signal); returns a thing that acts as
+    subject (소문이 돌고 있어). The robot named by a noun with a subject particle (우리 집 로봇은 청정도 하고 사진도
+    찍어), not called, is told about: no subject of the robot's own acts (every labelled set agrees)."""
+    sig, inside, thing_subject = out.signals, c.in_registry_word, None
+    for i, k in enumerate(ms[:-1]):
+        j = i + 1
+        while j < len(ms) - 1 and ms[j][1] == "XSN":
+            j += 1  # 애들은, 기사님이: a plural or honorific suffix sits between the person and the particle
+        nxt = ms[j]
+        if k in p.robot:
+            described = k[1] == "NNG" and nxt in p.subject_particles and nxt[0] != "도"  # (로봇도 심심할 때가 있나?: asked)
+            out.agent = "third_person" if described else out.agent
+            sig += [f"robot_subject:{k[0]}", *([f"robot_described:{k[0]}"] if described else [])]
+            break
+        if k in p.speaker and (nxt in p.subject_particles or nxt[1][:1] not in ("J", "N", "X", "S")) \
+                and not premise_between(c, ms, i, p):  # (나 잘 거니까 나이트 모드 켜 줘: the reason's subject only)
+            out.agent = "user"
+            sig.append(f"speaker_subject:{k[0]}")
+            break
+        person = (k[0] in p.persons and k[1].startswith(("NN", "NP"))) or k[1] == "NNP"  # 엄마가, 당신이
+        if nxt in p.subject_particles and person and not inside[i]:
+            out.agent = "third_person"
+            sig.append(f"subject:{k[0]}")
+            break
+        # (바퀴가 헛돌아: a device word too, when what it does is a malfunction)
+        if nxt[1] == "JKS" and k[1].startswith("NN") and (not inside[i] or any((m[0], m[1].split("-")[0]) in p.malfunction for m in ms[j + 1:])):
+            thing_subject = k[0]  # a thing acts; only a request form could still address the robot
+    return thing_subject

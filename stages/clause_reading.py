@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from registry.contracts import Agent, Mood, Polarity
 from stages._clauses import ENDS_SENTENCE, VERB_TAGS, ClauseAnalysis
 from stages._matchers import compact
-from stages._addressee import person_act, person_purpose, robot_called_after, vocative
+from stages._addressee import named_subject, person_act, person_purpose, robot_called_after, vocative
 from stages.speech_patterns import (Patterns, asks_by_shape, asks_how, asks_leave, awaits_predicate, closed_syllable, complains, offers, ends_on_a_period,
-                                    finds_out, follows, happens, key, premise_between)
+                                    finds_out, follows, happens, key)
 
 Pair = tuple[str, str]
 
@@ -188,37 +188,10 @@ def _tense(s: _Shape, p: Patterns, out: Reading) -> bool:
     return follows(matrix, p.prog_end, p.prog_aux, within=1) is not None
 
 
-def _subject(c: ClauseAnalysis, ms: list[Pair], p: Patterns, out: Reading) -> str | None:
-    """The agent a subject the clause names makes; returns a thing that acts as subject (소문이 돌고 있어)."""
-    sig, inside, thing_subject = out.signals, c.in_registry_word, None
-    for i, k in enumerate(ms[:-1]):
-        j = i + 1
-        while j < len(ms) - 1 and ms[j][1] == "XSN":
-            j += 1  # 애들은, 기사님이: a plural or honorific suffix sits between the person and the particle
-        nxt = ms[j]
-        if k in p.robot:
-            sig.append(f"robot_subject:{k[0]}")
-            break
-        if k in p.speaker and (nxt in p.subject_particles or nxt[1][:1] not in ("J", "N", "X", "S")) \
-                and not premise_between(c, ms, i, p):  # (나 잘 거니까 나이트 모드 켜 줘: the reason's subject only)
-            out.agent = "user"
-            sig.append(f"speaker_subject:{k[0]}")
-            break
-        person = (k[0] in p.persons and k[1].startswith(("NN", "NP"))) or k[1] == "NNP"  # 엄마가, 당신이
-        if nxt in p.subject_particles and person and not inside[i]:
-            out.agent = "third_person"
-            sig.append(f"subject:{k[0]}")
-            break
-        # (바퀴가 헛돌아: a device word too, when what it does is a malfunction)
-        if nxt[1] == "JKS" and k[1].startswith("NN") and (not inside[i] or any((m[0], m[1].split("-")[0]) in p.malfunction for m in ms[j + 1:])):
-            thing_subject = k[0]  # a thing acts; only a request form could still address the robot
-    return thing_subject
-
-
 def _agent(c: ClauseAnalysis, s: _Shape, p: Patterns, out: Reading) -> str | None:
     """Who acts and who is addressed: a subject, a vocative, a promise; returns a thing subject, if any."""
     sig = out.signals
-    thing_subject = _subject(c, s.ms, p, out)
+    thing_subject = named_subject(c, s.ms, p, out)
     called = vocative(s.ms, c.in_registry_word, p, c.morphemes, s.question and not s.benefactive)
     if called is not None and called[1] != "robot" and robot_called_after(s.ms, c.morphemes, p):
         called = next((k[0], "robot") for k in s.ms if k in p.robot)  # 여보 잠깐, 로봇아 ...: the robot is who is asked

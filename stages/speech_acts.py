@@ -136,6 +136,7 @@ def _mark_messages(clauses: list[ClauseAnalysis], per: list[Reading]) -> None:
         last.signals.append("message_of_request")
 
 
+_ASKED_MOODS = ("question", "knowledge_question", "state_question")
 _REMARK_TAGS = frozenset({"VCP", "VCN", "VA", "VA-I", "VA-R", "XSA"})
 """Predicates that only state something (시간이다, 아니다, 춥다, 탁하다), read on the predicate itself: the lemma
 `final_predicate` gives for 탁하 is its root."""
@@ -221,6 +222,14 @@ def _agent_carried(clauses: list[ClauseAnalysis], per: list[Reading], order: lis
             here.signals.append("agent:from_previous_clause")
             if called:
                 here.signals.append("vocative:from_previous_clause")
+
+
+def _robot_named_in_a_question(per: list[Reading]) -> None:
+    """청정기가 지금 돌아가고 있어? / 로봇은 어디까지 갈 수 있어?: the robot named as subject of a question is asked
+    about (a remark naming it so tells about it: robot_described)."""
+    for r in per:
+        if r.agent == "third_person" and r.mood in _ASKED_MOODS and any(s.startswith("robot_described:") for s in r.signals):
+            r.agent = "robot"
 
 
 def _answers_somebody(clauses: list[ClauseAnalysis], per: list[Reading], p: Patterns) -> None:
@@ -424,6 +433,7 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: Normal
     _mark_messages(clause_candidates, per)
     _supposed_by_a_condition(clause_candidates, per)
     _run_into_a_remark(clause_candidates, per, normalized_text, registry.speech_acts)
+    _robot_named_in_a_question(per)
     words_max = registry.speech_acts.fragment_max_words
     return [_speech_act(c, r, words_max, p) for c, r in zip(clause_candidates, per)]
 

@@ -1318,3 +1318,11 @@ def test_the_head_of_a_frame_said_in_the_reason_before_it_is_carried(runner):
     """소리가 너무 작다 좀 크게 해 봐 (no marks; Kiwi tags that 다 EC or EF): the adjective's -다 closes the reason, and
     the request carries its head; the remark naming it is the reason, not talk."""
     assert [a[0] for a in actions(_route(runner, "소리가 너무 작다 좀 크게 해 봐"))] == ["sound_volume"]
+
+
+def test_the_robot_named_as_the_subject_of_a_remark_is_told_about(runner):
+    """우리 집 로봇은 청정도 하고 사진도 찍어: the robot named by a noun with a subject particle, not called, is described
+    (no labelled set has an action there); asked about the same way it is still the robot's state or a problem."""
+    _replied(runner, "우리 집 로봇은 청정도 하고 사진도 찍어", "DEF")
+    assert [a[0] for a in actions(_route(runner, "로봇이 지금 어디 있어?"))] == ["current_location"]
+    _replied(runner, "로봇이 충전대를 못 찾아요", "DQR")
