@@ -63,8 +63,8 @@ def _frame_mismatch(hit, c: ClauseAnalysis, registry: Registry) -> str | None:
     if frame is not None and frame.subjects:
         start = next((i for i, o in enumerate(c.compact_offsets) if o >= hit.position), len(morphs))
         j = start - 1
-        while j >= 0 and morphs[j].tag in ("MAG", "JX", "JKS", "JKG", "MM", "XSN"):
-            j -= 1
+        while j >= 0 and (morphs[j].tag in ("MAG", "JX", "JKS", "JKG", "MM", "XSN") or morphs[j].form == hit.surface):
+            j -= 1  # (방이 어디어디예요: the question word said twice lists what is asked of, the rooms)
         if j > 0 and morphs[j].form in frame.subjects and morphs[j - 1 - (morphs[j - 1].tag == "JKG")].tag in ("NNG", "NNP"):
             j -= 1 + (morphs[j - 1].tag == "JKG")  # 리셋 버튼 위치가 어디니: the position is the button's
         elif j > 0 and morphs[j].form in frame.subjects and morphs[j - 1].tag == "ETM":

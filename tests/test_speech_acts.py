@@ -1326,3 +1326,10 @@ def test_the_robot_named_as_the_subject_of_a_remark_is_told_about(runner):
     _replied(runner, "우리 집 로봇은 청정도 하고 사진도 찍어", "DEF")
     assert [a[0] for a in actions(_route(runner, "로봇이 지금 어디 있어?"))] == ["current_location"]
     _replied(runner, "로봇이 충전대를 못 찾아요", "DQR")
+
+
+def test_a_question_word_said_twice_lists_what_is_asked_of(runner):
+    """기본으로 들어 있는 방이 어디어디야?: 어디어디 asks which rooms, not where the robot is (the noun before the
+    repeated word is what is asked of)."""
+    assert actions(_route(runner, "기본으로 들어 있는 방이 어디어디야?")) == []
+    assert [a[0] for a in actions(_route(runner, "너 지금 어디야?"))] == ["current_location"]
