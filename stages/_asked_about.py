@@ -9,7 +9,7 @@ from __future__ import annotations
 from registry.loader import Registry
 from registry.product_contracts import PRODUCT_NOUN_TAGS
 from stages._addressee import robot_called
-from stages._clauses import ClauseAnalysis, thing_before, thing_named
+from stages._clauses import QUESTION_MOODS, ClauseAnalysis, thing_before, thing_named
 from stages._matchers import matchers_for, public_place_of
 from stages.speech_patterns import contains, key, patterns
 
@@ -146,16 +146,13 @@ def said_to_a_person(clauses: list[ClauseAnalysis]) -> list[str]:
     return list(dict.fromkeys(x for x in called if x not in assistants and x != "from_previous_clause"))
 
 
-_ASKED = ("question", "knowledge_question", "state_question")
-
-
 def talked_about(clauses: list[ClauseAnalysis], lex) -> str | None:
     """The distal reference (speech_acts distal_references: 저 로봇, 쟤) by which the turn talks about the robot to
     somebody else, when nothing in it calls the robot or is licensed; None otherwise."""
     if _may_be_the_robots(clauses):
         return None
     for c in clauses:
-        if c.act is not None and c.act.mood in _ASKED and c.act.polarity == "affirmative" and not c.act.reported \
+        if c.act is not None and c.act.mood in QUESTION_MOODS and c.act.polarity == "affirmative" and not c.act.reported \
                 and not c.act.past:
             continue  # 그 로봇 계단도 내려가요?: what it does or can do, asked with nobody called, the robot may answer
             # (저 로봇 필터 갈 때 된 거 같지 않아?: an opinion sought from whoever is there is still talk about it)

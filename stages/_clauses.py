@@ -17,6 +17,8 @@ VERB_TAGS = frozenset({"VV", "VA", "VX", "XSV", "XSA", "VCP", "VCN", "VV-I", "VA
 PREDICATE_TAGS = VERB_TAGS | {"EF"}
 ENDS_SENTENCE = ("", ".", "?", "!")
 """Connectives of a clause that ends its sentence (the utterance's end, or sentence punctuation)."""
+QUESTION_MOODS = ("question", "knowledge_question", "state_question")
+"""The moods that ask (a state, what the robot can do or how something works, or anything else)."""
 FINAL_TAGS = {"EF"}
 
 

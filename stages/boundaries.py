@@ -23,7 +23,7 @@ from registry.contracts import HistoryEvidence, TurnInput
 from registry.plan_contracts import PlannerOutput, PlanViolation, StateCondition, Step, StepOutputCondition
 from registry.loader import Registry
 from registry.registry_models import Capability, Operation
-from stages._clauses import ClauseAnalysis
+from stages._clauses import QUESTION_MOODS, ClauseAnalysis
 from stages._plan import tts
 from stages.normalization import normalized_text
 from stages.licensing import unsupported_frame
@@ -220,7 +220,6 @@ def plan_violations(plan: PlannerOutput, clauses: Iterable[ClauseAnalysis], turn
 
 # --- what the user hears -------------------------------------------------------------------
 
-_QUESTION_MOODS = frozenset({"question", "state_question", "knowledge_question"})
 _ASKING_MOODS = frozenset({"request", "suggestion"})
 """Asking the user to do something claims nothing, unless it is told in the past (꺼 드렸어요)."""
 
@@ -236,7 +235,7 @@ def claimed_effects(reply: str, kiwi: Any, registry: Registry) -> list[tuple[str
     p = patterns(registry)
     out: list[tuple[str, bool]] = []
     for c, act in zip(clauses, speech_acts(clauses, nt, HistoryEvidence(addressee_spoke_last=True), registry)):
-        if act.polarity != "affirmative" or act.reported or act.mood in _QUESTION_MOODS or (
+        if act.polarity != "affirmative" or act.reported or act.mood in QUESTION_MOODS or (
                 act.mood in _ASKING_MOODS and not act.past):
             continue
         subjects = [i for i, mo in enumerate(c.morphemes) if mo.tag == "JKS"]

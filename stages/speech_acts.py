@@ -16,7 +16,7 @@ from stages._addressee import robot_called
 from stages._calls import called_after_the_request, called_at_the_end, called_first
 from stages._anchoring import bare_directions
 from stages._turn_anchoring import analyse
-from stages._clauses import ENDS_SENTENCE, ClauseAnalysis, in_order, last_said, thing_named
+from stages._clauses import ENDS_SENTENCE, QUESTION_MOODS, ClauseAnalysis, in_order, last_said, thing_named
 from stages._owners import a_rooms_purifier, owned_by_other_thing, owner_named_at_the_end, owner_played_nearby, owner_said_before
 from stages._matchers import matchers_for
 from stages.clause_reading import Reading, cut_off_word, read_clause
@@ -136,7 +136,6 @@ def _mark_messages(clauses: list[ClauseAnalysis], per: list[Reading]) -> None:
         last.signals.append("message_of_request")
 
 
-_ASKED_MOODS = ("question", "knowledge_question", "state_question")
 _REMARK_TAGS = frozenset({"VCP", "VCN", "VA", "VA-I", "VA-R", "XSA"})
 """Predicates that only state something (시간이다, 아니다, 춥다, 탁하다), read on the predicate itself: the lemma
 `final_predicate` gives for 탁하 is its root."""
@@ -228,7 +227,7 @@ def _robot_named_in_a_question(per: list[Reading]) -> None:
     """청정기가 지금 돌아가고 있어? / 로봇은 어디까지 갈 수 있어?: the robot named as subject of a question is asked
     about (a remark naming it so tells about it: robot_described)."""
     for r in per:
-        if r.agent == "third_person" and r.mood in _ASKED_MOODS and any(s.startswith("robot_described:") for s in r.signals):
+        if r.agent == "third_person" and r.mood in QUESTION_MOODS and any(s.startswith("robot_described:") for s in r.signals):
             r.agent = "robot"
 
 
