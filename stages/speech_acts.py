@@ -197,6 +197,9 @@ def _spread_over_sentences(clauses: list[ClauseAnalysis], per: list[Reading], p:
                 r.signals.append("deliberation")
         elif "joined_predicate" in here.signals and not governing_has_words:
             here.mood = "fragment"  # joined on to a fragment that asks for nothing: no command chain
+        if here.agent == "robot" and any(s.startswith("person_act:") for s in governing.signals):
+            here.agent = "third_person"  # 밝기를 최대로 올린 뒤 저장을 누르세요: the acts of one sentence have one doer
+            here.signals.append("agent:from_sentence")
         for flag in ("reported", "past"):
             if getattr(governing, flag) and not getattr(here, flag):
                 setattr(here, flag, True)

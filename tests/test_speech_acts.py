@@ -1333,3 +1333,10 @@ def test_a_question_word_said_twice_lists_what_is_asked_of(runner):
     repeated word is what is asked of)."""
     assert actions(_route(runner, "기본으로 들어 있는 방이 어디어디야?")) == []
     assert [a[0] for a in actions(_route(runner, "너 지금 어디야?"))] == ["current_location"]
+
+
+def test_instructions_ending_in_a_persons_act_are_said_to_a_person(runner):
+    """밝기를 최대로 올린 다음 확인을 누르세요: pressing is a person's act (speech_acts person_acts); the acts of one
+    sentence have one doer, so the brightness step is theirs too, not a request to the robot."""
+    _replied(runner, "밝기를 최대로 올린 다음 확인을 누르세요", "DEF")
+    assert [a[0] for a in actions(_route(runner, "화면 밝기 좀 올려 줘"))] == ["screen_brightness"]
