@@ -40,6 +40,10 @@ class CapabilityFrame(_Model):
         """The capability's own predicates as (lemma, tag) pairs."""
         return frozenset(tuple(v.split("/")) for v in self.predicates)  # type: ignore[misc]
 
+    @cached_property
+    def anaphoric_place_set(self) -> frozenset[tuple[str, str]]:
+        return frozenset(tuple(v.split("/")) for v in self.anaphoric_places)  # type: ignore[misc]
+
 
 class UnsupportedFrame(_Model):
     category: str

@@ -1,4 +1,5 @@
-"""The base of the typed lexicons: a strict frozen model, the form/TAG morpheme list, and the shapes of questions.
+"""The base of the typed lexicons: a strict frozen model, the form/TAG morpheme list, the shapes of questions and
+of prohibitions (-지 마, X 말고 Y).
 
 `registry/speech_contracts.py` builds the speech-act lexicon on these; they live apart so that module stays one
 screenful of fields per concern.
@@ -69,4 +70,19 @@ class PersonPurposes(_Model):
     """Verb forms of going (가, 오, 나가 ...): the only verbs the rest of the clause may have."""
     motion_capability: str
     """The capability the going itself anchors (move_to_room): any other one in the clause is asked of the robot."""
+    note: str = ""
+
+
+class Prohibitive(_Model):
+    connectives: Morphemes
+    """-지 of 가지 마 / 하지 말아줘."""
+    auxiliaries: Morphemes
+    """말 after it."""
+    note: str = ""
+
+
+class Exclusion(_Model):
+    verbs: Morphemes
+    endings: Morphemes
+    """X 말고 Y: 말 + 고 ends the clause that names what is excluded."""
     note: str = ""

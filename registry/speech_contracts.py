@@ -14,22 +14,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from registry.lexicon_base import AnswerShape, Morphemes, PersonPurposes, QuantityKind, ScopeQuestion, _Model
-
-
-class Prohibitive(_Model):
-    connectives: Morphemes
-    """-지 of 가지 마 / 하지 말아줘."""
-    auxiliaries: Morphemes
-    """말 after it."""
-    note: str = ""
-
-
-class Exclusion(_Model):
-    verbs: Morphemes
-    endings: Morphemes
-    """X 말고 Y: 말 + 고 ends the clause that names what is excluded."""
-    note: str = ""
+from registry.lexicon_base import AnswerShape, Exclusion, Morphemes, PersonPurposes, Prohibitive, QuantityKind, ScopeQuestion, _Model
 
 
 class Permission(_Model):
@@ -230,6 +215,8 @@ class SpeechActLexicon(_Model):
     speaker_pronouns: Morphemes
     robot_pronouns: Morphemes
     subject_particles: Morphemes
+    described_subject_particles: Morphemes = Field(default_factory=list)
+    """이/가, 은/는 (not 도: 로봇도 심심할 때가 있나? is asked of it): the robot's noun with one is told about."""
     person_nouns: list[str]
     not_topic_nouns: list[str] = Field(default_factory=list)
     """처음, 나중, 정도: nouns that place or measure what is asked (처음 설정에 방이 몇 개야?), never the thing of the

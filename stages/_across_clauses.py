@@ -107,8 +107,8 @@ def quiet_reasons(clause_analyses: list[ClauseAnalysis], per_clause: list[dict[s
     Only with an imperative (사진은 이따 찍자: a suggestion to the people present is no request to the robot), and only
     a statement or an exclamation that names no device word (너 게임 소리 말이야: it says whose sound) and calls
     nobody (or only the head a request carries from it); an event it narrates may be one (할머니 오셨어), and for
-    another thing's request one reported too (복도 불
-    켜 놔, 애 아빠 늦게 온대). Not for what people ask of each other too (speech_acts
+    another thing's request one reported too (복도 불 켜 놔, 애 아빠 늦게 온대). Not for what people ask of each other
+    too (speech_acts
     asked_of_people_too: 사진 좀 찍어 줘 엄마 생일이야) unless the robot is called (로봇아 인사해 봐, 할머니 오셨어)."""
     called = robot_called(c.act.signals for c in clause_analyses if c.act is not None)
     other = _asks_another_thing(clause_analyses)

@@ -14,6 +14,8 @@ if TYPE_CHECKING:
     from stages.clause_reading import Reading
 
 Pair = tuple[str, str]
+DESCRIBED = "robot_described"
+"""The robot named by a noun with a describing particle (로봇은, 청정기가): told about, not called."""
 
 
 def robot_called(signal_lists) -> bool:
@@ -147,8 +149,9 @@ def person_act(ms: list[Pair], p: Patterns) -> Pair | None:
 
 def named_subject(c: ClauseAnalysis, ms: list[Pair], p: Patterns, out: "Reading") -> str | None:
     """The agent a subject the clause names makes (sets `out.agent` and a signal); returns a thing that acts as
-    subject (소문이 돌고 있어). The robot named by a noun with a subject particle (우리 집 로봇은 청정도 하고 사진도
-    찍어), not called, is told about: no subject of the robot's own acts (every labelled set agrees)."""
+    subject (소문이 돌고 있어). The robot named by a noun with a describing particle (speech_acts
+    described_subject_particles: 우리 집 로봇은 청정도 하고 사진도 찍어) is signalled `robot_described`: told about,
+    it is asked for no act (stages.speech_acts withholds the licence; every labelled set agrees)."""
     sig, inside, thing_subject = out.signals, c.in_registry_word, None
     for i, k in enumerate(ms[:-1]):
         j = i + 1
@@ -156,9 +159,9 @@ def named_subject(c: ClauseAnalysis, ms: list[Pair], p: Patterns, out: "Reading"
             j += 1  # 애들은, 기사님이: a plural or honorific suffix sits between the person and the particle
         nxt = ms[j]
         if k in p.robot:
-            described = k[1] == "NNG" and nxt in p.subject_particles and nxt[0] != "도"  # (로봇도 심심할 때가 있나?: asked)
-            out.agent = "third_person" if described else out.agent
-            sig += [f"robot_subject:{k[0]}", *([f"robot_described:{k[0]}"] if described else [])]
+            sig.append(f"robot_subject:{k[0]}")
+            if k[1] == "NNG" and nxt in p.described_particles:
+                sig.append(DESCRIBED)
             break
         if k in p.speaker and (nxt in p.subject_particles or nxt[1][:1] not in ("J", "N", "X", "S")) \
                 and not premise_between(c, ms, i, p):  # (나 잘 거니까 나이트 모드 켜 줘: the reason's subject only)

@@ -186,8 +186,7 @@ def problem_report(c: ClauseAnalysis, registry: Registry, topic: str | None) -> 
     happening (사진 찍어 달라니까 카메라가 꺼져 있대요). Never of another thing in the home (배터리 빨리 닳는 폰)."""
     act = c.act
     told = act.mood in ("statement", "exclamation") or (act.reported and act.mood == "fragment")  # ... 꺼져 있대요
-    somebody = act.agent == "third_person" and not any(s.startswith("robot_described:") for s in act.signals)
-    if not told or act.target_owner is not None or somebody or thing_named(c, registry.speech_acts):
+    if not told or act.target_owner is not None or act.agent == "third_person" or thing_named(c, registry.speech_acts):
         return None
     broken = _malfunction(c, registry)
     at = _negator_at(c, registry)

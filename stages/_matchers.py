@@ -242,9 +242,11 @@ class Matchers:
         self.no_sentence_split_before = tuple(clauses["no_sentence_split_before_tags"])
         self.continuing_finals = set(clauses["continuing_finals"])
         """Sentence endings that spoken Korean runs on from (들렀다 와, 있던데 바뀐 거야): never a sentence cut."""
-        closing = clauses.get("closing_after_tags", {})
-        self.closing_after = (frozenset(closing.get("forms", [])), frozenset(closing.get("tags", [])))
+        closing = clauses["closing_after_tags"]
+        self.closing_after = (frozenset(closing["forms"]), frozenset(closing["tags"]))
         """Of those, the ones an adjective closes a sentence with (좋다 청정해)."""
+        self.listing_connectives = frozenset(tuple(x.split("/")) for x in clauses["listing_connectives"]["forms"])
+        """-고 before a reporting verb lists acts, it quotes no command (찍고 그러는 거 아니지?)."""
         self.split_punct = set(clauses["split_punctuation"])
         self.before_nouns = set(clauses["before_nouns"])
         self.connector_fragments = {compact(c) for c in clauses["connector_fragments"]}

@@ -107,7 +107,7 @@ def rooms_referred(clauses: list[ClauseAnalysis], registry: Registry) -> list[li
     move_to_room anaphoric_places: 거기, 그쪽) has the room named last before it in the turn (애기방 공기 나쁘면 거기
     가서 청정해 줘: 애기방)."""
     frame = registry.frames.capabilities.get("move_to_room")
-    back = frozenset(tuple(v.split("/")) for v in frame.anaphoric_places) if frame else frozenset()
+    back = frame.anaphoric_place_set if frame else frozenset()
     out: list[list[str]] = []
     last: list[str] = []
     for c in clauses:

@@ -215,7 +215,7 @@ def _question_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: 
     # 카메라 화소가 몇이야? 화면 터치가 갑자기 안 먹어: a question or a problem report about the product itself
     # (a noun of the product's vocabulary, nothing licensed, nobody else's thing) asks the manual
     topic = product_topic(c, registry) if not trailing else None
-    ours = act.target_owner is None and (act.agent != "third_person" or any(s.startswith("robot_described:") for s in act.signals))
+    ours = act.target_owner is None and act.agent != "third_person"
     if topic and not c.capabilities and ours and (act.displayed or not act.reported) and act.mood in ("question", "knowledge_question"):
         lit("has_product_topic_question", 1.0, topic, act.mood)
     # (E1 떴어: a manual topic displayed is as much a report as a product noun)

@@ -12,11 +12,11 @@ from __future__ import annotations
 from registry.contracts import ACTING_MOODS, HistoryEvidence, NormalizedText, SpeechAct
 from registry.loader import Registry
 from registry.speech_contracts import SpeechActLexicon
-from stages._addressee import robot_called
+from stages._addressee import DESCRIBED, robot_called
 from stages._calls import called_after_the_request, called_at_the_end, called_first
 from stages._anchoring import bare_directions
 from stages._turn_anchoring import analyse
-from stages._clauses import ENDS_SENTENCE, QUESTION_MOODS, ClauseAnalysis, in_order, last_said, thing_named
+from stages._clauses import ENDS_SENTENCE, ClauseAnalysis, in_order, last_said, thing_named
 from stages._owners import a_rooms_purifier, owned_by_other_thing, owner_named_at_the_end, owner_played_nearby, owner_said_before
 from stages._matchers import matchers_for
 from stages.clause_reading import Reading, cut_off_word, read_clause
@@ -226,14 +226,6 @@ def _agent_carried(clauses: list[ClauseAnalysis], per: list[Reading], order: lis
                 here.signals.append("vocative:from_previous_clause")
 
 
-def _robot_named_in_a_question(per: list[Reading]) -> None:
-    """청정기가 지금 돌아가고 있어? / 로봇은 어디까지 갈 수 있어?: the robot named as subject of a question is asked
-    about (a remark naming it so tells about it: robot_described)."""
-    for r in per:
-        if r.agent == "third_person" and r.mood in QUESTION_MOODS and any(s.startswith("robot_described:") for s in r.signals):
-            r.agent = "robot"
-
-
 def _answers_somebody(clauses: list[ClauseAnalysis], per: list[Reading], p: Patterns) -> None:
     """응, 거기서 돌아서 쭉 와 / 어 그래, 매너 모드로 해 놔: a turn that opens by answering somebody (the robot asked
     nothing) speaks to that person; the call spreads to the rest of the turn as a vocative does."""
@@ -266,7 +258,7 @@ def _supposes(c: ClauseAnalysis, p: Patterns) -> bool:
 def _speech_act(c: ClauseAnalysis, r: Reading, words_max: int, p: Patterns) -> SpeechAct:
     """The frozen contract of a reading, with the two licences it grants."""
     clean = r.polarity == "affirmative" and r.agent == "robot" and not r.reported and not r.target_owner and not r.means_of \
-        and "standing_rule" not in r.signals
+        and "standing_rule" not in r.signals and DESCRIBED not in r.signals  # (우리 집 로봇은 ... 찍어: told about)
     short_fragment = r.mood == "fragment" and len(c.text.split()) <= words_max and not r.cut_off
     return SpeechAct(
         clause=c.index, mood=r.mood, polarity=r.polarity, agent=r.agent, reported=r.reported, past=r.past,
@@ -410,8 +402,7 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: Normal
                 and _trails_off(clause_candidates[last], normalized_text, registry.speech_acts):
             per[last].cut_off = True  # 배터리... / 거실 청정을 어: the speaker stopped before saying what of it
             per[last].signals.append("trails_off")
-    _quoted_by_the_next(clause_candidates, per, p, frozenset(
-        tuple(f.split("/")) for f in registry.lexicon["clauses"].get("listing_connectives", {}).get("forms", [])))
+    _quoted_by_the_next(clause_candidates, per, p, matchers_for(registry).listing_connectives)
     if not history_evidence.addressee_spoke_last:
         _answers_somebody(clause_candidates, per, p)
     called_first(clause_candidates, per, p, registry.speech_acts)
@@ -435,7 +426,6 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: Normal
     _mark_messages(clause_candidates, per)
     _supposed_by_a_condition(clause_candidates, per)
     _run_into_a_remark(clause_candidates, per, normalized_text, registry.speech_acts)
-    _robot_named_in_a_question(per)
     words_max = registry.speech_acts.fragment_max_words
     return [_speech_act(c, r, words_max, p) for c, r in zip(clause_candidates, per)]
 
