@@ -107,6 +107,8 @@ SETS = {
     "dqr_holdout_v5 questions (written blind, never tuned on)": ROOT / "data/questions/dqr_holdout_v5.jsonl",
     "dqr_train_v6 questions (written blind, fit set)": ROOT / "data/questions/dqr_train_v6.jsonl",
     "dqr_holdout_v6 questions (written blind, never tuned on)": ROOT / "data/questions/dqr_holdout_v6.jsonl",
+    "dqr_train_v7 questions (written blind, fit set)": ROOT / "data/questions/dqr_train_v7.jsonl",
+    "dqr_holdout_v7 questions (written blind, never tuned on)": ROOT / "data/questions/dqr_holdout_v7.jsonl",
 }
 CORPORA = ROOT.parent / "shared" / "corpora"
 
