@@ -87,6 +87,9 @@ SETS = {
     "blind_v31_fit (overheard everyday talk, other systems and assistants, fragments, product questions, requests, half raw ASR; written blind 2026-12-05 session 40, fit part)":
         ROOT / "data/utterances/blind_v31_fit.jsonl",
     "blind_v31_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v31_holdout.jsonl",
+    "blind_v32_fit (overheard talk, other systems, fragments and slips, product questions, requests, half raw ASR; written blind 2026-12-05 session 41, fit part)":
+        ROOT / "data/utterances/blind_v32_fit.jsonl",
+    "blind_v32_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v32_holdout.jsonl",
     "talk_redteam_v20 (red-team talk: requests to people or other devices with a reason after a comma, product words asked of family, rules for later, media and games; written blind 2026-12-04 session 34, fit)":
         ROOT / "data/utterances/talk_redteam_v20.jsonl",
     "talk_redteam_v22 (red-team talk: calls mid-turn, other assistants and devices by name, narration and play, plans among people, slips, dialect; written blind 2026-12-04 session 35, fit)":
