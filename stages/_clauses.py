@@ -129,3 +129,14 @@ def in_order(clauses: list[ClauseAnalysis]) -> list[int]:
 def last_said(clauses: list[ClauseAnalysis]) -> int:
     """Index of the clause said last."""
     return max(range(len(clauses)), key=lambda i: clauses[i].start)
+
+
+def only_modifiers(c: ClauseAnalysis) -> bool:
+    """Every predicate of the clause modifies a content noun (작은방, 새로 산 필터): nothing is said of anything yet
+    (not 챙길게, which Kiwi reads as a modifier of the bound noun 게)."""
+    ms, ends = c.morphemes, []
+    for i, m in enumerate(ms):
+        if m.tag in VERB_TAGS:
+            at = next((j for j in range(i + 1, len(ms)) if ms[j].tag.startswith("E") and ms[j].tag != "EP"), None)
+            ends.append(at is not None and ms[at].tag == "ETM" and at + 1 < len(ms) and ms[at + 1].tag in ("NNG", "NNP"))
+    return bool(ends) and all(ends)

@@ -16,7 +16,7 @@ from stages._addressee import DESCRIBED, robot_called
 from stages._calls import called_after_the_request, called_at_the_end, called_first
 from stages._anchoring import bare_directions
 from stages._turn_anchoring import analyse
-from stages._clauses import ENDS_SENTENCE, ClauseAnalysis, in_order, last_said, thing_named
+from stages._clauses import ENDS_SENTENCE, ClauseAnalysis, in_order, last_said, only_modifiers, thing_named
 from stages._owners import a_rooms_purifier, owned_by_other_thing, owner_named_at_the_end, owner_played_nearby, owner_said_before
 from stages._matchers import matchers_for
 from stages.clause_reading import Reading, cut_off_word, read_clause
@@ -365,7 +365,7 @@ def _standing_rule(clauses: list[ClauseAnalysis], per: list[Reading], lex: Speec
 def _trails_off(c: ClauseAnalysis, nt: NormalizedText, lex: SpeechActLexicon) -> bool:
     """A predicate-less turn of one clause is unfinished: the voice trailed off (배터리...), or its last word ends on a
     particle that promises a predicate, with at most an adverb or a filler after it (배터리는, 공기가 좀, 청정을 어)."""
-    if c.has_predicate or "?" in nt.original:
+    if (c.has_predicate and not only_modifiers(c)) or "?" in nt.original:
         return False  # 공기 상태도?: asked, not unfinished
     if any(nt.original.rstrip().endswith(mark) for mark in lex.trailing_marks):
         return True

@@ -643,9 +643,11 @@ def test_a_scope_that_trails_off_gets_a_scoped_probe(runner, text):
     assert record.stt_null_subtype == "SOFT", (text, record.stt_null_subtype)
 
 
-@pytest.mark.parametrize("text", ["배터리...", "공기가 좀…", "배터리는", "거실 청정을 어", "밝기를 좀"])
+@pytest.mark.parametrize("text", ["배터리...", "공기가 좀…", "배터리는", "거실 청정을 어", "밝기를 좀", "작은방 공기가 좀",
+                                  "새로 산 필터가"])
 def test_a_fragment_that_trails_off_is_repaired_not_acted_on(runner, text):
-    """An ellipsis, or a particle that promises a predicate nobody said, leaves the turn unfinished."""
+    """An ellipsis, or a particle that promises a predicate nobody said, leaves the turn unfinished; a predicate that
+    only modifies a noun (작은방: 작 + 은, 새로 산 필터) says nothing of anything."""
     record = _replied(runner, text, "STT_NULL")
     assert "trails_off" in _act(record).signals
 
