@@ -61,6 +61,28 @@ def _standard_endings(text: str, registry: Registry) -> str:
 
 
 @lru_cache(maxsize=8)
+def _spoken_code_rules(registry: Registry) -> tuple[re.Pattern[str], ...]:
+    """이쓰리 떴어 / 에러 이투: a code's letter and digit said by name (lexicon `spoken_codes`), as a word of its own,
+    with an error word before it or a display word after it (a particle between or not)."""
+    lex = registry.lexicon.get("spoken_codes")
+    if not lex:
+        return ()
+    def alt(words) -> str:
+        return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    code = rf"(?<!\S)(?P<letter>{alt(lex['letters'])})(?P<digit>{alt(lex['digits'])})"
+    particle = rf"(?:{alt(lex['particles'])})?"
+    return (re.compile(rf"(?P<before>){code}(?={particle}\s?(?:{alt(lex['display_words'])}))"),
+            re.compile(rf"(?P<before>(?<!\S)(?:{alt(lex['error_words'])}) ){code}(?={particle}(?:[\s?.!,]|$))"))
+
+
+def _spoken_codes(text: str, registry: Registry) -> str:
+    lex = registry.lexicon.get("spoken_codes") or {}
+    for pattern in _spoken_code_rules(registry):
+        text = pattern.sub(lambda m: m["before"] + lex["letters"][m["letter"]] + lex["digits"][m["digit"]], text)
+    return text
+
+
+@lru_cache(maxsize=8)
 def _polite_finals(registry: Registry) -> frozenset[str]:
     """흉내 내요, 하루 종일: Kiwi tags a polite ending before a comma as a connective; -어요 never joins two clauses,
     so it is read as the sentence ending it is (lexicon polite_finals)."""
@@ -118,7 +140,7 @@ def normalized_text(turn_input: TurnInput, kiwi: Any, registry: Registry) -> Nor
     truncated = len(original) > MAX_CHARS
     text = _clean(original[:MAX_CHARS])
     text = converter_for(registry).convert(text)
-    text = _standard_endings(text, registry)
+    text = _spoken_codes(_standard_endings(text, registry), registry)
     rejected = None
     if not text:
         rejected = "empty" if not original.strip() else "no_usable_text"

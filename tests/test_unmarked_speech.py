@@ -166,6 +166,18 @@ def test_a_latin_acronym_said_as_a_word_is_the_graphs_word(runner):
     assert _route(runner, "음성 인식이 안 돼요").family == "DQR"
 
 
+@pytest.mark.parametrize("text, code", [("이쓰리 떴어", "e3"), ("화면에 이육이라고 나와", "e6"), ("에러 이투 나왔어", "e2"),
+                                        ("이오 에러 떴는데 어떡해", "e5")])
+def test_an_error_code_read_aloud_is_the_code(runner, text, code):
+    """이쓰리 떴어: recognition writes a code's letter and digit as said (lexicon spoken_codes); next to a display or
+    error word it is the code, and the question asks the manual. 이사 가는 날 (moving house) is no code."""
+    record, out = runner.route_with(TurnInput(recognized_text=text), ("normalized_text",))
+    assert code in out["normalized_text"].text.split() or any(w.startswith(code) for w in out["normalized_text"].text.split())
+    assert record.family == "DQR"
+    _, moved = runner.route_with(TurnInput(recognized_text="이사 가는 날 비 온대"), ("normalized_text",))
+    assert "e4" not in moved["normalized_text"].text
+
+
 @pytest.mark.parametrize("text", ["삼촌! 이리 와서 이것 좀 봐 봐요", "기사님, 그 세탁기 조금만 왼쪽으로 옮겨 주세요",
                                   "엄마! 청정 좀 켜 줄래?"])
 def test_a_person_called_before_a_mark_is_who_is_asked(runner, text):
