@@ -192,6 +192,8 @@ class SpeechActLexicon(_Model):
     quote_marks: list[str]
     reporting_verbs: Morphemes
     display_verbs: Morphemes = Field(default_factory=list)
+    request_quotatives: Morphemes = Field(default_factory=list)
+    """해 달라니까 / 하라고 했더니: a request quoted (after a verb); told with a negation after it, it was not done."""
     """스테이션을 못 찾는다고 떠 / E3라고 나와: a quote the device shows (a message on its screen), not somebody's words."""
     progressive: Progressive
     premise_endings: Morphemes
@@ -413,6 +415,8 @@ class SpeechActLexicon(_Model):
     @cached_property
     def trailing_particle_set(self) -> frozenset[tuple[str, str]]:
         return frozenset(tuple(v.split("/")) for v in self.trailing_particles)  # type: ignore[misc]
+
+    request_quotative_set = cached_property(lambda self: frozenset(tuple(v.split("/")) for v in self.request_quotatives))
 
     @cached_property
     def person_set(self) -> frozenset[str]:

@@ -184,6 +184,13 @@ def problem_report(c: ClauseAnalysis, registry: Registry, topic: str | None) -> 
     noun, if any): a malfunction predicate (몸통이 너무 뜨거워요), a negated fact, a display or an event said of a
     product noun (필터 끼웠는데 자꾸 에러 나), a function that fails (충전이 안 돼요), or what the robot was asked not
     happening (사진 찍어 달라니까 카메라가 꺼져 있대요). Never of another thing in the home (배터리 빨리 닳는 폰)."""
+    found = _problem_told(c, registry, topic)
+    if found is None and asked_and_not_done(c, registry):
+        return "has_device_problem_report", (topic or "", "asked_and_not_done")
+    return found
+
+
+def _problem_told(c: ClauseAnalysis, registry: Registry, topic: str | None) -> tuple[str, tuple[str, ...]] | None:
     act = c.act
     told = act.mood in ("statement", "exclamation") or (act.reported and act.mood == "fragment")  # ... 꺼져 있대요
     if not told or act.target_owner is not None or act.agent == "third_person" or thing_named(c, registry.speech_acts):
@@ -207,13 +214,23 @@ def problem_report(c: ClauseAnalysis, registry: Registry, topic: str | None) -> 
     robots = any(about_the_robot(x) for x in c.mentions)
     if broken and (topic or robots) and broken not in patterns(registry).exists:
         return "has_device_malfunction_report", (topic or "", f"malfunction:{broken[0]}")
-    # 측정하자니까 안 된대: the request quoted first, then what came of it (not 동생한테 찍어 달라니까 ...: a person
-    # was asked; not 천국에 가지 못하고 ... 떠돈다던데: the negation is inside the words quoted)
-    quotes, persons = patterns(registry).quotatives, registry.speech_acts.person_set
-    if negated and robots and any((m.form, m.tag) in quotes for m in c.morphemes[:at]) \
-            and not any(m.form in persons for m in c.morphemes):
-        return "has_device_problem_report", (topic or "", "asked_and_not_done")
     return None
+
+
+def asked_and_not_done(c: ClauseAnalysis, registry: Registry) -> bool:
+    """바람 세게 하라니까 안 올라가네 / 심박 재 달라고 했더니 안 된다고만 하네 / 청정 해 달라니까 거절하던데: a
+    request to the robot quoted (a request quotative after a verb: speech_acts request_quotatives), then told that it
+    was not done (a negator or a malfunction predicate after the quote, the robot's own words of refusal too). Not
+    when a person is named (동생한테 찍어 달라니까: a person was asked), nor asked why (가라니까 왜 안 가: said again)."""
+    act, p, lex = c.act, patterns(registry), registry.speech_acts
+    told = act is not None and (act.mood in ("statement", "exclamation") or (act.reported and act.mood == "fragment"))
+    if not told or not any(about_the_robot(x) for x in c.mentions):
+        return False
+    ms = [(m.form, m.tag.split("-")[0]) for m in c.morphemes]
+    quoted = next((i for i in range(1, len(ms)) if ms[i] in lex.request_quotative_set and ms[i - 1][1] in ("VV", "VX", "XSV")), None)
+    if quoted is None or any(k in p.question_words for k in ms) or any(f in lex.person_set for f, _ in ms):
+        return False
+    return any(k in p.negators or k in p.malfunction for k in ms[quoted + 1:])
 
 
 def going_outside(c: ClauseAnalysis) -> bool:

@@ -701,6 +701,7 @@ def test_a_question_or_request_to_a_person_called_is_talk(runner, text):
 @pytest.mark.parametrize("text, family", [
     ("밤에 켜 두면 시끄러워?", "DQR"), ("계속 켜 두면 전기세 많이 나와?", "DQR"),
     ("심박 측정하자니까 안 된대", "DQR"), ("스캐닝 청정 해 달라니까 자꾸 거절하네요", "DQR"),
+    ("바람 세게 하라니까 중간 이상으로는 안 올라가네", "DQR"), ("심박 재 달라고 했더니 안 된다고만 하네", "DQR"),
     ("오늘 밖에 나갈 때 마스크 써야 돼?", "FRG"), ("지금 밖에 나가도 괜찮아?", "FRG"),
 ])
 def test_the_reading_of_a_question_or_report_picks_its_family(runner, text, family):
@@ -712,6 +713,7 @@ def test_the_reading_of_a_question_or_report_picks_its_family(runner, text, fami
     ("오늘 창문 열어도 괜찮아?", "DQR"), ("엄마한테 물어봤는데 오늘 세차해도 괜찮아?", "DQR"),
     ("밖에 나가서 휴대폰으로 로봇 카메라 화면 실시간으로 볼 수 있어?", "FRG"),
     ("폰 볼륨이 왜 이렇게 작지", "DQR"), ("에어컨 실외기 소리 들려?", "DQR"),
+    ("동생한테 불 꺼 달라니까 안 끄네", "DQR"), ("서재로 가라니까 왜 안 가", "DQR"),
 ])
 def test_talk_near_a_question_or_report_keeps_off_its_family(runner, text, family):
     _not_to(runner, text, family)
