@@ -169,6 +169,8 @@ class OtherTargets(_Model):
     carried_capabilities: list[str] = Field(default_factory=list)
     """Capabilities a thing also has (소리, 밝기): a request for one right after a remark whose subject is a thing
     (티비 화면 눈 아파 밝기 낮춰 줄래) is aimed at that thing."""
+    places_beside: list[str] = Field(default_factory=list)
+    """Nouns of a place beside a thing (옆, 앞, 위): 난로 옆에 세워 뒀더니 names where, not what is spoken of."""
 
 
 def _runs(runs: list[Morphemes]) -> tuple[tuple[tuple[str, str], ...], ...]:

@@ -81,8 +81,11 @@ class ClauseAnalysis:
 def _things(c: ClauseAnalysis, lex: SpeechActLexicon):
     """(end in the compact text, kind) of each other thing in the home the clause names; a one-syllable name (차,
     폰, 불) counts only as a whole morpheme, never inside a word (차라리)."""
+    beside = tuple(lex.other_targets.places_beside)
     for found in lex.things_re.finditer(c.compact):
         name = found.group(0)
+        if c.compact.startswith(beside, found.end()) if beside else False:
+            continue  # 난로 옆에: a place beside the thing
         if len(name) > 1 or any(mo.form.lower() == name and mo.tag.startswith(("NN", "SL")) for mo in c.morphemes):
             yield found.end(), lex.thing_of[name]
 
