@@ -194,6 +194,8 @@ class SpeechActLexicon(_Model):
     quote_marks: list[str]
     reporting_verbs: Morphemes
     display_verbs: Morphemes = Field(default_factory=list)
+    agreement_tags: list[Morphemes] = Field(default_factory=list)
+    """어이없지 않냐 / 예쁘지 않아?: after an adjective, a question that seeks agreement, not a fact of the world."""
     request_quotatives: Morphemes = Field(default_factory=list)
     """해 달라니까 / 하라고 했더니: a request quoted (after a verb); told with a negation after it, it was not done."""
     """스테이션을 못 찾는다고 떠 / E3라고 나와: a quote the device shows (a message on its screen), not somebody's words."""
@@ -413,6 +415,7 @@ class SpeechActLexicon(_Model):
     example_runs = cached_property(lambda self: _runs(self.example_cues))
     distal_runs = cached_property(lambda self: _runs(self.distal_references))
     afterthought_runs = cached_property(lambda self: _runs(self.afterthought_markers))
+    agreement_runs = cached_property(lambda self: _runs(self.agreement_tags))
 
     @cached_property
     def trailing_particle_set(self) -> frozenset[tuple[str, str]]:

@@ -295,6 +295,9 @@ def world_question(c: ClauseAnalysis, registry: Registry) -> str | None:
     if any(not m.split(":", 1)[1].startswith("subject") for m in c.mentions):
         return None  # a device word that failed its frame for another reason is about the device, not the world
     lex = registry.speech_acts
+    keys = [(m.form, m.tag.split("-")[0]) for m in c.morphemes]
+    if any(tuple(keys[i:i + len(run)]) == run and keys[i - 1][1] == "VA" for run in lex.agreement_runs for i in range(1, len(keys))):
+        return None  # 이 드라마 결말 진짜 어이없지 않냐: an adjective asked with -지 않 seeks agreement, not a fact
     persons = lex.person_set
     asks = any(f"{mo.form}/{mo.tag}" in lex.question_word_set for mo in c.morphemes) or any(
         mo.tag in ("VA", "VA-I") for mo in c.morphemes)

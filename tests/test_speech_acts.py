@@ -354,8 +354,11 @@ def test_a_question_about_a_thing_of_the_world_is_public_information(runner, tex
     assert record.family == "FRG" and "has_world_question" in record.evidence.axes
 
 
-@pytest.mark.parametrize("text", ["엄마 언제 와?", "밥 먹었어?"])
+@pytest.mark.parametrize("text", ["엄마 언제 와?", "밥 먹었어?", "이 드라마 결말 진짜 어이없지 않냐",
+                                  "이 드라마 주인공네 거실 인테리어 너무 예쁘지 않냐"])
 def test_a_question_about_somebody_at_home_is_conversation(runner, text):
+    """Nobody at home is the world; nor does an adjective asked with -지 않 (speech_acts agreement_tags) ask a fact:
+    it seeks agreement."""
     record = _route(runner, text)
     assert record.family == "DEF" and "has_world_question" not in record.evidence.axes
 
