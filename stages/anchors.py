@@ -134,6 +134,8 @@ def _public_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers, registry: Registry)
         lit("has_vague_reference", 1.0, "trailing_off" if trailing else broken)
     if talk := c.act is not None and c.act.mood in _TALK_MOODS and c.role == "action":
         frg_strength *= 0.3  # 날씨 진짜 좋다 / 어제 바람 엄청 불었어: talking about the weather asks nothing
+    elif c.act is not None and c.act.mood == "request" and any(s.startswith("promissive") for s in c.act.signals):
+        frg_strength *= 0.3  # 식당 예약은 내가 할게: the speaker's own act looks nothing up
     elif owned_by_robot(c.morphemes, cues.get("frg_scope", []), m.speech):
         frg_strength *= 0.3  # 너 정체가 뭐야: what the robot is, not a traffic jam
     elif c.unsupported and c.act is not None and c.act.mood == "request" \

@@ -312,6 +312,8 @@ def test_conversation_and_requests_to_another_assistant_are_no_unsupported_act(r
     "올여름엔 덜 더웠으면",     # a bare -었으면 at the end is a wish
     "날씨 진짜 좋다",           # talking about the weather asks for no forecast
     "나 이제 잘게",             # Kiwi tags ᆯ게 EC; the speech act knows the sentence is whole
+    "식당 예약은 내가 할게",     # the speaker's own act looks nothing up
+    "그쪽으로 가지 마 거기 공사 중이라 엄청 막혀",  # 막히 happens (unbidden_verbs): told, not bidden
 ])
 def test_everyday_talk_is_conversation_not_a_fragment_or_a_lookup(runner, text):
     record = _route(runner, text)
