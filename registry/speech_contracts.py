@@ -273,6 +273,8 @@ class SpeechActLexicon(_Model):
     verb_imperative_endings: Morphemes = Field(default_factory=list)
     """추워라 exclaims, 돌려라 commands: these exclamative endings are imperatives on an action verb."""
     social_interjections: Morphemes = Field(default_factory=list)
+    exclamatory_words: Morphemes = Field(default_factory=list)
+    """오 대박 / 아 깜짝 / 에이 설마: words other than interjections that, with interjections only, exclaim."""
     """헐 대박, 안녕, 오케이, 어 그래: interjections that say something to somebody (talk). A turn of interjections
     none of which is one of these (흐음, 휴우, 쯧쯧, 으아아) is a vocalization: nothing to answer, repaired."""
     event_verbs: Morphemes = Field(default_factory=list)

@@ -263,9 +263,9 @@ def _asked_mood(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: Readin
             k in p.stop_words or k in p.stop_companions for k in words):
         sig.append("voice_stop")  # 멈춰, 그만, 다 꺼: stop whatever is running
         return "stop"
-    if not c.has_predicate and words and all(k[1] == "IC" for k in words) and (
-            not c.filler_words or any(k in p.social_ic for k in words)):
-        if any(k in p.social_ic for k in words):
+    if not c.has_predicate and words and all(k[1] == "IC" or k in p.exclamatory for k in words) and (
+            not c.filler_words or any(k in p.social_ic or k in p.exclamatory for k in words)):
+        if any(k in p.social_ic or k in p.exclamatory for k in words):
             sig.append("interjections")  # 헐 대박, 와: interjections are talk, not a broken request
             return "exclamation"
         sig.append("vocalization")  # 흐음, 휴우, 쯧쯧: a vocalization says nothing to anybody

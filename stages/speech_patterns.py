@@ -74,7 +74,7 @@ class Patterns:
         self.feature_nouns = pairs(iq.feature_nouns) if iq else frozenset()
         self.diagnosis_nouns = pairs(iq.diagnosis_nouns) if iq else frozenset()
         self.verdict_preds = pairs(iq.verdict_predicates) if iq else frozenset()
-        self.social_ic = pairs(lex.social_interjections)
+        self.social_ic, self.exclamatory = pairs(lex.social_interjections), pairs(lex.exclamatory_words)
         self.event_verbs, self.malfunction = pairs(lex.event_verbs), pairs(lex.malfunction_predicates)
         self.unbidden, self.inchoative, self.inner_events = pairs(lex.unbidden_verbs), pairs(lex.inchoative_aux), pairs(lex.inner_events)
         self.lessening, self.permit_granted = pairs(lex.lessening), pairs(lex.permission.granted)

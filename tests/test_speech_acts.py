@@ -309,6 +309,9 @@ def test_conversation_and_requests_to_another_assistant_are_no_unsupported_act(r
 
 @pytest.mark.parametrize("text", [
     "헐 대박",                 # interjections are a whole exclamation
+    "아 깜짝",                 # so are they with an exclamatory word (speech_acts exclamatory_words)
+    "에이 설마",
+    "아이고",
     "올여름엔 덜 더웠으면",     # a bare -었으면 at the end is a wish
     "날씨 진짜 좋다",           # talking about the weather asks for no forecast
     "나 이제 잘게",             # Kiwi tags ᆯ게 EC; the speech act knows the sentence is whole
