@@ -260,7 +260,7 @@ def _asked_mood(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: Readin
     if c.role in ("guard", "temporal"):
         return "condition"
     if not c.capabilities and any(k in p.stop_words for k in ms) and all(
-            k in p.stop_words or k in p.stop_companions for k in words):
+            k in p.stop_words or k in p.stop_companions for k in words) and "past_tense" not in sig:  # (그냥 멈췄어: told)
         sig.append("voice_stop")  # 멈춰, 그만, 다 꺼: stop whatever is running
         return "stop"
     if not c.has_predicate and words and all(k[1] == "IC" or k in p.exclamatory for k in words) and (
