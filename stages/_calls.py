@@ -36,14 +36,15 @@ def called_at_the_end(clauses: list[ClauseAnalysis], per: list[Reading], p: Patt
         particle = True
     # 태민아 read as 태 + 민 + 아/JKV: Kiwi itself reads the vocative 아 / 야 (not 이여: 몇 달이여? is a dialect copula)
     tagged = bool(ms) and ms[-1] in (("아", "JKV"), ("야", "JKV"))
+    group = any(len(ms) >= len(g) and tuple(ms[-len(g):]) == tuple(g) for g in p.voc_groups)  # 그만 좀 해라 너네: never it
     while ms and (ms[-1][1] == "XSN" or ms[-1] in p.voc_particles):
         particle = particle or ms[-1] in p.voc_particles
         ms.pop()  # 얘들아: the particle and the plural suffix belong to the call
-    person = bool(ms) and ms[-1] not in p.robot and (ms[-1] in p.voc_words or (
-        ms[-1][1].startswith(("NN", "NP")) and (particle or ms[-1][0] in p.persons)))
+    person = bool(ms) and (group or ms[-1] not in p.robot and (ms[-1] in p.voc_words or (
+        ms[-1][1].startswith(("NN", "NP")) and (particle or ms[-1][0] in p.persons))))
     # (... 되는 기야: a noun after a modifier ending is what the phrase names, a bound noun, not a call)
     after_ending = person and len(ms) >= 2 and (ms[-2][1].startswith("E") or tagged) and ms[-2][1] != "ETM"
-    alone = len(clauses) > 1 and len(ms) == 1 and ms[0] not in p.robot and (
+    alone = len(clauses) > 1 and len(ms) == 1 and (group or ms[0] not in p.robot) and (
         person or any(s.startswith("vocative:") for s in per[last].signals))
     if not (after_ending or alone):
         return

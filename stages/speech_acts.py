@@ -71,10 +71,8 @@ def _stop_said_to_somebody(clauses: list[ClauseAnalysis], per: list[Reading]) ->
     whoever does that act (a child, a sibling), not a voice stop for the robot (멈춰, 가지 마 still is)."""
     forbids_other = any(r.polarity == "prohibited" and not c.capabilities and not c.mentions and c.has_predicate
                         for c, r in zip(clauses, per))
-    if not forbids_other:
-        return
-    for r in per:
-        if r.mood == "stop":
+    for r in per:  # (그만 좀 해라 너네: a stop called to somebody is theirs)
+        if r.mood == "stop" and (forbids_other or r.agent == "third_person"):
             r.mood, r.agent = "request", "third_person"
             r.signals.append("stop_said_to:somebody")
 

@@ -152,9 +152,11 @@ def test_a_voice_stop_stops_the_running_workflow_and_plans_nothing(runner, text)
     assert record.stops_active_workflow and actions(record) == [] and record.family == "ODL"
 
 
-@pytest.mark.parametrize("text", ["아무것도 하지 마", "그만 좀 떠들어", "청정 멈춰", "그냥 멈췄어", "다 껐어"])
+@pytest.mark.parametrize("text", ["아무것도 하지 마", "그만 좀 떠들어", "청정 멈춰", "그냥 멈췄어", "다 껐어",
+                                  "그만 좀 해라 너네", "너네 그만해"])
 def test_not_every_stop_word_is_a_voice_stop(runner, text):
-    """A stop word told in the past (그냥 멈췄어: it stopped; 다 껐어: I did) stops nothing."""
+    """A stop word told in the past (그냥 멈췄어: it stopped; 다 껐어: I did) stops nothing; nor does one called to
+    a group of people (너네, 다들, 너희: speech_acts vocatives.groups), which the robot never is."""
     assert not _route(runner, text).stops_active_workflow
 
 
