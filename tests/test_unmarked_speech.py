@@ -278,3 +278,9 @@ def test_a_trailing_regional_particle_glued_to_the_verb_is_dropped(runner):
     # 와잉 / 줘잉: the Jeolla particle 잉 glued on is no word of its own (lexicon dialect_endings)
     assert actions(_route(runner, "주방 가서 행주 좀 빨아 와잉")) == []
     assert [a[0] for a in actions(_route(runner, "청정 해 줘잉"))] == ["selected_room_clean"]
+
+
+def test_a_regional_word_for_a_little_is_no_verb(runner):
+    """바람 쪼매 중간으로 해 줘: Kiwi reads 쪼매 (경상: 조금) as the verb 쪼 + 매; as a whole word it is 조금 (lexicon
+    dialect_words), and the fan speed request is whole."""
+    assert [a[0] for a in actions(_route(runner, "바람 쪼매 중간으로 해 줘유"))] == ["fan_speed"]
