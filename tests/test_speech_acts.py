@@ -713,7 +713,7 @@ def test_a_question_or_request_to_a_person_called_is_talk(runner, text):
     ("밤에 켜 두면 시끄러워?", "DQR"), ("계속 켜 두면 전기세 많이 나와?", "DQR"),
     ("심박 측정하자니까 안 된대", "DQR"), ("스캐닝 청정 해 달라니까 자꾸 거절하네요", "DQR"),
     ("바람 세게 하라니까 중간 이상으로는 안 올라가네", "DQR"), ("심박 재 달라고 했더니 안 된다고만 하네", "DQR"),
-    ("난로 옆에 세워 뒀더니 배터리가 과열됐다고 나오네", "DQR"),
+    ("난로 옆에 세워 뒀더니 배터리가 과열됐다고 나오네", "DQR"), ("말을 걸어도 대답 소리가 안 들려", "DQR"),
     ("오늘 밖에 나갈 때 마스크 써야 돼?", "FRG"), ("지금 밖에 나가도 괜찮아?", "FRG"),
 ])
 def test_the_reading_of_a_question_or_report_picks_its_family(runner, text, family):
