@@ -184,6 +184,8 @@ def problem_report(c: ClauseAnalysis, registry: Registry, topic: str | None) -> 
     noun, if any): a malfunction predicate (몸통이 너무 뜨거워요), a negated fact, a display or an event said of a
     product noun (필터 끼웠는데 자꾸 에러 나), a function that fails (충전이 안 돼요), or what the robot was asked not
     happening (사진 찍어 달라니까 카메라가 꺼져 있대요). Never of another thing in the home (배터리 빨리 닳는 폰)."""
+    if "recited" in c.act.signals:
+        return None  # 무궁화꽃이 피었습니다 ... 멈춰야지: words of a game or a text repeated tell no trouble
     found = _problem_told(c, registry, topic)
     if found is None and asked_and_not_done(c, registry):
         return "has_device_problem_report", (topic or "", "asked_and_not_done")

@@ -19,14 +19,10 @@ def _callable(k: tuple[str, str], p: Patterns) -> bool:
     return k[1] == "NNP" or k[0] in p.persons or k in p.voc_words
 
 
-def called_at_the_end(clauses: list[ClauseAnalysis], per: list[Reading], p: Patterns) -> None:
-    """사진 좀 찍어 줘 언니 / 거실로 와 얘들아 / 밥 먹자 민수야: a last clause that only calls somebody (a person noun,
-    a vocative word, or a noun with a vocative particle, not one of the robot's names), or ends on such a call after
-    its sentence's ending (a place word may follow: 언니 여기서), addresses the whole turn to them."""
-    if not clauses:
-        return
-    last = last_said(clauses)
-    ms = [key(m) for m in clauses[last].morphemes if not m.tag.startswith("S")]
+def _call_said_last(clauses: list[ClauseAnalysis], per: list[Reading], at: int, p: Patterns) -> tuple[str, bool] | None:
+    """(the word, whether it follows the sentence's ending) when clause `at` ends on a call of somebody: a person
+    noun, a vocative word, a noun with a vocative particle or a group (너네, 얘들아), not one of the robot's names."""
+    ms = [key(m) for m in clauses[at].morphemes if not m.tag.startswith("S")]
     while len(ms) >= 2 and ms[-1][1] == "JKB" and ms[-2][1] == "NP":
         del ms[-2:]  # 언니 여기서: where, said after the call
     particle = False
@@ -44,18 +40,31 @@ def called_at_the_end(clauses: list[ClauseAnalysis], per: list[Reading], p: Patt
         ms[-1][1].startswith(("NN", "NP")) and (particle or ms[-1][0] in p.persons))))
     # (... 되는 기야: a noun after a modifier ending is what the phrase names, a bound noun, not a call)
     after_ending = person and len(ms) >= 2 and (ms[-2][1].startswith("E") or tagged) and ms[-2][1] != "ETM"
-    alone = len(clauses) > 1 and len(ms) == 1 and (group or ms[0] not in p.robot) and (
-        person or any(s.startswith("vocative:") for s in per[last].signals))
-    if not (after_ending or alone):
+    alone = at == last_said(clauses) and len(clauses) > 1 and len(ms) == 1 and (group or ms[0] not in p.robot) and (
+        person or any(s.startswith("vocative:") for s in per[at].signals))
+    return (ms[-1][0], after_ending) if after_ending or alone else None
+
+
+def called_at_the_end(clauses: list[ClauseAnalysis], per: list[Reading], p: Patterns) -> None:
+    """사진 좀 찍어 줘 언니 / 거실로 와 얘들아 / 밥 먹자 민수야: a last clause that only calls somebody, or a clause
+    that ends the turn or one of its sentences on such a call after the sentence's ending (청정 좀 꺼 줄래 자기야?
+    바람이 너무 차.), addresses the whole turn to them."""
+    if not clauses:
         return
-    if per[last].agent == "robot":
-        per[last].agent = "third_person"
-        per[last].signals.append(f"vocative:{'at_the_end:' if after_ending else ''}{ms[-1][0]}")
+    last = last_said(clauses)
+    ends = [last, *(i for i, c in enumerate(clauses) if i != last and c.connective in ("?", ".", "!"))]
+    at, call = next(((i, found) for i in ends if (found := _call_said_last(clauses, per, i, p))), (last, None))
+    if call is None:
+        return
+    word, after_ending = call
+    if per[at].agent == "robot":
+        per[at].agent = "third_person"
+        per[at].signals.append(f"vocative:{'at_the_end:' if after_ending else ''}{word}")
     for i, r in enumerate(per):
         # (로봇 지금 어디 있어 여보?: the robot named as the subject is talked about; only a call of it addresses it)
-        if i != last and r.agent == "robot" and not robot_called([r.signals]):
+        if i != at and r.agent == "robot" and not robot_called([r.signals]):
             r.agent = "third_person"
-            r.signals.append(f"vocative:at_the_end:{ms[-1][0]}")
+            r.signals.append(f"vocative:at_the_end:{word}")
 
 
 def called_first(clauses: list[ClauseAnalysis], per: list[Reading], p: Patterns, lex: SpeechActLexicon) -> None:

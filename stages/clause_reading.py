@@ -259,8 +259,8 @@ def _asked_mood(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: Readin
     sig, ms, final, words = out.signals, s.ms, s.final, f.words
     if c.role in ("guard", "temporal"):
         return "condition"
-    if not c.capabilities and any(k in p.stop_words for k in ms) and all(
-            k in p.stop_words or k in p.stop_companions for k in words) and "past_tense" not in sig:  # (그냥 멈췄어: told)
+    if not c.capabilities and any(k in p.stop_words for k in ms) and all(  # (로봇아 멈춰: called by its own name)
+            k in p.stop_words or k in p.stop_companions or k in p.robot for k in words) and "past_tense" not in sig:
         sig.append("voice_stop")  # 멈춰, 그만, 다 꺼: stop whatever is running
         return "stop"
     if not c.has_predicate and words and all(k[1] == "IC" or k in p.exclamatory for k in words) and (

@@ -66,15 +66,22 @@ def _quoted_by_the_next(clauses: list[ClauseAnalysis], per: list[Reading], p: Pa
             per[i].signals.append(f"quoted_by:{nxt[0].form}")
 
 
-def _stop_said_to_somebody(clauses: list[ClauseAnalysis], per: list[Reading]) -> None:
+def _stop_said_to_somebody(clauses: list[ClauseAnalysis], per: list[Reading], p: Patterns) -> None:
     """야 그만 해라, 장난치지 마라: a stop said with a prohibition of an act that is none of the robot's is said to
     whoever does that act (a child, a sibling), not a voice stop for the robot (멈춰, 가지 마 still is)."""
     forbids_other = any(r.polarity == "prohibited" and not c.capabilities and not c.mentions and c.has_predicate
                         for c, r in zip(clauses, per))
-    for r in per:  # (그만 좀 해라 너네: a stop called to somebody is theirs)
-        if r.mood == "stop" and (forbids_other or r.agent == "third_person"):
+    # (그만 좀 해라 너네 / 다들 의자에 앉는 거야 자 정지: a stop in a turn that calls people is theirs)
+    people = any(r.agent == "third_person" and any(s.startswith("vocative") for s in r.signals) for r in per) or any(
+        any(k in p.voc_words for k in ms) or any(contains(ms, g) for g in p.voc_groups)
+        for ms in ([key(m) for m in c.morphemes] for c in clauses))
+    for r in per:
+        if r.mood == "stop" and (forbids_other or people or r.agent == "third_person"):
             r.mood, r.agent = "request", "third_person"
             r.signals.append("stop_said_to:somebody")
+        elif r.mood == "stop" and r.reported:  # 따라 해 봐 꺼: words repeated or quoted stop nothing
+            r.mood = "statement"
+            r.signals.append("stop_reported")
 
 
 def _bodies_moved(clauses: list[ClauseAnalysis], per: list[Reading], lex: SpeechActLexicon) -> None:
@@ -419,7 +426,7 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: Normal
     _leave_given(clause_candidates, per, p)
     _given_as_an_example(clause_candidates, per, registry.speech_acts)
     _planned_for_later(clause_candidates, per, registry.speech_acts)
-    _stop_said_to_somebody(clause_candidates, per)
+    _stop_said_to_somebody(clause_candidates, per, p)
     _bodies_moved(clause_candidates, per, registry.speech_acts)
     _mark_messages(clause_candidates, per)
     _supposed_by_a_condition(clause_candidates, per)

@@ -146,17 +146,20 @@ def test_quotation_marks_make_the_words_somebody_elses(runner):
     assert any(c.speech_act.reported for c in record.evidence.clauses)
 
 
-@pytest.mark.parametrize("text", ["멈춰", "그만", "정지", "스톱", "다 꺼", "이제 그만해"])
+@pytest.mark.parametrize("text", ["멈춰", "그만", "정지", "스톱", "다 꺼", "이제 그만해", "로봇아 멈춰", "너 멈춰"])
 def test_a_voice_stop_stops_the_running_workflow_and_plans_nothing(runner, text):
     record = _route(runner, text)
     assert record.stops_active_workflow and actions(record) == [] and record.family == "ODL"
 
 
 @pytest.mark.parametrize("text", ["아무것도 하지 마", "그만 좀 떠들어", "청정 멈춰", "그냥 멈췄어", "다 껐어",
-                                  "그만 좀 해라 너네", "너네 그만해"])
+                                  "그만 좀 해라 너네", "너네 그만해", "음악 멈추면 다들 의자에 앉는 거야 자 정지",
+                                  "멈춰 멈추라고 야 임마 내 과자", "스톱은 멈추다 턴 오프는 끄다 자 따라 해 봐 꺼",
+                                  "무궁화 꽃이 피었습니다! 멈춰! 서준이 움직였다!"])
 def test_not_every_stop_word_is_a_voice_stop(runner, text):
-    """A stop word told in the past (그냥 멈췄어: it stopped; 다 껐어: I did) stops nothing; nor does one called to
-    a group of people (너네, 다들, 너희: speech_acts vocatives.groups), which the robot never is."""
+    """A stop word told in the past (그냥 멈췄어: it stopped; 다 껐어: I did) stops nothing; nor does one in a turn
+    that calls people (a group: 너네, 다들; a calling word: 임마), which the robot never is, nor one repeated or
+    played with (따라 해 봐, a game's chant: speech_acts recitation_cues)."""
     assert not _route(runner, text).stops_active_workflow
 
 
@@ -1356,3 +1359,12 @@ def test_instructions_ending_in_a_persons_act_are_said_to_a_person(runner):
     sentence have one doer, so the brightness step is theirs too, not a request to the robot."""
     _replied(runner, "밝기를 최대로 올린 다음 확인을 누르세요", "DEF")
     assert [a[0] for a in actions(_route(runner, "화면 밝기 좀 올려 줘"))] == ["screen_brightness"]
+
+
+@pytest.mark.parametrize("text", ["청정 좀 꺼 줄래 자기야? 바람이 너무 차.",
+                                  "가정통신문 읽어 줄게 미세먼지 나쁨인 날에는 실내 공기 청정에 유의해 주시기 바랍니다"])
+def test_a_call_ending_a_sentence_or_a_text_read_out_asks_the_robot_nothing(runner, text):
+    """자기야 ends the first sentence, after its ending: the request is the spouse's, though another sentence follows;
+    읽어 줄게 promises to read out what follows (speech_acts recitation_cues): nothing in it is asked."""
+    assert actions(_route(runner, text)) == []
+    assert [a[0] for a in actions(_route(runner, "청정 켜 줘. 고마워"))] == ["selected_room_clean"]
