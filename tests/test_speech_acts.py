@@ -984,6 +984,8 @@ def test_a_request_with_its_reason_after_a_comma_still_acts(runner, text, capabi
     "사진 좀 찍어 줘, 오늘 머리 잘 됐거든",
     "다음부터 사진 찍을 땐 나한테 먼저 물어봐",   # a rule for later occasions, nothing asked now
     "다음엔 안방 먼저 청정해 줘",
+    "필터를 교체할 때는 반드시 청정 운전을 정지하고 전원을 꺼 주십시오.",  # whenever (-ㄹ 때는): a rule, a manual
+    "청정할 때는 나이트 모드 켜 줘",
 ])
 def test_what_may_be_said_to_somebody_else_or_for_later_acts_on_nothing(runner, text):
     assert actions(_route(runner, text)) == []
