@@ -43,6 +43,9 @@ CONNECTING_BOOST = 1.0
 NEIGHBOUR_BOOST = 0.5
 EVIDENCE_HITS = 3
 MAX_EVIDENCE = 5
+QUANTITY_EXTRA_HITS = 2
+"""A question asking a quantity (소리 얼마나 나?) also reads this many sections further down for a sentence stating it
+in the unit asked: the section its other words match best may state none (매너 모드: 작은 소리)."""
 
 Sentences = list[tuple[str, list[str]]]
 
@@ -329,7 +332,8 @@ def retrieve(con: duckdb.DuckDBPyConnection, query: KnowledgeQuery, projection: 
     hits = ranked.hits
     marks = query.answer_marks + query.shape_marks
     relation_refs = [ref for rel in projection.relations if rel.connects for ref in rel.source_refs[:1]]
-    fetched = section_sentences(con, list(dict.fromkeys([h.source_id for h in hits[:EVIDENCE_HITS]] + relation_refs)))
+    pool = hits[:EVIDENCE_HITS + (QUANTITY_EXTRA_HITS if query.asked_units else 0)]
+    fetched = section_sentences(con, list(dict.fromkeys([h.source_id for h in pool] + relation_refs)))
     sentences = {sid: sents for sid, (_, sents) in fetched.items()}
     locations = {sid: location for sid, (location, _) in fetched.items()}
     evidence: list[Evidence] = []
@@ -340,7 +344,7 @@ def retrieve(con: duckdb.DuckDBPyConnection, query: KnowledgeQuery, projection: 
             evidence.append(Evidence(source_id=ref, location=locations[ref], claim=_best_for_claim(sentences[ref], rel.claim)))
     own = set(query.terms)  # within a section the question's own words pick the sentence; expansions found the section
     choice = {t: w if t in own else w * SENTENCE_EXPANSION_SHARE for t, w in weights.items()}
-    for hit in hits[:EVIDENCE_HITS]:
+    for hit in pool:
         if all(e.source_id != hit.source_id for e in evidence):
             evidence.append(Evidence(source_id=hit.source_id, location=hit.location,
                                      claim=_best_for_query(sentences.get(hit.source_id, []), choice, ranked.idf, query.asks_quantity,
