@@ -363,7 +363,11 @@ def retrieve(con: duckdb.DuckDBPyConnection, query: KnowledgeQuery, projection: 
     top_terms = set().union(*section_terms.values()) if section_terms else set()
     sig = signals(query, weights, ranked.idf, view.max_idf, hits, top_terms, projection, calibration)
     notes = _notes(view, [e.source_id for e in evidence[:2]])
-    because = (["below_threshold"] if sig.score < sig.threshold or not hits else []) + \
+    # (소음 차이가 얼마나 나요?: the sentence stating the asked quantity of the asked property answers, whatever the
+    # score; not 본체 크기가 몇 센치예요? and a sentence giving the threshold it climbs in cm)
+    stated = bool(query.asked_units) and bool(evidence) and _states_asked(evidence[0].claim, query) \
+        and any(t in evidence[0].claim for t in query.focus_terms)
+    because = (["below_threshold"] if (sig.score < sig.threshold and not stated) or not hits else []) + \
         [f"outside_manual:{w}" for w in query.outside_manual] + _condition_unstated(query, evidence)
     if evidence and evidence[0].source_id in section_terms:  # read out after answerability was judged on single sentences
         evidence[0] = _with_companion(evidence[0], sentences[evidence[0].source_id], weights, ranked.idf,

@@ -423,3 +423,11 @@ def test_a_count_or_a_concentration_asked_is_answered_by_the_sentence_stating_it
     """quantity_kinds count and concentration: the sentence with a number in the unit asked is read out first."""
     answer = answering_runner.route_text(text).answer
     assert answer is not None and fact in answer.text.split("참고하세요")[0], (text, answer.text)
+
+
+def test_the_sentence_stating_the_asked_quantity_of_the_asked_property_answers(answering_runner):
+    """소음 차이가 얼마나 나요?: the first evidence states noise (the focus) in dB (the unit asked), so the manual answers
+    whatever the calibrated score; 본체 크기가 몇 센치예요? finds cm only for other properties and stays insufficient."""
+    record = answering_runner.route_text("제일 약하게 틀었을 때랑 제일 세게 틀었을 때 소음 차이가 얼마나 나요?")
+    assert record.answer.answerability == "sufficient" and "52 dB" in record.answer.text
+    assert answering_runner.route_text("본체 크기가 가로 세로 몇 센치예요?").answer.answerability == "insufficient"
