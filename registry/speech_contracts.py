@@ -194,6 +194,7 @@ class SpeechActLexicon(_Model):
     quote_marks: list[str]
     reporting_verbs: Morphemes
     display_verbs: Morphemes = Field(default_factory=list)
+    hearer_mind: list[Morphemes] = Field(default_factory=list)  # 기억나? / 봤어?: what the hearer remembers or saw
     agreement_tags: list[Morphemes] = Field(default_factory=list)
     """어이없지 않냐 / 예쁘지 않아?: after an adjective, a question that seeks agreement, not a fact of the world."""
     request_quotatives: Morphemes = Field(default_factory=list)
@@ -418,6 +419,7 @@ class SpeechActLexicon(_Model):
     distal_runs = cached_property(lambda self: _runs(self.distal_references))
     afterthought_runs = cached_property(lambda self: _runs(self.afterthought_markers))
     agreement_runs = cached_property(lambda self: _runs(self.agreement_tags))
+    hearer_mind_runs = cached_property(lambda self: _runs(self.hearer_mind))
 
     @cached_property
     def trailing_particle_set(self) -> frozenset[tuple[str, str]]:

@@ -286,13 +286,27 @@ def about_the_robot(mention: str) -> bool:
 _ASKS_ABOUT_SOMEBODY = ("robot_subject", "speaker_subject", "subject:", "vocative", "robot_vocative", "promissive")
 
 
+def asks_the_hearers_mind(c: ClauseAnalysis, registry: Registry) -> bool:
+    """바람 불어서 모자 날아갔던 거 기억나? / 어제 뉴스 봤어?: a question whose last predicate is what the hearer
+    remembers or saw (speech_acts hearer_mind_runs, endings only after it) asks about them, not about the world."""
+    act = c.act
+    if act is None or act.mood not in QUESTION_MOODS:
+        return False
+    ms = [(m.form, m.tag.split("-")[0]) for m in c.morphemes if not m.tag.startswith("S")]
+    last = max((i for i, k in enumerate(ms) if not k[1].startswith("E")), default=-1)
+    return any(last + 1 - len(run) >= 0 and tuple(ms[last + 1 - len(run):last + 1]) == run
+               or (run[-1][1] == "EP" and tuple(ms[last:last + len(run)]) == run)
+               for run in registry.speech_acts.hearer_mind_runs)
+
+
 def world_question(c: ClauseAnalysis, registry: Registry) -> str | None:
     """The noun a question to the robot asks about when it is a thing of the world: no device word, no product word,
     nobody in the home (너, 나, 엄마) as its subject; asked by a question word or by an adjective (심해? 더워?)."""
     act = c.act
     if act is None or act.mood not in ("question", "state_question") or c.capabilities or c.unsupported or c.qna_topics:
         return None
-    if act.target_owner or act.reported or act.agent != "robot" or any(s.startswith(_ASKS_ABOUT_SOMEBODY) for s in act.signals):
+    if act.target_owner or act.reported or act.agent != "robot" or any(s.startswith(_ASKS_ABOUT_SOMEBODY) for s in act.signals) \
+            or asks_the_hearers_mind(c, registry):
         return None
     if any(not m.split(":", 1)[1].startswith("subject") for m in c.mentions):
         return None  # a device word that failed its frame for another reason is about the device, not the world

@@ -11,7 +11,7 @@ from itertools import groupby
 from registry.contracts import Clause, EvidenceAxis, HistoryEvidence, LearnedEvidence, NormalizedText, PreclassifierHints
 from registry.loader import Registry
 from stages._across_clauses import anchored, close_for_a_person, cross_clause_axes, quiet_premises, quiet_reasons, supposed_only
-from stages._asked_about import about_the_robot, calls_a_person, of_somebody_named, problem_report, robots_doing, product_topic, public_place_asked, world_question
+from stages._asked_about import about_the_robot, asks_the_hearers_mind, calls_a_person, of_somebody_named, problem_report, robots_doing, product_topic, public_place_asked, world_question
 from stages._clauses import ENDS_SENTENCE, ClauseAnalysis
 from stages.ngram_model import LEARNED_PREFIX
 from stages.licensing import FRAMELESS, OTHER_THINGS_PART, SLIP
@@ -132,8 +132,8 @@ def _public_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers, registry: Registry)
     if trailing or broken:
         frg_strength *= 0.3
         lit("has_vague_reference", 1.0, "trailing_off" if trailing else broken)
-    if talk := c.act is not None and c.act.mood in _TALK_MOODS and c.role == "action":
-        frg_strength *= 0.3  # 날씨 진짜 좋다 / 어제 바람 엄청 불었어: talking about the weather asks nothing
+    if talk := c.act is not None and (c.act.mood in _TALK_MOODS or asks_the_hearers_mind(c, registry)) and c.role == "action":
+        frg_strength *= 0.3  # 날씨 진짜 좋다 / 어제 바람 엄청 불었어 / 바람 불던 거 기억나?: asks nothing of the world
     elif c.act is not None and c.act.mood == "request" and any(s.startswith("promissive") for s in c.act.signals):
         frg_strength *= 0.3  # 식당 예약은 내가 할게: the speaker's own act looks nothing up
     elif owned_by_robot(c.morphemes, cues.get("frg_scope", []), m.speech):
@@ -172,7 +172,7 @@ def _public_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers, registry: Registry)
         lit("has_other_thing_target", 1.0, *owned[:2])  # 정수기 필터 언제 갈아?: another thing's, not the product's
     if any(x.endswith(":target:outdoors") for x in c.mentions):
         lit("has_frg_scope", 0.8, "outdoor_query")  # 바깥 공기 괜찮나?: outdoor air is public information
-    if c.act is not None and c.act.mood in _WORLD_QUESTION_MOODS and not c.rooms and c.world_event is not None:
+    if c.act is not None and c.act.mood in _WORLD_QUESTION_MOODS and not c.rooms and c.world_event is not None and not talk:
         lit("has_frg_scope", 0.8, "world_event")  # 내일 눈 와? 길 막혀?: the weather and the roads asked about (not 거실 가는 길)
     return frg_strength, trailing
 
@@ -238,7 +238,7 @@ def _act_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: bool)
     _question_axes(c, lit, registry, trailing)
     if act.mood == "stop":
         lit("is_voice_stop", 1.0, *act.signals[:1])
-    if act.mood in _TALK_MOODS and (c.has_predicate or "interjections" in act.signals) \
+    if (act.mood in _TALK_MOODS and (c.has_predicate or "interjections" in act.signals) or asks_the_hearers_mind(c, registry)) \
             and "has_device_problem_report" not in lit and "has_device_malfunction_report" not in lit:
         lit("has_talk_shape", 1.0, act.mood, *act.signals[:2])
     told = act.reported and "message_of_request" not in act.signals  # ... 간다고: what to send, not talk

@@ -366,10 +366,11 @@ def test_a_question_about_a_thing_of_the_world_is_public_information(runner, tex
 
 
 @pytest.mark.parametrize("text", ["엄마 언제 와?", "밥 먹었어?", "이 드라마 결말 진짜 어이없지 않냐",
-                                  "이 드라마 주인공네 거실 인테리어 너무 예쁘지 않냐"])
+                                  "이 드라마 주인공네 거실 인테리어 너무 예쁘지 않냐", "작년에 비 엄청 왔던 거 기억나?",
+                                  "어제 야구 봤어?"])
 def test_a_question_about_somebody_at_home_is_conversation(runner, text):
     """Nobody at home is the world; nor does an adjective asked with -지 않 (speech_acts agreement_tags) ask a fact:
-    it seeks agreement."""
+    it seeks agreement; nor does a question of what the hearer remembers or saw (hearer_mind): 기억나?, 봤어?."""
     record = _route(runner, text)
     assert record.family == "DEF" and "has_world_question" not in record.evidence.axes
 
