@@ -47,7 +47,8 @@ def cross_clause_axes(clause_analyses: list[ClauseAnalysis], normalized_text: No
     if asked and any_anchor and "has_capability_question" not in axes:
         axes["has_capability_question"] = EvidenceAxis(strength=1.0, signals=asked[:2])
     # "나이트 모드 켜면 뭐가 달라져?": the question and the device word it asks about may sit in different clauses
-    knowing = [c for c in clause_analyses if c.act is not None and c.act.mood == "knowledge_question" and not of_somebody_named(c, registry)]
+    knowing = [c for c in clause_analyses if c.act is not None and c.act.mood == "knowledge_question" and not of_somebody_named(c, registry)
+               and c.act.agent != "third_person"]  # (시어머니가 ... 해서 냉장고 정리해야 돼: what somebody else brings about)
     robot_mentions = any(about_the_robot(m) for c in clause_analyses for m in c.mentions)
     if knowing and "has_device_knowledge_question" not in axes and (any_anchor or robot_mentions):
         axes["has_device_knowledge_question"] = EvidenceAxis(strength=1.0, signals=["across_clauses", *knowing[0].act.signals[:2]])

@@ -730,6 +730,7 @@ def test_the_reading_of_a_question_or_report_picks_its_family(runner, text, fami
     ("밖에 나가서 휴대폰으로 로봇 카메라 화면 실시간으로 볼 수 있어?", "FRG"),
     ("폰 볼륨이 왜 이렇게 작지", "DQR"), ("에어컨 실외기 소리 들려?", "DQR"),
     ("동생한테 불 꺼 달라니까 안 끄네", "DQR"), ("서재로 가라니까 왜 안 가", "DQR"),
+    ("시어머니가 김치 보내 주신다고 해서 냉장고 정리해야 돼", "DQR"),  # what somebody else brings about: no question
 ])
 def test_talk_near_a_question_or_report_keeps_off_its_family(runner, text, family):
     _not_to(runner, text, family)
