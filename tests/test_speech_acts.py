@@ -365,6 +365,13 @@ def test_a_question_about_a_thing_of_the_world_is_public_information(runner, tex
     assert record.family == "FRG" and "has_world_question" in record.evidence.axes
 
 
+@pytest.mark.parametrize("text", ["어느 나라에서 만든 거야?", "처음 설정에 방이 몇 개 들어 있어요?"])
+def test_a_sure_learned_reading_may_move_a_world_question_to_the_manual(runner, text):
+    """A noun of the world asked about (나라, 설정) does not close the learned opening (evidence_weights
+    learned_closed_by): a model sure the question is the product's moves it between the reply families."""
+    assert _route(runner, text).family == "DQR"
+
+
 @pytest.mark.parametrize("text", ["엄마 언제 와?", "밥 먹었어?", "이 드라마 결말 진짜 어이없지 않냐",
                                   "이 드라마 주인공네 거실 인테리어 너무 예쁘지 않냐", "작년에 비 엄청 왔던 거 기억나?",
                                   "어제 야구 봤어?"])
