@@ -100,6 +100,8 @@ SETS = {
         ROOT / "data/utterances/talk_redteam_v28.jsonl",
     "talk_redteam_v33 (red-team talk against session 41: stop words said to people, kids, pets and games, group calls, quotes, narratives, read-aloud notices and manuals, other devices and assistants; half without marks; written 2026-12-05 session 41, fit)":
         ROOT / "data/utterances/talk_redteam_v33.jsonl",
+    "talk_redteam_v34 (red-team product questions and problem reports with the robot's action words inside: can-it, how-to, hypotheticals, quoted commands, symptoms, comparisons; half without marks; written 2026-12-05 session 41, fit)":
+        ROOT / "data/utterances/talk_redteam_v34.jsonl",
     "other_systems_redteam (red-team, fit)": ROOT / "data/utterances/other_systems_redteam.jsonl",
     "requests_redteam (red-team, fit)": ROOT / "data/utterances/requests_redteam.jsonl",
     "experience_boundary": ROOT / "data/utterances/experience_boundary.jsonl",

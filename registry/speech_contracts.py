@@ -197,8 +197,8 @@ class SpeechActLexicon(_Model):
     hearer_mind: list[Morphemes] = Field(default_factory=list)  # 기억나? / 봤어?: what the hearer remembers or saw
     agreement_tags: list[Morphemes] = Field(default_factory=list)
     """어이없지 않냐 / 예쁘지 않아?: after an adjective, a question that seeks agreement, not a fact of the world."""
-    request_quotatives: Morphemes = Field(default_factory=list)
-    """해 달라니까 / 하라고 했더니: a request quoted (after a verb); told with a negation after it, it was not done."""
+    quoting_conjunctions: Morphemes = Field(default_factory=list)  # 해 줘 그러면 ...?: if it is said, what then
+    request_quotatives: Morphemes = Field(default_factory=list)  # 해 달라니까 / 하라고 했더니: a request quoted
     """스테이션을 못 찾는다고 떠 / E3라고 나와: a quote the device shows (a message on its screen), not somebody's words."""
     progressive: Progressive
     premise_endings: Morphemes

@@ -16,7 +16,7 @@ from stages._addressee import DESCRIBED, robot_called
 from stages._calls import called_after_the_request, called_at_the_end, called_first
 from stages._anchoring import bare_directions
 from stages._turn_anchoring import analyse
-from stages._clauses import ENDS_SENTENCE, ClauseAnalysis, in_order, last_said, only_modifiers, thing_named
+from stages._clauses import ENDS_SENTENCE, QUESTION_MOODS, ClauseAnalysis, in_order, last_said, only_modifiers, thing_named
 from stages._owners import a_rooms_purifier, owned_by_other_thing, owner_named_at_the_end, owner_played_nearby, owner_said_before
 from stages._matchers import matchers_for
 from stages.clause_reading import Reading, cut_off_word, read_clause
@@ -61,8 +61,11 @@ def _quoted_by_the_next(clauses: list[ClauseAnalysis], per: list[Reading], p: Pa
         nxt, last = clauses[j].morphemes, clauses[i].morphemes[-1:]
         if last and key(last[0]) in listing:
             continue
-        if per[i].mood == "request" and nxt and (key(nxt[0]) in p.reporting or key(nxt[0]) in p.display):
-            per[i].reported = True
+        asked_then = nxt and key(nxt[0]) in p.quoting_conj and per[j].mood in QUESTION_MOODS \
+            and ("겠", "EP") not in map(key, nxt)  # 음소거 해 줘 그러면 ...? (not 그럼 좋아지겠지: a hope)
+        if per[i].mood in ("request", "state_question") and nxt and (
+                key(nxt[0]) in p.reporting or key(nxt[0]) in p.display or (asked_then and per[i].mood == "request")):
+            per[i].reported = True  # (지금 어디야 하고 물어보면: a question quoted too)
             per[i].signals.append(f"quoted_by:{nxt[0].form}")
 
 
