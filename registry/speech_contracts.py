@@ -194,12 +194,12 @@ class SpeechActLexicon(_Model):
     quote_marks: list[str]
     reporting_verbs: Morphemes
     display_verbs: Morphemes = Field(default_factory=list)
+    """스테이션을 못 찾는다고 떠 / E3라고 나와: a quote the device shows (a message on its screen), not somebody's words."""
     hearer_mind: list[Morphemes] = Field(default_factory=list)  # 기억나? / 봤어?: what the hearer remembers or saw
-    agreement_tags: list[Morphemes] = Field(default_factory=list)
-    """어이없지 않냐 / 예쁘지 않아?: after an adjective, a question that seeks agreement, not a fact of the world."""
+    agreement_tags: list[Morphemes] = Field(default_factory=list)  # 어이없지 않냐?: agreement sought, not a fact
+    habitual_runs: list[Morphemes] = Field(default_factory=list)  # 혼자 움직이기도 해: what it does at times, told
     quoting_conjunctions: Morphemes = Field(default_factory=list)  # 해 줘 그러면 ...?: if it is said, what then
     request_quotatives: Morphemes = Field(default_factory=list)  # 해 달라니까 / 하라고 했더니: a request quoted
-    """스테이션을 못 찾는다고 떠 / E3라고 나와: a quote the device shows (a message on its screen), not somebody's words."""
     progressive: Progressive
     premise_endings: Morphemes
     """공기 괜찮으니까 청정 안 해도 돼: a capability word whose predicate ends in one of these states a premise."""

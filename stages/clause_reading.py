@@ -13,7 +13,7 @@ from stages._clauses import ENDS_SENTENCE, VERB_TAGS, ClauseAnalysis
 from stages._matchers import compact
 from stages._addressee import named_subject, person_act, person_purpose, robot_called_after, vocative
 from stages.speech_patterns import (Patterns, asks_by_shape, asks_how, asks_leave, awaits_predicate, closed_syllable, complains, offers, ends_on_a_period,
-                                    finds_out, follows, happens, key)
+                                    contains, finds_out, follows, happens, key)
 
 Pair = tuple[str, str]
 
@@ -369,8 +369,9 @@ def _told_mood(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: Reading
     if out.polarity == "negated" and negator is not None:
         sig.append("negated_statement" if not f.permits else "not_needed")  # 바퀴가 안 굴러가 / 안 갈아도 돼
         return "statement"  # 안/못 never makes a command (a prohibition is -지 마)
-    if final in p.promissive or (out.past and not s.benefactive) or progressive:
-        sig.append("progressive" if progressive else "past_statement" if out.past else "promise")
+    habitual = not s.benefactive and any(contains(s.matrix, run) for run in p.habitual)  # 혼자 움직이기도 해
+    if final in p.promissive or (out.past and not s.benefactive) or progressive or habitual:
+        sig.append("progressive" if progressive else "past_statement" if out.past else "habitual" if habitual else "promise")
         return "statement"
     ending, aux = p.conjecture
     at = _last_at(s.matrix, final) if final in p.service_declare else 0

@@ -66,7 +66,7 @@ class Patterns:
         self.person_acts, self.sequence_end = pairs(lex.person_acts), pairs(lex.sequence_endings)
         self.conjecture, self.service_declare = (pairs(lex.conjecture_endings), pairs(lex.conjecture_auxiliaries)), pairs(lex.service_declaratives)
         self.open_question_end, self.indirect_question = pairs(lex.open_question_endings), pairs(lex.indirect_question_endings)
-        self.finding_out, self.quoting_conj = pairs(lex.finding_out_verbs), pairs(lex.quoting_conjunctions)
+        self.finding_out, self.quoting_conj, self.habitual = pairs(lex.finding_out_verbs), pairs(lex.quoting_conjunctions), _sequences(lex.habitual_runs)
         sq = lex.scope_question
         self.scope_particles, self.scope_endings = (pairs(sq.particles), pairs(sq.endings)) if sq else (frozenset(), frozenset())
         self.intonation_end = pairs(lex.intonation_endings)
