@@ -102,6 +102,8 @@ SETS = {
         ROOT / "data/utterances/talk_redteam_v33.jsonl",
     "talk_redteam_v34 (red-team product questions and problem reports with the robot's action words inside: can-it, how-to, hypotheticals, quoted commands, symptoms, comparisons; half without marks; written 2026-12-05 session 41, fit)":
         ROOT / "data/utterances/talk_redteam_v34.jsonl",
+    "talk_redteam_v35 (red-team commands for other smart-home systems in the robot's own words: misspelt and abbreviated device names, brands, scenes, other assistants, family members; half without marks; written 2026-12-05 session 41, fit)":
+        ROOT / "data/utterances/talk_redteam_v35.jsonl",
     "other_systems_redteam (red-team, fit)": ROOT / "data/utterances/other_systems_redteam.jsonl",
     "requests_redteam (red-team, fit)": ROOT / "data/utterances/requests_redteam.jsonl",
     "experience_boundary": ROOT / "data/utterances/experience_boundary.jsonl",

@@ -105,11 +105,12 @@ def thing_before(c: ClauseAnalysis, lex: SpeechActLexicon, positions: list[int],
 
 
 def thing_as_subject(c: ClauseAnalysis, lex: SpeechActLexicon) -> bool:
-    """The clause names a thing as what it is about: the name followed by a part of it or a subject, topic or
-    possessive particle (티비 화면 눈 아파, 티비가 너무 커), not as an object (티비 보는데)."""
+    """The clause names a thing as what it is about: the name followed by a part of it, a subject, topic or
+    possessive particle or, with no particle, an adjective (티비 화면 눈 아파, 티비가 너무 커, 무드등 눈부셔), not as an
+    object (티비 보는데)."""
     for end, _ in _things(c, lex):
         j = next((j for j, at in enumerate(c.compact_offsets) if at == end), None)
-        if j is not None and c.morphemes[j].tag in ("NNG", "NNP", "JKS", "JX", "JKG"):
+        if j is not None and c.morphemes[j].tag.split("-")[0] in ("NNG", "NNP", "JKS", "JX", "JKG", "VA"):
             return True
     return False
 

@@ -1390,3 +1390,14 @@ def test_a_command_said_as_what_one_would_say_acts_on_nothing(runner, text):
     -기도 하 / -곤 하 tells what it does at times (habitual_runs)."""
     assert actions(_route(runner, text)) == [], text
     assert [a[0] for a in actions(_route(runner, "청정 켜 줘 그럼 좋아지겠지"))] == ["selected_room_clean"]
+
+
+@pytest.mark.parametrize("text", ["에아컨 바람 세게 해 줘요", "로청 충전대로 복귀시켜", "현관 도얼락 음소거 해 주세요.",
+                                  "퓨리케어 바람 세게 해 줘", "무드등 눈부셔. 밝기 좀 줄여 줘.", "꺼 스마트 플러그",
+                                  "안방에 있는 벽걸이 공기청정기 꺼 줘요."])
+def test_another_smart_home_things_command_in_the_robots_words_is_not_the_robots(runner, text):
+    """Other things of the home as speech writes them (에아컨, 로청, 도얼락, brands: speech_acts other_targets.things); a
+    thing said bare before an adjective is the remark's subject (무드등 눈부셔), so the 밝기 after it is the lamp's; a
+    stop with a thing named last is aimed at that thing."""
+    record = _route(runner, text)
+    assert actions(record) == [] and not record.stops_active_workflow, (text, record.family)
