@@ -102,6 +102,9 @@ def _quotation(c: ClauseAnalysis, ms: list[Pair], p: Patterns, paired: tuple[str
             sig.append("quotation_marks")
         return ms
     rest = [k for k in ms[q_at + 1:] if not k[1].startswith(("S", "J"))]  # (비 온대. / 끝난대요: no matrix after it)
+    said = [k for k in ms[:q_at] if not k[1].startswith(("S", "J", "E")) and k[1] != "VCP"]
+    if said and all(k in p.open_question_words for k in said) and any(k[1] in ("VV", "XSV") for k in rest):
+        return ms  # 뭐라고 인사해: what is said is asked, nobody's words are quoted (뭐라고?: not heard)
     out.quoted_until = len(compact(c.text[: morphs[q_at].start + morphs[q_at].length - morphs[0].start]))
     asks_robot = any(k in p.benefactive for k in rest)
     if rest and rest[0] in p.display:

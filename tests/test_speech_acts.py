@@ -1383,11 +1383,12 @@ def test_a_call_ending_a_sentence_or_a_text_read_out_asks_the_robot_nothing(runn
 
 @pytest.mark.parametrize("text", ["음소거 해 줘 그러면 알람 소리도 같이 꺼지는 거야?", "공부방 가 그러면 서재랑 같은 방으로 알아듣나",
                                   "소리 크게 해 달라믄 얼마나 커지는 겨", "지금 어디야 하고 물어보면 방 이름으로 대답하는 거예요?",
-                                  "건강 측정 하다가 매번 중간에 끊겨요.", "센서 모드 켜 놓으면 공기가 나빠질 때 혼자 움직이기도 해"])
+                                  "건강 측정 하다가 매번 중간에 끊겨요.", "센서 모드 켜 놓으면 공기가 나빠질 때 혼자 움직이기도 해",
+                                  "인사해 봐 하면 뭐라고 인사해"])
 def test_a_command_said_as_what_one_would_say_acts_on_nothing(runner, text):
     """A command followed by 그러면 and a question (speech_acts quoting_conjunctions) is what one would say, asked
     about; a question quoted by 하고 물어보면 too; 달라믄 (dialect 달라면) supposes; 끊기 happens (unbidden_verbs);
-    -기도 하 / -곤 하 tells what it does at times (habitual_runs)."""
+    -기도 하 / -곤 하 tells what it does at times (habitual_runs); 뭐라고 인사해 asks what is said, quoting nobody."""
     assert actions(_route(runner, text)) == [], text
     assert [a[0] for a in actions(_route(runner, "청정 켜 줘 그럼 좋아지겠지"))] == ["selected_room_clean"]
 
