@@ -94,3 +94,22 @@ def called_after_the_request(clauses: list[ClauseAnalysis], per: list[Reading], 
             continue
         per[a].agent = "third_person"
         per[a].signals.append(f"vocative:after:{call.split(':', 1)[1]}")
+
+
+def retracted(clauses: list[ClauseAnalysis], per: list[Reading], cues: tuple[frozenset, frozenset]) -> None:
+    """청정해 아니 잠깐만 / 나이트 모드 켜, 아 아니다 아직 일러: a clause that opens (its fillers aside) with a word taking
+    back what was said (lexicon clauses.retraction_cues), after the turn's requests, withdraws them when nothing from
+    it on names a device word or a room (거실 가 아니 안방 가: a correction). They are asked back, never done."""
+    forms, fillers = cues
+    order = in_order(clauses)
+    for n, j in enumerate(order):
+        first = next((key(m) for m in clauses[j].morphemes if key(m) not in fillers and not m.tag.startswith("S")), None)
+        if n == 0 or first not in forms:
+            continue
+        if any(clauses[i].capabilities or clauses[i].rooms or clauses[i].mentions for i in order[n:]):
+            return
+        for i in order[:n]:
+            if per[i].mood == "request":
+                per[i].mood, per[i].cut_off = "fragment", True
+                per[i].signals.append("retracted")
+        return

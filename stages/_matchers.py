@@ -247,6 +247,9 @@ class Matchers:
         """Of those, the ones an adjective closes a sentence with (좋다 청정해)."""
         self.listing_connectives = frozenset(tuple(x.split("/")) for x in clauses["listing_connectives"]["forms"])
         """-고 before a reporting verb lists acts, it quotes no command (찍고 그러는 거 아니지?)."""
+        retract = clauses["retraction_cues"]
+        self.retraction = (frozenset(tuple(x.split("/")) for x in retract["forms"]), frozenset(tuple(x.split("/")) for x in retract["fillers"]))
+        """A clause opening with one of these (fillers aside) takes back the requests before it (청정해 아니 잠깐만)."""
         self.split_punct = set(clauses["split_punctuation"])
         self.before_nouns = set(clauses["before_nouns"])
         self.connector_fragments = {compact(c) for c in clauses["connector_fragments"]}
