@@ -9,7 +9,7 @@ from __future__ import annotations
 from registry.contracts import NormalizedText
 from registry.speech_contracts import SpeechActLexicon
 from stages._addressee import robot_called
-from stages._clauses import ClauseAnalysis, in_order, last_said, thing_named
+from stages._clauses import ENDS_SENTENCE, ClauseAnalysis, in_order, last_said, thing_named
 from stages.clause_reading import Reading
 from stages.speech_patterns import Patterns, key
 
@@ -113,3 +113,22 @@ def retracted(clauses: list[ClauseAnalysis], per: list[Reading], cues: tuple[fro
                 per[i].mood, per[i].cut_off = "fragment", True
                 per[i].signals.append("retracted")
         return
+
+
+def trailed_off(clauses: list[ClauseAnalysis], per: list[Reading], original: str, marks: list[str]) -> None:
+    """주방 가서 공기... / 안방으로 가서 사진을 찍어서...: a turn whose voice trails off (speech_acts trailing_marks) on a
+    clause with no predicate or joined on to what never came leaves the requests of its last sentence unfinished:
+    they are asked back, never done (작은방으로 이동해서 청정, said to its end, still asks both)."""
+    if len(clauses) < 2 or not any(original.rstrip().endswith(mark) for mark in marks):
+        return
+    order = in_order(clauses)
+    last = clauses[order[-1]]
+    tail = [k for k in (key(m) for m in last.morphemes) if not k[1].startswith("S")]
+    if last.has_predicate and not (tail and tail[-1][1] == "EC"):
+        return
+    for i in reversed(order):
+        if i != order[-1] and clauses[i].connective in ENDS_SENTENCE:
+            break
+        if per[i].mood in ("request", "fragment"):
+            per[i].mood, per[i].cut_off = "fragment", True
+            per[i].signals.append("trails_off:sequence")

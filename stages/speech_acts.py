@@ -13,7 +13,7 @@ from registry.contracts import ACTING_MOODS, HistoryEvidence, NormalizedText, Sp
 from registry.loader import Registry
 from registry.speech_contracts import SpeechActLexicon
 from stages._addressee import DESCRIBED, robot_called
-from stages._calls import called_after_the_request, called_at_the_end, called_first, retracted
+from stages._calls import called_after_the_request, called_at_the_end, called_first, retracted, trailed_off
 from stages._anchoring import bare_directions
 from stages._turn_anchoring import analyse
 from stages._clauses import ENDS_SENTENCE, QUESTION_MOODS, ClauseAnalysis, in_order, last_said, only_modifiers, thing_named
@@ -419,6 +419,7 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: Normal
     _spread_over_sentences(clause_candidates, per, p, directions)
     called_at_the_end(clause_candidates, per, p)
     retracted(clause_candidates, per, matchers_for(registry).retraction)
+    trailed_off(clause_candidates, per, normalized_text.original, registry.speech_acts.trailing_marks)
     called_after_the_request(clause_candidates, per, normalized_text)
     owner_named_at_the_end(clause_candidates, per, registry.speech_acts)
     owner_said_before(clause_candidates, per, registry.speech_acts)

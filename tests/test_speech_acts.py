@@ -1410,3 +1410,12 @@ def test_a_request_taken_back_at_once_is_not_done(runner, text):
     word or room after it, withdraws them; 거실 가 아니 안방 가 corrects and is not withdrawn by it."""
     record = _route(runner, text)
     assert actions(record) == [] and "retracted" in _act(record).signals, (text, record.family)
+
+
+@pytest.mark.parametrize("text", ["주방 가서 공기...", "안방으로 가서 사진을 찍어서..."])
+def test_a_sequence_whose_voice_trails_off_is_asked_back(runner, text):
+    """The voice trails off (…) on a clause with no predicate or joined on to what never came: the move before it
+    is part of an unfinished request, asked back; 작은방으로 이동해서 청정 said to its end still moves."""
+    record = _route(runner, text)
+    assert actions(record) == [] and record.family == "STT_NULL", (text, record.family)
+    assert "move_to_room" in [a[0] for a in actions(_route(runner, "작은방으로 이동해서 청정", position="거실"))]
