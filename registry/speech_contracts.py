@@ -199,6 +199,7 @@ class SpeechActLexicon(_Model):
     agreement_tags: list[Morphemes] = Field(default_factory=list)  # 어이없지 않냐?: agreement sought, not a fact
     habitual_runs: list[Morphemes] = Field(default_factory=list)  # 혼자 움직이기도 해: what it does at times, told
     quoting_conjunctions: Morphemes = Field(default_factory=list)  # 해 줘 그러면 ...?: if it is said, what then
+    supposition_markers: Morphemes = Field(default_factory=list)  # 그럼 좋아지겠지: what follows is hoped, not asked
     request_quotatives: Morphemes = Field(default_factory=list)  # 해 달라니까 / 하라고 했더니: a request quoted
     progressive: Progressive
     premise_endings: Morphemes
@@ -274,10 +275,9 @@ class SpeechActLexicon(_Model):
     verb_imperative_endings: Morphemes = Field(default_factory=list)
     """추워라 exclaims, 돌려라 commands: these exclamative endings are imperatives on an action verb."""
     social_interjections: Morphemes = Field(default_factory=list)
-    exclamatory_words: Morphemes = Field(default_factory=list)
-    """오 대박 / 아 깜짝 / 에이 설마: words other than interjections that, with interjections only, exclaim."""
     """헐 대박, 안녕, 오케이, 어 그래: interjections that say something to somebody (talk). A turn of interjections
     none of which is one of these (흐음, 휴우, 쯧쯧, 으아아) is a vocalization: nothing to answer, repaired."""
+    exclamatory_words: Morphemes = Field(default_factory=list)  # 오 대박 / 아 깜짝: exclaim with interjections only
     event_verbs: Morphemes = Field(default_factory=list)
     """짜증 나 / 소리 나: a verb of something happening to the speaker or the room; a bare -어 on it tells, never asks."""
     inner_events: Morphemes = Field(default_factory=list)

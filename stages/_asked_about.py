@@ -293,10 +293,9 @@ def asks_the_hearers_mind(c: ClauseAnalysis, registry: Registry) -> bool:
     if act is None or act.mood not in QUESTION_MOODS:
         return False
     ms = [(m.form, m.tag.split("-")[0]) for m in c.morphemes if not m.tag.startswith("S")]
-    last = max((i for i, k in enumerate(ms) if not k[1].startswith("E")), default=-1)
-    return any(last + 1 - len(run) >= 0 and tuple(ms[last + 1 - len(run):last + 1]) == run
-               or (run[-1][1] == "EP" and tuple(ms[last:last + len(run)]) == run)
-               for run in registry.speech_acts.hearer_mind_runs)
+    while ms and ms[-1][1].startswith("E") and ms[-1][1] != "EP":
+        ms.pop()  # the endings after the last predicate (a past marker stays: 봤 = 보 + 었)
+    return any(len(ms) >= len(run) and tuple(ms[-len(run):]) == run for run in registry.speech_acts.hearer_mind_runs)
 
 
 def world_question(c: ClauseAnalysis, registry: Registry) -> str | None:

@@ -32,7 +32,7 @@ def _call_said_last(clauses: list[ClauseAnalysis], per: list[Reading], at: int, 
         particle = True
     # 태민아 read as 태 + 민 + 아/JKV: Kiwi itself reads the vocative 아 / 야 (not 이여: 몇 달이여? is a dialect copula)
     tagged = bool(ms) and ms[-1] in (("아", "JKV"), ("야", "JKV"))
-    group = any(len(ms) >= len(g) and tuple(ms[-len(g):]) == tuple(g) for g in p.voc_groups)  # 그만 좀 해라 너네: never it
+    group = any(len(ms) >= len(g) and tuple(ms[-len(g):]) == g for g in p.voc_groups)  # 그만 좀 해라 너네: never it
     while ms and (ms[-1][1] == "XSN" or ms[-1] in p.voc_particles):
         particle = particle or ms[-1] in p.voc_particles
         ms.pop()  # 얘들아: the particle and the plural suffix belong to the call
@@ -65,6 +65,13 @@ def called_at_the_end(clauses: list[ClauseAnalysis], per: list[Reading], p: Patt
         if i != at and r.agent == "robot" and not robot_called([r.signals]):
             r.agent = "third_person"
             r.signals.append(f"vocative:at_the_end:{word}")
+
+
+def calls_people(clauses: list[ClauseAnalysis], per: list[Reading], p: Patterns) -> bool:
+    """Whether the turn calls people anywhere: a clause addressed to somebody called (a group too: 너네, 다들, which the
+    robot never is) or a calling word said anywhere (임마, 여보). A stop in such a turn is theirs."""
+    return any(r.agent == "third_person" and any(s.startswith("vocative") for s in r.signals) for r in per) \
+        or any(key(m) in p.voc_words for c in clauses for m in c.morphemes)  # (멈춰 멈추라고 야 임마: mid-turn)
 
 
 def called_first(clauses: list[ClauseAnalysis], per: list[Reading], p: Patterns, lex: SpeechActLexicon) -> None:

@@ -84,7 +84,7 @@ def _things(c: ClauseAnalysis, lex: SpeechActLexicon):
     beside = tuple(lex.other_targets.places_beside)
     for found in lex.things_re.finditer(c.compact):
         name = found.group(0)
-        if c.compact.startswith(beside, found.end()) if beside else False:
+        if beside and c.compact.startswith(beside, found.end()):
             continue  # 난로 옆에: a place beside the thing
         if len(name) > 1 or any(mo.form.lower() == name and mo.tag.startswith(("NN", "SL")) for mo in c.morphemes):
             yield found.end(), lex.thing_of[name]

@@ -62,9 +62,7 @@ def owner_named_at_the_end(clauses: list[ClauseAnalysis], per: list[Reading], le
     for i, r in enumerate(per):
         if (i != last or not alone) and r.target_owner is None and (clauses[i].capabilities or r.mood == "stop"):
             r.target_owner = owner
-            r.signals.append(f"target:{owner}:named_at_the_end")
-            if r.mood == "stop":
-                r.mood = "request"  # 꺼 스마트 플러그: a stop aimed at another thing, no voice stop
+            r.signals.append(f"target:{owner}:named_at_the_end")  # (꺼 스마트 플러그: a stop aimed at it)
 
 
 def _intends(c: ClauseAnalysis, lex: SpeechActLexicon) -> bool:

@@ -36,6 +36,11 @@ def _clean(text: str) -> str:
 _DialectRule = tuple[re.Pattern[str], dict[str, str]]
 
 
+def _alternatives(words) -> str:
+    """A regex alternation of the words, longest first (so 라카믄 wins over 카믄)."""
+    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+
 @lru_cache(maxsize=8)
 def _dialect_rules_for(registry: Registry) -> tuple[_DialectRule, ...]:
     """가그래이 -> 가거라: a dialect imperative ending glued to a verb, which Kiwi would read as one unknown noun,
@@ -49,8 +54,7 @@ def _dialect_rules_for(registry: Registry) -> tuple[_DialectRule, ...]:
                                    ("spelling_variants", r"(?<!\S)", ""), ("latin_words", r"(?<!\S)", r"(?![a-z])")):
         table = {k: v for k, v in registry.lexicon.get(section, {}).items() if k != "note"}
         if table:
-            alternatives = "|".join(re.escape(e) for e in sorted(table, key=len, reverse=True))
-            rules.append((re.compile(rf"{before}({alternatives}){after}"), table))
+            rules.append((re.compile(rf"{before}({_alternatives(table)}){after}"), table))
     return tuple(rules)
 
 
@@ -67,8 +71,7 @@ def _spoken_code_rules(registry: Registry) -> tuple[re.Pattern[str], ...]:
     lex = registry.lexicon.get("spoken_codes")
     if not lex:
         return ()
-    def alt(words) -> str:
-        return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    alt = _alternatives
     code = rf"(?<!\S)(?P<letter>{alt(lex['letters'])})(?P<digit>{alt(lex['digits'])})"
     particle = rf"(?:{alt(lex['particles'])})?"
     return (re.compile(rf"(?P<before>){code}(?={particle}\s?(?:{alt(lex['display_words'])}))"),

@@ -13,7 +13,7 @@ from registry.contracts import ACTING_MOODS, HistoryEvidence, NormalizedText, Sp
 from registry.loader import Registry
 from registry.speech_contracts import SpeechActLexicon
 from stages._addressee import DESCRIBED, robot_called
-from stages._calls import called_after_the_request, called_at_the_end, called_first, retracted, trailed_off
+from stages._calls import called_after_the_request, called_at_the_end, called_first, calls_people, retracted, trailed_off
 from stages._anchoring import bare_directions
 from stages._turn_anchoring import analyse
 from stages._clauses import ENDS_SENTENCE, QUESTION_MOODS, ClauseAnalysis, in_order, last_said, only_modifiers, thing_named
@@ -61,27 +61,29 @@ def _quoted_by_the_next(clauses: list[ClauseAnalysis], per: list[Reading], p: Pa
         nxt, last = clauses[j].morphemes, clauses[i].morphemes[-1:]
         if last and key(last[0]) in listing:
             continue
-        asked_then = nxt and key(nxt[0]) in p.quoting_conj and per[j].mood in QUESTION_MOODS \
-            and ("겠", "EP") not in map(key, nxt)  # 음소거 해 줘 그러면 ...? (not 그럼 좋아지겠지: a hope)
-        if per[i].mood in ("request", "state_question") and nxt and (
-                key(nxt[0]) in p.reporting or key(nxt[0]) in p.display or (asked_then and per[i].mood == "request")):
-            per[i].reported = True  # (지금 어디야 하고 물어보면: a question quoted too)
+        first = key(nxt[0]) if nxt else None
+        quoted = per[i].mood in ("request", "state_question") and (first in p.reporting or first in p.display)
+        # 음소거 해 줘 그러면 ...? / 지금 어디야 하고 물어보면: what one would say, asked about (not 그럼 좋아지겠지: a hope)
+        asked_then = per[i].mood == "request" and first in p.quoting_conj and per[j].mood in QUESTION_MOODS \
+            and not any(key(m) in p.supposed for m in nxt)
+        if quoted or asked_then:
+            per[i].reported = True
             per[i].signals.append(f"quoted_by:{nxt[0].form}")
 
 
 def _stop_said_to_somebody(clauses: list[ClauseAnalysis], per: list[Reading], p: Patterns) -> None:
-    """야 그만 해라, 장난치지 마라: a stop said with a prohibition of an act that is none of the robot's is said to
-    whoever does that act (a child, a sibling), not a voice stop for the robot (멈춰, 가지 마 still is)."""
+    """Which stops are no voice stop for the robot (멈춰, 가지 마 still are): one said with a prohibition of an act
+    none of the robot's (야 그만 해라, 장난치지 마라) or in a turn that calls people is theirs; one aimed at another
+    thing (TV 꺼) is a request for it; one repeated or quoted is told."""
     forbids_other = any(r.polarity == "prohibited" and not c.capabilities and not c.mentions and c.has_predicate
                         for c, r in zip(clauses, per))
-    # (그만 좀 해라 너네 / 다들 의자에 앉는 거야 자 정지: a stop in a turn that calls people is theirs)
-    people = any(r.agent == "third_person" and any(s.startswith("vocative") for s in r.signals) for r in per) or any(
-        any(k in p.voc_words for k in ms) or any(contains(ms, g) for g in p.voc_groups)
-        for ms in ([key(m) for m in c.morphemes] for c in clauses))
+    people = calls_people(clauses, per, p)  # (그만 좀 해라 너네 / 다들 의자에 앉는 거야 자 정지)
     for r in per:
         if r.mood == "stop" and (forbids_other or people or r.agent == "third_person"):
             r.mood, r.agent = "request", "third_person"
             r.signals.append("stop_said_to:somebody")
+        elif r.mood == "stop" and r.target_owner:  # TV 꺼 / 꺼 스마트 플러그: a request for that thing, no voice stop
+            r.mood = "request"
         elif r.mood == "stop" and r.reported:  # 따라 해 봐 꺼: words repeated or quoted stop nothing
             r.mood = "statement"
             r.signals.append("stop_reported")
@@ -392,9 +394,7 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: Normal
         reading = read_clause(c, p, paired)
         reading.target_owner = owned_by_other_thing(c, registry.speech_acts)
         if reading.mood == "stop" and reading.target_owner is None:
-            reading.target_owner = thing_named(c, registry.speech_acts)
-            if reading.target_owner:  # TV 꺼 / 세탁기 멈춰: a stop aimed at another thing in the home, not at the robot
-                reading.mood = "request"
+            reading.target_owner = thing_named(c, registry.speech_acts)  # TV 꺼 / 세탁기 멈춰: another thing's stop
         _person_before_a_setting(c, reading, p)
         a_rooms_purifier(c, reading, p)
         if reading.target_owner:

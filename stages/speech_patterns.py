@@ -32,6 +32,13 @@ class Patterns:
         self.fused_endings = dict(voc.fused_endings)
         self.voc_copula_read = tuple(tuple(v.split("/")) for v in voc.copula_read)
 
+    def _told_or_quoted(self, lex: SpeechActLexicon) -> None:
+        """What makes words told rather than asked: finding out, a command said as what one would say (그러면 ...?)
+        unless what follows is supposed (-겠-), what is done at times (-기도 하), an exclamation (오 대박)."""
+        self.finding_out, self.habitual = _pairs(lex.finding_out_verbs), _sequences(lex.habitual_runs)
+        self.quoting_conj, self.supposed = _pairs(lex.quoting_conjunctions), _pairs(lex.supposition_markers)
+        self.exclamatory = _pairs(lex.exclamatory_words)
+
     def __init__(self, lex: SpeechActLexicon):
         pairs = _pairs
         self.prohibit_conn, self.prohibit_aux = pairs(lex.prohibitive.connectives), pairs(lex.prohibitive.auxiliaries)
@@ -66,7 +73,7 @@ class Patterns:
         self.person_acts, self.sequence_end = pairs(lex.person_acts), pairs(lex.sequence_endings)
         self.conjecture, self.service_declare = (pairs(lex.conjecture_endings), pairs(lex.conjecture_auxiliaries)), pairs(lex.service_declaratives)
         self.open_question_end, self.indirect_question = pairs(lex.open_question_endings), pairs(lex.indirect_question_endings)
-        self.finding_out, self.quoting_conj, self.habitual = pairs(lex.finding_out_verbs), pairs(lex.quoting_conjunctions), _sequences(lex.habitual_runs)
+        self._told_or_quoted(lex)
         sq = lex.scope_question
         self.scope_particles, self.scope_endings = (pairs(sq.particles), pairs(sq.endings)) if sq else (frozenset(), frozenset())
         self.intonation_end = pairs(lex.intonation_endings)
@@ -74,7 +81,7 @@ class Patterns:
         self.feature_nouns = pairs(iq.feature_nouns) if iq else frozenset()
         self.diagnosis_nouns = pairs(iq.diagnosis_nouns) if iq else frozenset()
         self.verdict_preds = pairs(iq.verdict_predicates) if iq else frozenset()
-        self.social_ic, self.exclamatory = pairs(lex.social_interjections), pairs(lex.exclamatory_words)
+        self.social_ic = pairs(lex.social_interjections)
         self.event_verbs, self.malfunction = pairs(lex.event_verbs), pairs(lex.malfunction_predicates)
         self.unbidden, self.inchoative, self.inner_events = pairs(lex.unbidden_verbs), pairs(lex.inchoative_aux), pairs(lex.inner_events)
         self.lessening, self.permit_granted = pairs(lex.lessening), pairs(lex.permission.granted)
