@@ -90,6 +90,9 @@ SETS = {
     "blind_v32_fit (overheard talk, other systems, fragments and slips, product questions, requests, half raw ASR; written blind 2026-12-05 session 41, fit part)":
         ROOT / "data/utterances/blind_v32_fit.jsonl",
     "blind_v32_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v32_holdout.jsonl",
+    "blind_v37_fit (overheard talk, other devices and brands, fragments and slips, product questions, requests, mostly raw ASR; written blind 2026-12-05 session 42, fit part)":
+        ROOT / "data/utterances/blind_v37_fit.jsonl",
+    "blind_v37_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v37_holdout.jsonl",
     "talk_redteam_v20 (red-team talk: requests to people or other devices with a reason after a comma, product words asked of family, rules for later, media and games; written blind 2026-12-04 session 34, fit)":
         ROOT / "data/utterances/talk_redteam_v20.jsonl",
     "talk_redteam_v22 (red-team talk: calls mid-turn, other assistants and devices by name, narration and play, plans among people, slips, dialect; written blind 2026-12-04 session 35, fit)":
@@ -118,6 +121,8 @@ SETS = {
     "dqr_holdout_v6 questions (written blind, never tuned on)": ROOT / "data/questions/dqr_holdout_v6.jsonl",
     "dqr_train_v7 questions (written blind, fit set)": ROOT / "data/questions/dqr_train_v7.jsonl",
     "dqr_holdout_v7 questions (written blind, never tuned on)": ROOT / "data/questions/dqr_holdout_v7.jsonl",
+    "dqr_train_v8 questions (written blind, fit set)": ROOT / "data/questions/dqr_train_v8.jsonl",
+    "dqr_holdout_v8 questions (written blind, never tuned on)": ROOT / "data/questions/dqr_holdout_v8.jsonl",
 }
 CORPORA = ROOT.parent / "shared" / "corpora"
 
