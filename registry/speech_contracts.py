@@ -338,8 +338,8 @@ class SpeechActLexicon(_Model):
     clause ends on is a fact of the manual (a warranty, a part's life), never the robot's state now."""
     answer_shapes: list[AnswerShape] = Field(default_factory=list)
     purpose_endings: Morphemes = Field(default_factory=list)
-    """켜 줘, 카메라 안 돌아가게: a last clause in one of these after a request says what the request is for; it
-    does not turn the request into its own mood."""
+    """켜 줘, 카메라 안 돌아가게: a last clause in one of these after a request says what it is for, not a mood."""
+    how_to_conditionals: Morphemes = Field(default_factory=list)  # 화면 밝게 하려면: a turn ending on one asks how
     indefinite_followers: Morphemes = Field(default_factory=list)
     """배터리 얼마 없어 / 얼마 안 남았어: a question word right before one of these says "little", it asks nothing
     (unless the turn has a question mark)."""

@@ -273,6 +273,10 @@ def _asked_mood(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: Readin
             return "exclamation"
         sig.append("vocalization")  # 흐음, 휴우, 쯧쯧: a vocalization says nothing to anybody
         return "fragment"
+    said = [k for k in ms if not k[1].startswith(("S", "J")) and k not in p.intonation_end]
+    if said and said[-1] in p.how_to_conditionals and c.connective in ("", *ENDS_SENTENCE):
+        sig.append("how_to_elided")  # 화면 좀 더 밝게 하려면(요): 어떻게 해 left unsaid, nothing is asked of the robot
+        return "knowledge_question"
     stem = next((k for k in reversed(ms) if not k[1].startswith("S")), ("", ""))
     if (cut := stem[1] in VERB_TAGS and closed_syllable(stem[0])) or awaits_predicate(c.morphemes, c.connective):
         out.cut_off = True  # 사진 찍 / 화면 밝.: a stem ending in a consonant cannot end a Korean sentence (nor 공기가 좀…)

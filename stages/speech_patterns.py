@@ -37,7 +37,7 @@ class Patterns:
         unless what follows is supposed (-겠-), what is done at times (-기도 하), an exclamation (오 대박)."""
         self.finding_out, self.habitual = _pairs(lex.finding_out_verbs), _sequences(lex.habitual_runs)
         self.quoting_conj, self.supposed = _pairs(lex.quoting_conjunctions), _pairs(lex.supposition_markers)
-        self.exclamatory = _pairs(lex.exclamatory_words)
+        self.exclamatory, self.how_to_conditionals = _pairs(lex.exclamatory_words), _pairs(lex.how_to_conditionals)
 
     def __init__(self, lex: SpeechActLexicon):
         pairs = _pairs
@@ -261,10 +261,12 @@ def asks_by_shape(matrix: list[tuple[str, str]], last_pred: tuple[str, str] | No
 def finds_out(matrix: list[tuple[str, str]], p: Patterns) -> bool:
     """공기 어떤지만 확인해, 배터리 얼마나 남았는지 봐: an indirect question (indirect_question_endings) that a verb of
     finding out (finding_out_verbs) takes as its object, in a clause a sentence ending closes (not 공기 어떤지 보게: so
-    that one sees it, purpose_endings); the question word inside asks the hearer nothing."""
+    that one sees it, purpose_endings); the question word inside asks the hearer nothing, one after the verb asks it
+    (얼마나 남았는지 보려면 어떻게 해: how to find out)."""
     at = next((i for i, k in enumerate(matrix) if k in p.indirect_question), None)
     closed = matrix[-1][1] == "EF" and matrix[-1] not in p.purpose_endings
-    return at is not None and closed and any(k in p.finding_out for k in matrix[at + 1:])
+    verb = next((i for i in range(at + 1, len(matrix)) if matrix[i] in p.finding_out), None) if at is not None else None
+    return verb is not None and closed and not any(k in p.question_words for k in matrix[verb + 1:])
 
 
 def ends_on_a_period(matrix: list[tuple[str, str]], p: Patterns) -> bool:

@@ -1419,3 +1419,12 @@ def test_a_sequence_whose_voice_trails_off_is_asked_back(runner, text):
     record = _route(runner, text)
     assert actions(record) == [] and record.family == "STT_NULL", (text, record.family)
     assert "move_to_room" in [a[0] for a in actions(_route(runner, "작은방으로 이동해서 청정", position="거실"))]
+
+
+@pytest.mark.parametrize("text", ["화면 좀 더 밝게 하려면", "거실 가려면", "필터 얼마나 남았는지 보려면 어떻게 해요"])
+def test_how_to_do_it_asked_with_its_question_left_unsaid_is_a_product_question(runner, text):
+    """A turn that ends on -(으)려면 (speech_acts how_to_conditionals) asks how, 어떻게 해 left unsaid; a question word
+    after a verb of finding out asks how to find out (얼마나 남았는지 보려면 어떻게 해), it is no request to look."""
+    record = _route(runner, text)
+    assert actions(record) == [] and record.family == "DQR", (text, record.family)
+    assert [a[0] for a in actions(_route(runner, "배터리 얼마나 남았는지 봐 줘"))] == ["battery_status"]
