@@ -311,8 +311,8 @@ def _asked_knowledge(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: R
     if f.needs and f.intoned:
         sig.append("necessity")
         return "knowledge_question"
-    if f.tells and (f.how or s.asks_word) and not f.state_caps:
-        sig.append("asks_to_explain")  # 음소거 뭔지 설명해 줘: asks how something works
+    if f.tells and (f.how or s.asks_word) and not f.state_caps or f.tells and f.criterion:
+        sig.append("asks_to_explain")  # 음소거 뭔지 설명해 줘 / 사용 온도 범위 알려 줘: how it works, what the manual sets
         return "knowledge_question"
     if not s.question:
         return None

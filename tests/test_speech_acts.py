@@ -1428,3 +1428,12 @@ def test_how_to_do_it_asked_with_its_question_left_unsaid_is_a_product_question(
     record = _route(runner, text)
     assert actions(record) == [] and record.family == "DQR", (text, record.family)
     assert [a[0] for a in actions(_route(runner, "배터리 얼마나 남았는지 봐 줘"))] == ["battery_status"]
+
+
+@pytest.mark.parametrize("text", ["공기질 좋음은 수치가 몇 이하일 때예요", "몇 도까지 추운 데서 써도 괜찮아? 사용 온도 범위 알려 줄래?"])
+def test_a_threshold_or_range_asked_for_is_the_manuals_not_the_state_now(runner, text):
+    """몇 이하 / 몇 이상 (speech_acts criterion_phrases) asks where a band ends; a request to tell a range (범위 알려 줘)
+    asks what the manual sets; neither reads the sensor."""
+    record = _route(runner, text)
+    assert actions(record) == [] and record.family == "DQR", (text, record.family)
+    assert [a[0] for a in actions(_route(runner, "온도 알려 줘"))] == ["temperature_humidity"]
