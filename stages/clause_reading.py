@@ -12,7 +12,7 @@ from registry.contracts import Agent, Mood, Polarity
 from stages._clauses import ENDS_SENTENCE, VERB_TAGS, ClauseAnalysis
 from stages._matchers import compact
 from stages._addressee import named_subject, person_act, person_purpose, robot_called_after, vocative
-from stages.speech_patterns import (Patterns, asks_by_shape, asks_how, asks_leave, awaits_predicate, closed_syllable, complains, offers, ends_on_a_period,
+from stages.speech_patterns import (Patterns, asks_by_shape, asks_how, asks_leave, awaits_predicate, diagnoses, closed_syllable, complains, offers, ends_on_a_period,
                                     contains, finds_out, follows, happens, key)
 
 Pair = tuple[str, str]
@@ -332,6 +332,9 @@ def _asked_knowledge(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: R
         return _suggestion(s, p, out)
     if f.criterion:
         sig.append("asks_criterion")  # 몇부터 나쁨이야? 좋음 기준이 몇이야?: the manual's threshold, not the state now
+        return "knowledge_question"
+    if f.state_caps and diagnoses(s.matrix, f.last_pred, f.pred_at, p) and not c.unsupported:
+        sig.append("asks_diagnosis")  # 공기 나쁨으로 나오는데 센서 고장인가?: whether it is broken, not the air now
         return "knowledge_question"
     if f.state_caps and not f.explains:
         return "state_question"

@@ -251,11 +251,16 @@ def asks_by_shape(matrix: list[tuple[str, str]], last_pred: tuple[str, str] | No
         return True
     if other_thing:
         return False
-    if last_pred[1] == "VCP" and pred_at > 0 and matrix[pred_at - 1] in p.diagnosis_nouns:
+    if diagnoses(matrix, last_pred, pred_at, p):
         return True
     # 올라타는데 is read 는/ETM 데/NNB as often as 는데/EC
     premise = any(k in p.premise or (k == ("데", "NNB") and i and ms[i - 1][1] == "ETM") for i, k in enumerate(ms))
     return lemma in p.verdict_preds and premise
+
+
+def diagnoses(matrix: list[tuple[str, str]], last_pred: tuple[str, str] | None, pred_at: int | None, p: Patterns) -> bool:
+    """고장인가 / 센서 문제야: the clause ends on a diagnosis noun (intoned_questions diagnosis_nouns) with the copula."""
+    return last_pred is not None and last_pred[1] == "VCP" and bool(pred_at) and matrix[pred_at - 1] in p.diagnosis_nouns
 
 
 def finds_out(matrix: list[tuple[str, str]], p: Patterns) -> bool:

@@ -1437,3 +1437,12 @@ def test_a_threshold_or_range_asked_for_is_the_manuals_not_the_state_now(runner,
     record = _route(runner, text)
     assert actions(record) == [] and record.family == "DQR", (text, record.family)
     assert [a[0] for a in actions(_route(runner, "온도 알려 줘"))] == ["temperature_humidity"]
+
+
+def test_whether_it_is_broken_asked_after_what_it_shows_asks_the_manual(runner):
+    """A question ending on a diagnosis noun with the copula (센서 고장인가?) asks whether it is broken, even after
+    the state it shows (공기 나쁨으로 나오는데); another appliance's (세탁기 고장인가?) stays a remark."""
+    record = _route(runner, "환기 다 했는데도 계속 공기 나쁨으로 나오는데 센서 고장인가?")
+    assert actions(record) == [] and record.family == "DQR", record.family
+    assert _route(runner, "세탁기 고장인가?").family != "DQR"
+    assert [a[0] for a in actions(_route(runner, "공기 나쁨이야?"))] == ["air_quality"]
