@@ -167,8 +167,8 @@ class OtherTargets(_Model):
     """What is played on another device (영상, 음악): the robot plays nothing, so a device word this noun owns
     right before it (영상 소리 좀 꺼, 음악 볼륨 줄여) is that device's; named elsewhere it owns nothing (노래 좋다)."""
     carried_capabilities: list[str] = Field(default_factory=list)
-    """Capabilities a thing also has (소리, 밝기): a request for one right after a remark whose subject is a thing
-    (티비 화면 눈 아파 밝기 낮춰 줄래) is aimed at that thing."""
+    """Capabilities a thing also has (소리, 밝기), aimed at it right after a remark about it (티비 화면 눈 아파 밝기 낮춰 줄래)."""
+    class_nouns: list[str] = Field(default_factory=list)  # 공기청정기: after a thing's name (큐브 공기청정기), part of it
     places_beside: list[str] = Field(default_factory=list)
     """Nouns of a place beside a thing (옆, 앞, 위): 난로 옆에 세워 뒀더니 names where, not what is spoken of."""
 

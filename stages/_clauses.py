@@ -88,6 +88,9 @@ def _things(c: ClauseAnalysis, lex: SpeechActLexicon):
             continue  # 난로 옆에: a place beside the thing
         if len(name) > 1 or any(mo.form.lower() == name and mo.tag.startswith(("NN", "SL")) for mo in c.morphemes):
             yield found.end(), lex.thing_of[name]
+            kind = max((w for w in lex.other_targets.class_nouns if c.compact.startswith(w, found.end())), key=len, default="")
+            if kind:
+                yield found.end() + len(kind), lex.thing_of[name]  # 큐브 공기청정기 나이트 모드: its name goes on
 
 
 def thing_named(c: ClauseAnalysis, lex: SpeechActLexicon) -> str | None:
