@@ -341,8 +341,8 @@ class SpeechActLexicon(_Model):
     """켜 줘, 카메라 안 돌아가게: a last clause in one of these after a request says what it is for, not a mood."""
     how_to_conditionals: Morphemes = Field(default_factory=list)  # 화면 밝게 하려면: a turn ending on one asks how
     indefinite_followers: Morphemes = Field(default_factory=list)
-    """배터리 얼마 없어 / 얼마 안 남았어: a question word right before one of these says "little", it asks nothing
-    (unless the turn has a question mark)."""
+    """배터리 얼마 없어 / 얼마 안 남았어: a question word right before one of these says "little" (unless marked "?")."""
+    asking_verbs: Morphemes = Field(default_factory=list)  # 어디 있는지 물어보면 알려 줘?: a condition of being asked
     person_purposes: PersonPurposes | None = None
     how_state_verbs: Morphemes = Field(default_factory=list)
     """배터리 어떻게 돼?: a how phrase followed by one of these asks for a state, not a method."""

@@ -17,6 +17,7 @@ from stages._calls import called_after_the_request, called_at_the_end, called_fi
 from stages._anchoring import bare_directions
 from stages._turn_anchoring import analyse
 from stages._clauses import ENDS_SENTENCE, QUESTION_MOODS, ClauseAnalysis, in_order, last_said, only_modifiers, thing_named
+from stages._suppositions import SUPPOSED, supposed_by_a_condition, supposes
 from stages._owners import a_rooms_purifier, owned_by_other_thing, owner_named_at_the_end, owner_played_nearby, owner_said_before
 from stages._matchers import matchers_for
 from stages.clause_reading import Reading, cut_off_word, read_clause
@@ -250,21 +251,6 @@ def _answers_somebody(clauses: list[ClauseAnalysis], per: list[Reading], p: Patt
         per[first].signals += [f"vocative:{answer[0][0]}", "answers_somebody"]
 
 
-def _supposed_by_a_condition(clauses: list[ClauseAnalysis], per: list[Reading]) -> None:
-    """터보로 돌리면 배터리 금방 닳아?: a question right after a condition asks what would be then, not what the robot's
-    state is now (a request after one is still a guarded request: 나쁘면 알려 줘)."""
-    order = in_order(clauses)
-    for before, i in zip(order, order[1:]):
-        if clauses[before].role == "guard" and per[i].mood in ("state_question", "question"):
-            per[i].signals.append("supposed_by_condition")
-
-
-def _supposes(c: ClauseAnalysis, p: Patterns) -> bool:
-    """몇 이하여야 좋음으로 나와? 터보로 돌려도 배터리 남아 있을까?: a clause that supposes (-어야, -어도 joined to its
-    predicate) asks what would be, not what the robot's state is now; one with 원래 / 보통 asks what is usual."""
-    return any((m.form, m.tag) in p.supposing for m in c.morphemes[:-1]) or any((m.form, m.tag) in p.usual for m in c.morphemes)
-
-
 def _speech_act(c: ClauseAnalysis, r: Reading, words_max: int, p: Patterns) -> SpeechAct:
     """The frozen contract of a reading, with the two licences it grants."""
     clean = r.polarity == "affirmative" and r.agent == "robot" and not r.reported and not r.target_owner and not r.means_of \
@@ -279,7 +265,7 @@ def _speech_act(c: ClauseAnalysis, r: Reading, words_max: int, p: Patterns) -> S
                               and (r.polarity == "affirmative" or (r.polarity == "negated" and r.mood in ("state_question", "question")))
                               and (r.mood in _ASKING or short_fragment)
                               and not (r.past and (r.mood not in ("state_question", "question") or "past_perfect" in r.signals))
-                              and not (r.mood in _ASKING and (_supposes(c, p) or "supposed_by_condition" in r.signals))),
+                              and not (r.mood in _ASKING and (supposes(c, p) or SUPPOSED in r.signals))),
     )
 
 
@@ -434,7 +420,7 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: Normal
     _stop_said_to_somebody(clause_candidates, per, p)
     _bodies_moved(clause_candidates, per, registry.speech_acts)
     _mark_messages(clause_candidates, per)
-    _supposed_by_a_condition(clause_candidates, per)
+    supposed_by_a_condition(clause_candidates, per, p)
     _run_into_a_remark(clause_candidates, per, normalized_text, registry.speech_acts)
     words_max = registry.speech_acts.fragment_max_words
     return [_speech_act(c, r, words_max, p) for c, r in zip(clause_candidates, per)]

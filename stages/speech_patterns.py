@@ -38,6 +38,7 @@ class Patterns:
         self.finding_out, self.habitual = _pairs(lex.finding_out_verbs), _sequences(lex.habitual_runs)
         self.quoting_conj, self.supposed = _pairs(lex.quoting_conjunctions), _pairs(lex.supposition_markers)
         self.exclamatory, self.how_to_conditionals = _pairs(lex.exclamatory_words), _pairs(lex.how_to_conditionals)
+        self.asking_verbs = _pairs(lex.asking_verbs)
 
     def __init__(self, lex: SpeechActLexicon):
         pairs = _pairs

@@ -1456,3 +1456,12 @@ def test_another_makers_appliance_is_not_the_robot(runner):
         assert actions(record) == [] and record.family == "UNS", (text, record.family)
     assert [a[0] for a in actions(_route(runner, "공기청정기 나이트 모드 켜"))] == ["night_mode"]
     assert _route(runner, "삼성 서비스센터 토요일에도 문 열어?").family == "FRG"
+
+
+@pytest.mark.parametrize("text", ["지금 어느 방에 있는지 물어보면 알려 줘?", "충전하고 있을 때 배터리 물어보면 뭐뭐 알려 주나?"])
+def test_what_it_tells_when_asked_is_a_question_about_the_robot(runner, text):
+    """A condition of being asked (speech_acts asking_verbs: 물어보면) makes the question after it ask how the robot
+    answers then, not ask it now; a question after any other condition still supposes (터보로 돌리면 배터리 금방 닳아?)."""
+    record = _route(runner, text)
+    assert actions(record) == [] and record.family == "DQR", (text, record.family)
+    assert any("asked_what_then" in c.speech_act.signals for c in record.evidence.clauses)

@@ -1,0 +1,35 @@
+"""What a turn supposes rather than asks: a question after a condition, a clause that supposes (-어야, -어도), and
+what one would be told when one asks (물어보면 알려 줘?)."""
+
+from __future__ import annotations
+
+from stages._clauses import ClauseAnalysis, in_order
+from stages.clause_reading import Reading
+from stages.speech_patterns import Patterns, key
+
+SUPPOSED = "supposed_by_condition"
+"""The signal of a question asked under a condition: what would be then, not the robot's state now."""
+
+
+def supposed_by_a_condition(clauses: list[ClauseAnalysis], per: list[Reading], p: Patterns) -> None:
+    """터보로 돌리면 배터리 금방 닳아?: a question right after a condition asks what would be then, not what the robot's
+    state is now (a request after one is still a guarded request: 나쁘면 알려 줘). A condition of being asked
+    (speech_acts asking_verbs: 어느 방에 있는지 물어보면 알려 줘?) makes a question after it ask how the robot
+    answers then: a question about the robot, not a request to tell it now."""
+    order = in_order(clauses)
+    for before, i in zip(order, order[1:]):
+        if clauses[before].role != "guard":
+            continue
+        asked = any(key(m) in p.asking_verbs for m in clauses[before].morphemes)
+        if asked and per[i].mood in ("request", "state_question", "question") and "?" in clauses[i].text + clauses[i].connective \
+                or asked and per[i].mood in ("state_question", "question"):
+            per[i].mood = "knowledge_question"
+            per[i].signals.append("asked_what_then")
+        elif per[i].mood in ("state_question", "question"):
+            per[i].signals.append(SUPPOSED)
+
+
+def supposes(c: ClauseAnalysis, p: Patterns) -> bool:
+    """몇 이하여야 좋음으로 나와? 터보로 돌려도 배터리 남아 있을까?: a clause that supposes (-어야, -어도 joined to its
+    predicate) asks what would be, not what the robot's state is now; one with 원래 / 보통 asks what is usual."""
+    return any((m.form, m.tag) in p.supposing for m in c.morphemes[:-1]) or any((m.form, m.tag) in p.usual for m in c.morphemes)
