@@ -320,8 +320,9 @@ def _asked_knowledge(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: R
     if out.polarity == "negated" and any(k in p.unable for k in s.matrix):
         sig.append("ability_denied")  # 노래 같은 건 못 틀어 주지?: whether it can, asked as "it can't, can it?"
         return "knowledge_question"
-    if s.benefactive and "?" in c.text and final in p.scope_endings and any(k in p.scope_particles for k in s.matrix):
-        sig.append("asks_scope")  # 포름알데히드도 잡아 줘?: whether it does that too, not a request
+    asks_itself = "?" in c.text or final in p.question_end and final not in p.intonation_end  # (재 주냐: no mark needed)
+    if s.benefactive and asks_itself and final in p.scope_endings and any(k in p.scope_particles for k in s.matrix):
+        sig.append("asks_scope")  # 포름알데히드도 잡아 줘? / 습도도 재 주냐: whether it does that too, not a request
         return "knowledge_question"
     at = _last_at(s.matrix, final)
     if (s.benefactive or final in p.asking_request_end) and not offers(s.matrix, final, at, p):

@@ -636,7 +636,8 @@ def test_a_supposing_question_checks_nothing_and_a_plain_one_still_does(runner):
     assert plain.family == "ODL" and actions(plain), actions(plain)
 
 
-@pytest.mark.parametrize("text", ["새집 증후군 포름알데히드도 잡아 줘?", "바이러스나 세균도 99% 걸러 줘요?"])
+@pytest.mark.parametrize("text", ["새집 증후군 포름알데히드도 잡아 줘?", "바이러스나 세균도 99% 걸러 줘요?",
+                                  "방 안 온도랑 습도도 재 주냐"])  # (-냐 asks with no mark)
 def test_asking_whether_it_does_that_too_is_a_product_question(runner, text):
     record = _replied(runner, text, "DQR")
     assert "asks_scope" in _act(record).signals
