@@ -93,6 +93,9 @@ SETS = {
     "blind_v37_fit (overheard talk, other devices and brands, fragments and slips, product questions, requests, mostly raw ASR; written blind 2026-12-05 session 42, fit part)":
         ROOT / "data/utterances/blind_v37_fit.jsonl",
     "blind_v37_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v37_holdout.jsonl",
+    "blind_v38_fit (everyday talk, other systems and assistants, fragments, product questions and problem reports; no requests; 92% without marks; written blind 2026-12-05 session 42, fit part)":
+        ROOT / "data/utterances/blind_v38_fit.jsonl",
+    "blind_v38_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v38_holdout.jsonl",
     "talk_redteam_v20 (red-team talk: requests to people or other devices with a reason after a comma, product words asked of family, rules for later, media and games; written blind 2026-12-04 session 34, fit)":
         ROOT / "data/utterances/talk_redteam_v20.jsonl",
     "talk_redteam_v22 (red-team talk: calls mid-turn, other assistants and devices by name, narration and play, plans among people, slips, dialect; written blind 2026-12-04 session 35, fit)":
