@@ -21,6 +21,8 @@ class NumberConverter:
         self.native_tens = numbers["native_tens"]
         self.standalone = set(numbers["standalone_native"])
         self.verb_spellings = frozenset(numbers.get("standalone_verb_spellings", []))
+        self.verb_after = frozenset(numbers.get("standalone_verb_after_words", []))
+        self.verb_forms = frozenset(numbers.get("standalone_verb_forms", []))
         self.level_counters = set(numbers.get("level_counters", []))
         self.ambiguous_lone = set(numbers.get("ambiguous_lone_sino", []))
         self.lookalikes = frozenset(numbers.get("word_lookalikes", []))
@@ -86,8 +88,9 @@ class NumberConverter:
 
         def standalone(m: re.Match) -> str:
             spelled = m.string[m.start():].split(" ", 1)[0].rstrip("?.!,")
-            if spelled in self.verb_spellings:
-                return m.group(0)  # 몇 시까지 하나요?: the verb 하다 asked, not the number one
+            before = m.string[:m.start()].split()
+            if spelled in self.verb_spellings or (before and before[-1] in self.verb_after and spelled in self.verb_forms):
+                return m.group(0)  # 몇 시까지 하나요? / 건강 측정 못 하나: the verb 하다 asked, not the number one
             return str(self.native_units[m.group(1)])
 
         text = self._native_re.sub(native, text)

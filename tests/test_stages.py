@@ -29,6 +29,9 @@ def test_normalization_turns_number_words_into_digits(registry):
     # "하나요" is 하 + 나요 (do they?), a lone 하나 the number
     assert _nt("우체국 몇 시까지 하나요?", registry).text == "우체국 몇 시까지 하나요?"
     assert _nt("풍량 하나로", registry).text == "풍량 1로"
+    # after a negator or 왜 / 잘, a lone 하나 is the verb asked (numbers standalone_verb_after_words)
+    assert _nt("건강 측정 못 하나", registry).text == "건강 측정 못 하나"
+    assert _nt("사진 하나만 찍어 줘", registry).text == "사진 1만 찍어 줘"
     # "이번 주", "이번에" is "this week / this time", "이분" "this person"; a spaced "이 번" is still a level
     assert _nt("이번 주 토요일에 예약해 줘", registry).text == "이번 주 토요일에 예약해 줘"
     assert _nt("기준금리 이번에 동결됐어?", registry).text == "기준금리 이번에 동결됐어?"
@@ -84,3 +87,9 @@ def test_time_parser(registry):
     assert p.parse("30 분 뒤에").start_time == "+00:30"
     assert p.parse("밤 12시").start_time == "00:00"
     assert p.parse("10분 타이머").duration_s == 600
+
+
+def test_chungcheong_endings_read_as_their_standard_forms(registry):
+    """-유 for -요 after any ending (lexicon dialect_endings: 가유, 거여유, 맞지유) and 가유 as a word of its own."""
+    assert _nt("이거 배터리 한 번 충전하면 얼마나 가유", registry).text.endswith("얼마나 가요")
+    assert _nt("애기 방에 둬도 괜찮은 거여유", registry).text.endswith("거예요")
