@@ -338,7 +338,7 @@ def _from_cue_on(clauses: list[ClauseAnalysis], runs) -> list[int]:
     order = in_order(clauses)
     ms = [m for i in order for m in clauses[i].morphemes]
     keys = [key(m) for m in ms]
-    at = next((ms[j].start for j in range(len(ms)) for run in runs if tuple(keys[j:j + len(run)]) == run), None)
+    at = next((ms[j].start for j in range(len(ms)) for run in runs if keys[j] == run[0] and tuple(keys[j:j + len(run)]) == run), None)
     return [] if at is None else [i for i in order if clauses[i].end > at]
 
 

@@ -164,7 +164,10 @@ def asks_leave(ms: list[tuple[str, str]], p: "Patterns") -> int | None:
 def contains(ms: list[tuple[str, str]], seq: tuple[tuple[str, str], ...]) -> bool:
     """Whether the morphemes hold `seq` as a contiguous run."""
     n = len(seq)
-    return bool(n) and any(tuple(ms[i:i + n]) == seq for i in range(len(ms) - n + 1))
+    if not n:
+        return False
+    first = seq[0]  # (compare the first morpheme before slicing: most runs never start in a clause)
+    return any(ms[i] == first and tuple(ms[i:i + n]) == seq for i in range(len(ms) - n + 1))
 
 
 def follows(ms: list[tuple[str, str]], first: frozenset, then: frozenset, within: int = 3) -> int | None:
