@@ -1452,7 +1452,7 @@ def test_whether_it_is_broken_asked_after_what_it_shows_asks_the_manual(runner):
 def test_another_makers_appliance_is_not_the_robot(runner):
     """A maker's name before a device word (speech_acts other_targets makers: 삼성, 엘지, 다이슨) names another thing:
     its command is UNS, never the robot's; the maker's service centre is still a question about the world (FRG)."""
-    for text in ("안방에 있는 삼성 공기청정기 꺼 줘", "큐브 공기청정기 나이트 모드 켜"):  # (other_targets class_nouns)
+    for text in ("안방에 있는 삼성 공기청정기 꺼 줘", "큐브 공기청정기 나이트 모드 켜", "헤이 구글 식세기 시작해"):  # (class_nouns)
         record = _route(runner, text)
         assert actions(record) == [] and record.family == "UNS", (text, record.family)
     assert [a[0] for a in actions(_route(runner, "공기청정기 나이트 모드 켜"))] == ["night_mode"]
