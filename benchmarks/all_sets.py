@@ -96,6 +96,9 @@ SETS = {
     "blind_v38_fit (everyday talk, other systems and assistants, fragments, product questions and problem reports; no requests; 92% without marks; written blind 2026-12-05 session 42, fit part)":
         ROOT / "data/utterances/blind_v38_fit.jsonl",
     "blind_v38_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v38_holdout.jsonl",
+    "requests_v39_fit (requests to the robot with reasons, guards, politeness, dialect, several steps, schedules; written blind 2026-12-05 session 42, fit part)":
+        ROOT / "data/utterances/requests_v39_fit.jsonl",
+    "requests_v39_holdout (same, never tuned on)": ROOT / "data/utterances/requests_v39_holdout.jsonl",
     "talk_redteam_v20 (red-team talk: requests to people or other devices with a reason after a comma, product words asked of family, rules for later, media and games; written blind 2026-12-04 session 34, fit)":
         ROOT / "data/utterances/talk_redteam_v20.jsonl",
     "talk_redteam_v22 (red-team talk: calls mid-turn, other assistants and devices by name, narration and play, plans among people, slips, dialect; written blind 2026-12-04 session 35, fit)":
