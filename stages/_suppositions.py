@@ -31,5 +31,8 @@ def supposed_by_a_condition(clauses: list[ClauseAnalysis], per: list[Reading], p
 
 def supposes(c: ClauseAnalysis, p: Patterns) -> bool:
     """몇 이하여야 좋음으로 나와? 터보로 돌려도 배터리 남아 있을까?: a clause that supposes (-어야, -어도 joined to its
-    predicate) asks what would be, not what the robot's state is now; one with 원래 / 보통 asks what is usual."""
-    return any((m.form, m.tag) in p.supposing for m in c.morphemes[:-1]) or any((m.form, m.tag) in p.usual for m in c.morphemes)
+    predicate) asks what would be, not what the robot's state is now; one with 원래 / 보통 asks what is usual. Only
+    after the clause's last premise (아무리 찾아도 안 보이길래 물어보는 건데 너 지금 어디야: the preface supposes nothing)."""
+    keys = [key(m) for m in c.morphemes]
+    start = max((i + 1 for i, k in enumerate(keys[:-1]) if k in p.premise), default=0)
+    return any(k in p.supposing for k in keys[start:-1]) or any(k in p.usual for k in keys[start:])

@@ -1466,3 +1466,11 @@ def test_what_it_tells_when_asked_is_a_question_about_the_robot(runner, text):
     record = _route(runner, text)
     assert actions(record) == [] and record.family == "DQR", (text, record.family)
     assert any("asked_what_then" in c.speech_act.signals for c in record.evidence.clauses)
+
+
+def test_a_concession_in_the_preface_supposes_nothing_of_the_question_after_it(runner):
+    """-어도 before the clause's last premise (아무리 찾아도 안 보이길래 물어보는 건데 ...) belongs to the preface: the
+    question after it still asks the robot's state now; 터보로 돌려도 배터리 남아 있을까? still supposes."""
+    record = _route(runner, "아무리 찾아도 안 보이길래 물어보는 건데 너 지금 어느 방에 있어")
+    assert [a[0] for a in actions(record)] == ["current_location"], record.family
+    assert actions(_route(runner, "터보로 돌려도 배터리 남아 있을까?")) == []
