@@ -119,6 +119,7 @@ class Wish(_Model):
 class AskingLeave(_Model):
     negators: Morphemes
     verbs: Morphemes
+    honorifics: Morphemes = Field(default_factory=list)  # 해 주시면 안 될까요: may stand before the conditional
     note: str = ""
 
 
@@ -169,8 +170,7 @@ class OtherTargets(_Model):
     carried_capabilities: list[str] = Field(default_factory=list)
     """Capabilities a thing also has (소리, 밝기), aimed at it right after a remark about it (티비 화면 눈 아파 밝기 낮춰 줄래)."""
     class_nouns: list[str] = Field(default_factory=list)  # 공기청정기: after a thing's name (큐브 공기청정기), part of it
-    places_beside: list[str] = Field(default_factory=list)
-    """Nouns of a place beside a thing (옆, 앞, 위): 난로 옆에 세워 뒀더니 names where, not what is spoken of."""
+    places_beside: list[str] = Field(default_factory=list)  # 옆, 앞, 위: 난로 옆에 세워 뒀더니 names where, not what
 
 
 def _runs(runs: list[Morphemes]) -> tuple[tuple[tuple[str, str], ...], ...]:

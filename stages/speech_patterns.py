@@ -38,7 +38,7 @@ class Patterns:
         self.finding_out, self.habitual = _pairs(lex.finding_out_verbs), _sequences(lex.habitual_runs)
         self.quoting_conj, self.supposed = _pairs(lex.quoting_conjunctions), _pairs(lex.supposition_markers)
         self.exclamatory, self.how_to_conditionals = _pairs(lex.exclamatory_words), _pairs(lex.how_to_conditionals)
-        self.asking_verbs = _pairs(lex.asking_verbs)
+        self.asking_verbs, self.leave_honorific = _pairs(lex.asking_verbs), _pairs(lex.asking_leave.honorifics)
 
     def __init__(self, lex: SpeechActLexicon):
         pairs = _pairs
@@ -152,8 +152,12 @@ def wish_good_at(ms: list[tuple[str, str]], i: int, p: "Patterns") -> bool:
 def leave_negators(ms: list[tuple[str, str]], p: "Patterns") -> list[int]:
     """Indexes of the negators of 해 주면 안 돼 (a benefactive, a conditional ending, a negator, 되): asking leave
     for an act done for me, which is a request, not a negated statement."""
-    return [i + 2 for i in range(len(ms) - 3) if ms[i] in p.benefactive and ms[i + 1] in p.wish_cond
-            and ms[i + 2] in p.leave_neg and ms[i + 3] in p.leave_verb]
+    found = []
+    for i in range(len(ms) - 3):
+        j = i + 2 if ms[i + 1] in p.leave_honorific else i + 1  # (해 주시면 안 될까요)
+        if ms[i] in p.benefactive and j + 2 < len(ms) and ms[j] in p.wish_cond and ms[j + 1] in p.leave_neg and ms[j + 2] in p.leave_verb:
+            found.append(j + 1)
+    return found
 
 
 def asks_leave(ms: list[tuple[str, str]], p: "Patterns") -> int | None:

@@ -1474,3 +1474,13 @@ def test_a_concession_in_the_preface_supposes_nothing_of_the_question_after_it(r
     record = _route(runner, "아무리 찾아도 안 보이길래 물어보는 건데 너 지금 어느 방에 있어")
     assert [a[0] for a in actions(record)] == ["current_location"], record.family
     assert actions(_route(runner, "터보로 돌려도 배터리 남아 있을까?")) == []
+
+
+@pytest.mark.parametrize("text", ["바람 세기 중간으로 맞춰 주면 고맙겠어", "작은방 가서 청정 좀 해 주시면 안 될까요",
+                                  "청정 좀 해 주시면 감사하겠습니다"])
+def test_a_polite_request_wished_for_or_asking_leave_with_honorifics_is_a_request(runner, text):
+    """-어 주면 고맙겠어 / 감사하겠습니다 wishes for what the robot does for me (wish after_conditional), and 해
+    주시면 안 될까요 asks leave with the honorific -시- before the conditional (asking_leave honorifics)."""
+    record = _route(runner, text)
+    assert record.family == "ODL" and actions(record), (text, record.family)
+    assert actions(_route(runner, "엄마가 와 주시면 고맙겠어")) == []
