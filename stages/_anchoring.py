@@ -394,6 +394,12 @@ def _role(cues: dict, connective: str, is_last: bool, times, caps: list[Capabili
     return "action"
 
 
+def _in_fillers(nt: NormalizedText, start: int, end: int, morphs: list[Morpheme], m: Matchers) -> list[bool]:
+    """Per morpheme: whether the written word it lies in only holds the floor (lexicon fragments floor_holders)."""
+    spans = [(x.start(), x.end()) for x in re.finditer(r"\S+", nt.text[start:end]) if x.group(0).strip("?.!,") in m.floor_holders]
+    return [any(s <= mo.start - start < e for s, e in spans) for mo in morphs]
+
+
 def _clause(nt: NormalizedText, span: tuple[int, int, str], index: int, is_last: bool, registry: Registry,
             m: Matchers, utterance_scope: tuple[bool, bool]) -> ClauseAnalysis:
     start, end, connective = span
@@ -423,6 +429,7 @@ def _clause(nt: NormalizedText, span: tuple[int, int, str], index: int, is_last:
         noun_count=sum(1 for mo in inside if mo.tag in ("NNG", "NNP")),
         has_proper_noun=any(mo.tag == "NNP" for mo in inside),
         filler_words=sum(1 for word in w.text.split() if word.strip("?.!,") in m.filler_words),
+        in_filler_word=_in_fillers(nt, start, end, w.morphs, m),
         start=start, end=end, morphemes=w.morphs, compact_offsets=w.offsets, in_registry_word=w.in_word,
         after_registry_word=w.after_word,
     )

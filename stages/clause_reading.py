@@ -124,8 +124,9 @@ def _shape(c: ClauseAnalysis, p: Patterns, paired: tuple[str, ...], out: Reading
     out.final = bool(ef) or (final in p.declare_end)
     benefactive = any(k in p.benefactive and not (i + 2 < len(matrix) and matrix[i + 1][1] == "ETM" and matrix[i + 2] in p.nominalizers)
                       for i, k in enumerate(matrix)) or any(k in p.request_nouns for k in matrix)
+    filler = c.in_filler_word[len(ms) - len(matrix):] if len(c.in_filler_word) == len(ms) else [False] * len(matrix)
     asks_word = any(k in p.question_words and not (i + 1 < len(matrix) and matrix[i + 1] in p.indefinite_followers)
-                    for i, k in enumerate(matrix))  # 얼마 없어 / 얼마 안 남았어: little is left, nothing is asked
+                    and not filler[i] for i, k in enumerate(matrix))  # 얼마 없어: little is left; 저 뭐시냐 ...: a filler
     asked_at = next((i for i, k in enumerate(matrix) if k in p.open_question_words), None)
     openly = asked_at is not None and final in p.open_question_end and c.connective in ("", *ENDS_SENTENCE) \
         and not any(k in p.indirect_question for k in matrix[asked_at:])  # 뭐가 달라지는데 (not 뭐가 좋은지 모르겠는데)

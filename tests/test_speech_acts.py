@@ -1484,3 +1484,15 @@ def test_a_polite_request_wished_for_or_asking_leave_with_honorifics_is_a_reques
     record = _route(runner, text)
     assert record.family == "ODL" and actions(record), (text, record.family)
     assert actions(_route(runner, "엄마가 와 주시면 고맙겠어")) == []
+
+
+def test_a_floor_holder_a_tour_and_a_quoted_consent_add_no_step(runner):
+    """저 뭐시냐 (lexicon fragments floor_holders) holds the floor and asks nothing; 집 전체 한 바퀴 is a tour of the
+    house (scanning_clean aliases), not a turn in place; 찍어도 된다고 하면 is a consent guard (lexicon guards
+    consent), not one on the air (no air_quality step is added)."""
+    record = _route(runner, "저 뭐시냐 집 전체 한 바퀴 청정 돌려 봐라")
+    assert [a[0] for a in actions(record)] == ["scanning_clean"], record.family
+    record = _route(runner, "찍어도 된다고 하면 사진 찍어 줘")
+    assert [a[0] for a in actions(record)] == ["request_consent", "take_photo"]
+    assert [a[0] for a in actions(_route(runner, "한 바퀴 돌아 봐"))] == ["rotate_in_place"]
+    assert _route(runner, "니는 뭐 하는 기계고").family == "DQR"
