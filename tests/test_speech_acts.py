@@ -1496,3 +1496,11 @@ def test_a_floor_holder_a_tour_and_a_quoted_consent_add_no_step(runner):
     assert [a[0] for a in actions(record)] == ["request_consent", "take_photo"]
     assert [a[0] for a in actions(_route(runner, "한 바퀴 돌아 봐"))] == ["rotate_in_place"]
     assert _route(runner, "니는 뭐 하는 기계고").family == "DQR"
+
+
+@pytest.mark.parametrize("text", ["지금 청정 돌아가?", "청정이 지금 돌고 있는지 봐 줄 수 있어?"])
+def test_whether_the_purifying_runs_is_asked_of_its_state(runner, text):
+    """청정 돌아가? / 청정이 돌고 있는지 (air_clean_operation aliases) asks whether purifying is running; 청정 돌려
+    (run it) is still the request to start it."""
+    assert [a[0] for a in actions(_route(runner, text))] == ["air_clean_operation"], text
+    assert [a[0] for a in actions(_route(runner, "청정 돌려 줘"))] == ["selected_room_clean"]
