@@ -1243,7 +1243,8 @@ def test_a_subject_of_a_premise_leaves_the_question_to_the_robot(runner):
 
 
 @pytest.mark.parametrize("text,expected", [("고정청정 그만해도 돼", [("stationary_purify", "stop")]),
-                                           ("나이트 모드 이제 꺼도 돼", [("night_mode", "off")])])
+                                           ("나이트 모드 이제 꺼도 돼", [("night_mode", "off")]),
+                                           ("아침 됐으니까 야간 모드 이제 풀어도 돼", [("night_mode", "off")])])
 def test_leave_given_to_stop_heard_without_a_mark_is_a_request_to_stop(runner, text, expected):
     record = _route(runner, text)
     assert [(c, o) for c, o, _, _ in actions(record)] == expected
