@@ -39,6 +39,10 @@ class NumberConverter:
         standalone_alt = "|".join(map(re.escape, sorted(self.standalone, key=len, reverse=True)))
         particle_alt = "|".join(map(re.escape, particles))
         self._standalone_re = re.compile(rf"(?<![가-힣])({standalone_alt})(?=(?:{particle_alt})?(?:\s|$|[?.!,]))")
+        heads = "|".join(map(re.escape, sorted(numbers.get("level_heads", []), key=len, reverse=True)))
+        # 볼륨 영 / 밝기 삼으로: a lone sino numeral right after a setting's name is its level
+        self._after_head_re = re.compile(
+            rf"(?<![가-힣])((?:{heads})\s)([{sino_chars}]+)(?=(?:으로|로|까지)(?:\s|$|[?.!,])|\s*$|\s*[?.!,])") if heads else None
 
     def _ends_number(self, text: str, at: int) -> bool:
         """After a counter glued to a lone numeral: the end, a non-letter, or a particle-like follower."""
@@ -93,6 +97,12 @@ class NumberConverter:
                 return m.group(0)  # 몇 시까지 하나요? / 건강 측정 못 하나: the verb 하다 asked, not the number one
             return str(self.native_units[m.group(1)])
 
+        def after_head(m: re.Match) -> str:
+            value = self._sino_value(m.group(2))
+            return f"{m.group(1)}{value}" if value is not None else m.group(0)
+
+        if self._after_head_re is not None:
+            text = self._after_head_re.sub(after_head, text)
         text = self._native_re.sub(native, text)
         text = self._sino_re.sub(sino, text)
         return self._standalone_re.sub(standalone, text)

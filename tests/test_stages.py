@@ -32,6 +32,9 @@ def test_normalization_turns_number_words_into_digits(registry):
     # after a negator or 왜 / 잘, a lone 하나 is the verb asked (numbers standalone_verb_after_words)
     assert _nt("건강 측정 못 하나", registry).text == "건강 측정 못 하나"
     assert _nt("사진 하나만 찍어 줘", registry).text == "사진 1만 찍어 줘"
+    # a lone sino numeral said last after a setting's name is its level (numbers level_heads); not 볼륨이 / 이 정도
+    assert _nt("볼륨 영", registry).text == "볼륨 0" and _nt("밝기 삼으로 해 줘", registry).text == "밝기 3으로 해 줘"
+    assert _nt("볼륨이 너무 커", registry).text == "볼륨이 너무 커" and _nt("볼륨 이 정도면 돼", registry).text == "볼륨 이 정도면 돼"
     # "이번 주", "이번에" is "this week / this time", "이분" "this person"; a spaced "이 번" is still a level
     assert _nt("이번 주 토요일에 예약해 줘", registry).text == "이번 주 토요일에 예약해 줘"
     assert _nt("기준금리 이번에 동결됐어?", registry).text == "기준금리 이번에 동결됐어?"
