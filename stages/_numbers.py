@@ -27,6 +27,7 @@ class NumberConverter:
         self.ambiguous_lone = set(numbers.get("ambiguous_lone_sino", []))
         self.lookalikes = frozenset(numbers.get("word_lookalikes", []))
         self.counter_followers = tuple(numbers.get("counter_followers", []))
+        self._followers = sorted(self.counter_followers, key=len, reverse=True)
         counters = sorted(numbers["counters"], key=len, reverse=True)
         particles = sorted(numbers["trailing_particles"], key=len, reverse=True)
         sino_chars = "".join(sorted(set(self.sino) | set(self.units)))
@@ -47,7 +48,9 @@ class NumberConverter:
     def _ends_number(self, text: str, at: int) -> bool:
         """After a counter glued to a lone numeral: the end, a non-letter, or a particle-like follower."""
         rest = text[at:]
-        return not rest or not ("\uac00" <= rest[0] <= "\ud7a3") or rest.startswith(self.counter_followers)
+        while rest and (follower := next((f for f in self._followers if rest.startswith(f)), None)):
+            rest = rest[len(follower):]  # (세 시에는: particles after particles; 오시는데: 는 then 데 is a verb's ending)
+        return not rest or not ("\uac00" <= rest[0] <= "\ud7a3")
 
     def _sino_value(self, word: str) -> int | None:
         total, current = 0, 0

@@ -194,8 +194,9 @@ def final_predicate(c: ClauseAnalysis, p: Patterns) -> tuple[int, tuple[str, str
     end = min(x for x in (leave, able, len(ms)) if x is not None)
     at = next((i for i in range(end - 1, -1, -1)
                if ms[i][1] in VERB_TAGS and ms[i][1] != "VX" and ms[i] not in p.benefactive
-               and not wish_good_at(ms, i, p)), None)
-    # (시켜 주면 안 돼 / 시켜 주면 좋겠어: the act asked for is the predicate, not 되다 or the wish's 좋다)
+               and not wish_good_at(ms, i, p) and not (ms[i][1] == "VV" and i > 0 and ms[i - 1] in p.request_nouns)), None)
+    # (시켜 주면 안 돼 / 시켜 주면 좋겠어 / 확인 부탁드려요: the act asked for is the predicate, not 되다, the wish's 좋다
+    # or the asking itself)
     if at is None:
         return None
     lemma = ms[at - 1] if ms[at][1] in ("XSV", "XSA") and at > 0 else ms[at]
@@ -231,12 +232,17 @@ def governing_predicate(hit, c: ClauseAnalysis, p: Patterns) -> tuple[int, tuple
             continue  # 세게, 빵빵하게, 예쁘게 나오게 찍어: manner or the result aimed at, not the predicate
         if mo.tag.startswith("VX") or _confirms(ms, i, p):
             continue  # auxiliaries (켜져 있어, 해 줘) carry no frame of their own, nor does 맞 of ... 는 거 맞아?
+        if key(mo) in p.request_nouns:
+            return None  # 공기 확인 부탁해: the asking itself has no frame; the words before it name the act
         if wish_good_at(ms, i, p):
             continue  # 가 주면 좋겠어: the wish's 좋다 carries no frame; the act wished for does
         if mo.tag in VERB_TAGS or mo.tag == "XR":
             return i, (mo.form, mo.tag.split("-")[0])
         if mo.tag == "NNG" and nxt is not None and nxt.tag in ("XSV", "XSA"):
             return i, (mo.form, mo.tag)  # a verbal noun: 확인하다, 측정하다
+        asked = next((m for m in morphs[i + 1:] if m.tag != "MAG"), None)
+        if mo.tag == "NNG" and asked is not None and key(asked) in p.request_nouns:
+            return i, (mo.form, mo.tag)  # a verbal noun asked for: 확인 (좀) 부탁드려요
     return None
 
 

@@ -1505,3 +1505,11 @@ def test_whether_the_purifying_runs_is_asked_of_its_state(runner, text):
     (run it) is still the request to start it."""
     assert [a[0] for a in actions(_route(runner, text))] == ["air_clean_operation"], text
     assert [a[0] for a in actions(_route(runner, "청정 돌려 줘"))] == ["selected_room_clean"]
+
+
+@pytest.mark.parametrize("text", ["서재 공기 어떤지 확인 부탁드려요", "공기 확인 좀 부탁드려요"])
+def test_a_check_asked_with_a_request_noun_is_a_request_for_it(runner, text):
+    """X 부탁드려요: 부탁 (speech_acts request_nouns) and the 드리 after it are the asking, with no frame of their own
+    (드리 is no handing over: physical_manipulation); the words before them name the act asked for."""
+    record = _route(runner, text)
+    assert [a[0] for a in actions(record)] == ["air_quality"], (text, record.family)
