@@ -35,6 +35,8 @@ def test_normalization_turns_number_words_into_digits(registry):
     # a lone sino numeral said last after a setting's name is its level (numbers level_heads); not 볼륨이 / 이 정도
     assert _nt("볼륨 영", registry).text == "볼륨 0" and _nt("밝기 삼으로 해 줘", registry).text == "밝기 3으로 해 줘"
     assert _nt("볼륨이 너무 커", registry).text == "볼륨이 너무 커" and _nt("볼륨 이 정도면 돼", registry).text == "볼륨 이 정도면 돼"
+    # a counter closes a number only when particles end the word after it: 오시는데 is "(she) comes", not 5 o'clock
+    assert _nt("시어머니 오시는데", registry).text == "시어머니 오시는데" and _nt("칠시에는 꺼 줘", registry).text == "7시에는 꺼 줘"
     # "이번 주", "이번에" is "this week / this time", "이분" "this person"; a spaced "이 번" is still a level
     assert _nt("이번 주 토요일에 예약해 줘", registry).text == "이번 주 토요일에 예약해 줘"
     assert _nt("기준금리 이번에 동결됐어?", registry).text == "기준금리 이번에 동결됐어?"
