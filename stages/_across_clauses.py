@@ -120,6 +120,8 @@ def quiet_reasons(clause_analyses: list[ClauseAnalysis], per_clause: list[dict[s
         return per_clause
     merged = []
     carried = {h.capability_id for c in clause_analyses for h in c.capabilities if h.via == CARRIED}
+    # (바람 소리 때문에 안 들려 풍량 약으로 줄여: the remark names the very capability the turn asks for)
+    carried |= {h.capability_id for c in clause_analyses if c.act is not None and c.act.licenses_action for h in c.capabilities}
     for c, axes in zip(clause_analyses, per_clause):
         act = c.act
         # (바람이 너무 세다 좀 줄여 봐: the device word is the head the request carries, the frame said across two)

@@ -1513,3 +1513,12 @@ def test_a_check_asked_with_a_request_noun_is_a_request_for_it(runner, text):
     (드리 is no handing over: physical_manipulation); the words before them name the act asked for."""
     record = _route(runner, text)
     assert [a[0] for a in actions(record)] == ["air_quality"], (text, record.family)
+
+
+def test_a_reason_naming_the_capability_asked_for_does_not_outweigh_the_request(runner):
+    """통화하는데 바람 소리 때문에 안 들려 | 풍량 약으로 줄여: the remark names the very capability the licensed request
+    asks for (fan_speed), so it is the request's reason (quiet_reasons), not talk that outweighs it; a remark naming
+    another's sound (너 게임 소리 너무 커) still keeps the request from the robot."""
+    record = _route(runner, "통화하는데 바람 소리 때문에 안 들려 풍량 약으로 줄여")
+    assert [a[0] for a in actions(record)] == ["fan_speed"], record.family
+    assert actions(_route(runner, "너 게임 소리 너무 커 소리 좀 줄여")) == []
