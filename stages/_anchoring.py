@@ -395,9 +395,12 @@ def _role(cues: dict, connective: str, is_last: bool, times, caps: list[Capabili
 
 
 def _in_fillers(nt: NormalizedText, start: int, end: int, morphs: list[Morpheme], m: Matchers) -> list[bool]:
-    """Per morpheme: whether the written word it lies in only holds the floor (lexicon fragments floor_holders)."""
-    spans = [(x.start(), x.end()) for x in re.finditer(r"\S+", nt.text[start:end]) if x.group(0).strip("?.!,") in m.floor_holders]
-    return [any(s <= mo.start - start < e for s, e in spans) for mo in morphs]
+    """Per morpheme: whether the written word it lies in only holds the floor (lexicon fragments floor_holders), in a
+    clause of such words and fillers only (저 뭐시냐 | 집 전체 청정 돌려 봐라; not 이게 뭐시냐, which asks)."""
+    words = [(x.start(), x.end(), x.group(0).strip("?.!,")) for x in re.finditer(r"\S+", nt.text[start:end])]
+    if not any(w in m.floor_holders for _, _, w in words) or not all(w in m.floor_holders | m.fillers for _, _, w in words):
+        return [False] * len(morphs)
+    return [any(s <= mo.start - start < e for s, e, w in words if w in m.floor_holders) for mo in morphs]
 
 
 def _clause(nt: NormalizedText, span: tuple[int, int, str], index: int, is_last: bool, registry: Registry,

@@ -98,9 +98,7 @@ def merge_shapeless(nt: NormalizedText, spans: list[tuple[int, int, str]], m: Ma
         if merged:
             p_start, p_end, p_conn = merged[-1]
             shapeless = p_conn in m.split_punct and not has_tags(nt, p_start, p_end, PREDICATE_TAGS)
-            words = [w.strip(",.;?!") for w in nt.text[p_start:p_end].split()]
-            if shapeless or compact(nt.text[p_start:p_end]).strip(",.;") in m.acknowledgements | m.fillers \
-                    or (words and all(w in m.fillers for w in words)):  # 저 뭐시냐 ...: words that only hold the floor
+            if shapeless or compact(nt.text[p_start:p_end]).strip(",.;") in m.acknowledgements | m.fillers:
                 merged[-1] = (p_start, span[1], span[2])
                 continue
         merged.append(span)

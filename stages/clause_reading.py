@@ -132,6 +132,8 @@ def _shape(c: ClauseAnalysis, p: Patterns, paired: tuple[str, ...], out: Reading
         and not any(k in p.indirect_question for k in matrix[asked_at:])  # 뭐가 달라지는데 (not 뭐가 좋은지 모르겠는데)
     question = "?" in c.text or ((final in p.question_end and final not in p.request_end) or openly or (
         asks_word and not benefactive and final not in p.declare_end | p.exclaim_end and not finds_out(matrix, p))) and not complains(matrix, p)
+    if ef and filler[len(matrix) - 1 - matrix[::-1].index(ef[-1])]:
+        question = False  # 저 뭐시냐 (said alone before the request): the -냐 of a floor holder asks nothing
     return _Shape(ms=ms, tags=[k[1] for k in ms], matrix=matrix, ef=ef, final=final, benefactive=benefactive,
                   asks_word=asks_word, question=question)
 
