@@ -1522,3 +1522,10 @@ def test_a_reason_naming_the_capability_asked_for_does_not_outweigh_the_request(
     record = _route(runner, "통화하는데 바람 소리 때문에 안 들려 풍량 약으로 줄여")
     assert [a[0] for a in actions(record)] == ["fan_speed"], record.family
     assert actions(_route(runner, "너 게임 소리 너무 커 소리 좀 줄여")) == []
+
+
+def test_whether_it_records_in_secret_is_a_question_about_the_product(runner):
+    """녹화 / 촬영 / 녹음 / 개인정보 are properties of a robot with a camera and a microphone (product_vocabulary
+    attributes): asked of it, the manual answers; a drama recorded on the TV box stays talk."""
+    assert _route(runner, "이거 나 몰래 촬영하는 거 아니지").family == "DQR"
+    assert _route(runner, "드라마 녹화해 놨어?").family == "DEF"
