@@ -265,7 +265,7 @@ def test_states_units_needs_a_number_in_the_unit():
 
 
 @pytest.mark.parametrize("text, answerability", [
-    ("헤파 필터 하나에 얼마예요?", "insufficient"), ("교체용 헤파 필터는 어디서 팔아?", "insufficient"),
+    ("헤파 필터 하나에 얼마예요?", "insufficient"), ("교체용 헤파 필터는 어디서 팔아?", "insufficient"), ("헤파 필터 어디서 구해?", "insufficient"),
     ("어디서 살 수 있어요?", "insufficient"), ("서비스 센터는 어디에 있어요?", "insufficient"),
     ("화면 밝기 기본값이 얼마예요?", "sufficient"),  # a value the manual states is no price
     ("헤파 필터 값 얼마야?", "insufficient"), ("고객센터 연락처 알려 줘", "insufficient"),  # a price; a phone number
