@@ -113,6 +113,8 @@ SETS = {
         ROOT / "data/utterances/talk_redteam_v34.jsonl",
     "talk_redteam_v35 (red-team commands for other smart-home systems in the robot's own words: misspelt and abbreviated device names, brands, scenes, other assistants, family members; half without marks; written 2026-12-05 session 41, fit)":
         ROOT / "data/utterances/talk_redteam_v35.jsonl",
+    "talk_redteam_v40 (red-team talk against session 42: polite wishes, 부탁, leave and levels said to people, makers, -려면 plans, running state of other machines, hesitation words, reasons before requests to people; written 2026-12-05 session 42, fit)":
+        ROOT / "data/utterances/talk_redteam_v40.jsonl",
     "other_systems_redteam (red-team, fit)": ROOT / "data/utterances/other_systems_redteam.jsonl",
     "requests_redteam (red-team, fit)": ROOT / "data/utterances/requests_redteam.jsonl",
     "experience_boundary": ROOT / "data/utterances/experience_boundary.jsonl",

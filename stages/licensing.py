@@ -45,6 +45,8 @@ def _frame_mismatch(hit, c: ClauseAnalysis, registry: Registry) -> str | None:
     window = c.morphemes[after[0] if after else len(c.morphemes): (at if at >= 0 else after[0] if after else 0) + 4]
     if any((mo.form, mo.tag) in premise for mo in window):
         return "premise"  # 공기 괜찮으니까 ...: the word's predicate states a reason, nothing is asked of it
+    if any((mo.form, mo.tag) in p.how_to_conditionals for mo in window):
+        return "purpose"  # 사진 찍으려면 폰 꺼내: what one means to do, nothing is asked of the robot
     light = frames.light_set if hit.kind != "state_query" else frozenset()
     if predicate is not None and predicate not in light:
         fits = frames.fits(hit.capability_id, hit.kind, registry.capability_by_id[hit.capability_id].schedulable)

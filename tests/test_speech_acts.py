@@ -1529,3 +1529,10 @@ def test_whether_it_records_in_secret_is_a_question_about_the_product(runner):
     attributes): asked of it, the manual answers; a drama recorded on the TV box stays talk."""
     assert _route(runner, "이거 나 몰래 촬영하는 거 아니지").family == "DQR"
     assert _route(runner, "드라마 녹화해 놨어?").family == "DEF"
+
+
+@pytest.mark.parametrize("text", ["사진 찍으려면 폰 꺼내", "안방 들어가려면 노크부터 해"])
+def test_what_one_means_to_do_before_a_request_to_a_person_is_no_request_to_the_robot(runner, text):
+    """A device word whose predicate ends in -(으)려면 (speech_acts how_to_conditionals) says what one means to do: the
+    purpose of the request after it (to a person here), never a request of its own."""
+    assert actions(_route(runner, text)) == [], text
