@@ -57,9 +57,18 @@ def _ends_a_sentence(morphs: list[Morpheme], i: int, m: Matchers) -> bool:
     mo, nxt = morphs[i], morphs[i + 1]
     forms, tags = m.closing_after  # 작다 좀 크게 해 봐: on an adjective, -다 closes whether Kiwi tags it EF or EC
     closes = mo.form in forms and mo.tag in ("EF", "EC") and i > 0 and morphs[i - 1].tag in tags
-    final = closes or (mo.tag in m.sentence_final_tags and mo.form not in m.continuing_finals)
+    final = closes or (mo.tag in m.sentence_final_tags and mo.form not in m.continuing_finals) or (
+        (mo.tag == "EF" or mo.form in forms and mo.tag == "EC") and _calls_next(morphs, i + 1))  # 오셨다 | 얘들아 인사드려
     imperative = mo.tag == "EC" and mo.form in m.imperative_connectives and i > 0 and morphs[i - 1].tag in ("VV", "VX")
     return (final or imperative) and nxt.start > mo.start + mo.length and not nxt.tag.startswith(m.no_sentence_split_before)
+
+
+def _calls_next(morphs: list[Morpheme], j: int) -> bool:
+    """Whether the written word starting at morpheme j ends in a vocative particle (얘들아, 민수야)."""
+    word = [morphs[j]]
+    while j + len(word) < len(morphs) and morphs[j + len(word)].start == word[-1].start + word[-1].length:
+        word.append(morphs[j + len(word)])
+    return word[-1].tag == "JKV"
 
 
 def _runs_on(morphs: list[Morpheme], i: int, m: Matchers) -> bool:

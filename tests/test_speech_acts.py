@@ -1536,3 +1536,10 @@ def test_what_one_means_to_do_before_a_request_to_a_person_is_no_request_to_the_
     """A device word whose predicate ends in -(으)려면 (speech_acts how_to_conditionals) says what one means to do: the
     purpose of the request after it (to a person here), never a request of its own."""
     assert actions(_route(runner, text)) == [], text
+
+
+def test_a_call_after_a_sentence_ending_in_da_opens_a_new_sentence_said_to_them(runner):
+    """할머니 오셨다 | 얘들아 인사드려: -다 (Kiwi's EF or EC) before a word ending in a vocative particle ends its
+    sentence, so the call addresses the request after it; 손님 오셨다 로봇아 인사해 calls the robot."""
+    assert actions(_route(runner, "어머님 오셨다 얘들아 할머니께 인사드려")) == []
+    assert [a[0] for a in actions(_route(runner, "손님 오셨다 로봇아 인사해"))] == ["greet_user"]
