@@ -394,13 +394,11 @@ def _role(cues: dict, connective: str, is_last: bool, times, caps: list[Capabili
     return "action"
 
 
-def _in_fillers(nt: NormalizedText, start: int, end: int, morphs: list[Morpheme], m: Matchers) -> list[bool]:
-    """Per morpheme: whether the written word it lies in only holds the floor (lexicon fragments floor_holders), in a
-    clause of such words and fillers only (저 뭐시냐 | 집 전체 청정 돌려 봐라; not 이게 뭐시냐, which asks)."""
-    words = [(x.start(), x.end(), x.group(0).strip("?.!,")) for x in re.finditer(r"\S+", nt.text[start:end])]
-    if not any(w in m.floor_holders for _, _, w in words) or not all(w in m.floor_holders | m.fillers for _, _, w in words):
-        return [False] * len(morphs)
-    return [any(s <= mo.start - start < e for s, e, w in words if w in m.floor_holders) for mo in morphs]
+def _holds_the_floor(text: str, m: Matchers) -> bool:
+    """Whether a word that only holds the floor (lexicon fragments floor_holders) and fillers are all the clause says
+    (저 뭐시냐 | 집 전체 청정 돌려 봐라; not 이게 뭐시냐, which asks)."""
+    words = [w.strip("?.!,") for w in text.split()]
+    return any(w in m.floor_holders for w in words) and all(w in m.floor_holders or w in m.fillers for w in words)
 
 
 def _clause(nt: NormalizedText, span: tuple[int, int, str], index: int, is_last: bool, registry: Registry,
@@ -432,7 +430,7 @@ def _clause(nt: NormalizedText, span: tuple[int, int, str], index: int, is_last:
         noun_count=sum(1 for mo in inside if mo.tag in ("NNG", "NNP")),
         has_proper_noun=any(mo.tag == "NNP" for mo in inside),
         filler_words=sum(1 for word in w.text.split() if word.strip("?.!,") in m.filler_words),
-        in_filler_word=_in_fillers(nt, start, end, w.morphs, m),
+        holds_the_floor=_holds_the_floor(w.text, m),
         start=start, end=end, morphemes=w.morphs, compact_offsets=w.offsets, in_registry_word=w.in_word,
         after_registry_word=w.after_word,
     )

@@ -192,10 +192,14 @@ def problem_report(c: ClauseAnalysis, registry: Registry, topic: str | None) -> 
     return found
 
 
+def _told(act) -> bool:
+    """A statement or an exclamation, or a fragment reported (... 꺼져 있대요): something told, not asked."""
+    return act is not None and (act.mood in ("statement", "exclamation") or (act.reported and act.mood == "fragment"))
+
+
 def _problem_told(c: ClauseAnalysis, registry: Registry, topic: str | None) -> tuple[str, tuple[str, ...]] | None:
     act = c.act
-    told = act.mood in ("statement", "exclamation") or (act.reported and act.mood == "fragment")  # ... 꺼져 있대요
-    if not told or act.target_owner is not None or act.agent == "third_person" or thing_named(c, registry.speech_acts):
+    if not _told(act) or act.target_owner is not None or act.agent == "third_person" or thing_named(c, registry.speech_acts):
         return None
     broken = _malfunction(c, registry)
     at = _negator_at(c, registry)
@@ -224,9 +228,8 @@ def asked_and_not_done(c: ClauseAnalysis, registry: Registry) -> bool:
     request to the robot quoted (a request quotative after a verb: speech_acts request_quotatives), then told that it
     was not done (a negator or a malfunction predicate after the quote, the robot's own words of refusal too). Not
     when a person is named (동생한테 찍어 달라니까: a person was asked), nor asked why (가라니까 왜 안 가: said again)."""
-    act, p, lex = c.act, patterns(registry), registry.speech_acts
-    told = act is not None and (act.mood in ("statement", "exclamation") or (act.reported and act.mood == "fragment"))
-    if not told or not any(about_the_robot(x) for x in c.mentions):
+    p, lex = patterns(registry), registry.speech_acts
+    if not _told(c.act) or not any(about_the_robot(x) for x in c.mentions):
         return False
     ms = [(m.form, m.tag.split("-")[0]) for m in c.morphemes]
     quoted = next((i for i in range(1, len(ms)) if ms[i] in lex.request_quotative_set and ms[i - 1][1] in ("VV", "VX", "XSV")), None)

@@ -57,8 +57,8 @@ class ClauseAnalysis:
     noun_count: int = 0
     has_proper_noun: bool = False
     filler_words: int = 0
-    in_filler_word: list[bool] = field(default_factory=list)
-    """Per morpheme: it lies inside a word that only holds the floor (저 뭐시냐, 그 뭐더라: lexicon fragments floor_holders)."""
+    holds_the_floor: bool = False
+    """Every word only holds the floor (저 뭐시냐: lexicon fragments floor_holders and fillers): nothing is asked."""
     bound_forms_only: bool = False
     """Every word is particles and endings only (는, 를요, 더라고요): the tail of a sentence recognition lost."""
     start: int = 0

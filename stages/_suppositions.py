@@ -21,8 +21,8 @@ def supposed_by_a_condition(clauses: list[ClauseAnalysis], per: list[Reading], p
         if clauses[before].role != "guard":
             continue
         asked = any(key(m) in p.asking_verbs for m in clauses[before].morphemes)
-        if asked and per[i].mood in ("request", "state_question", "question") and "?" in clauses[i].text + clauses[i].connective \
-                or asked and per[i].mood in ("state_question", "question"):
+        asking = per[i].mood in ("state_question", "question") or (per[i].mood == "request" and "?" in clauses[i].text + clauses[i].connective)
+        if asked and asking:
             per[i].mood = "knowledge_question"
             per[i].signals.append("asked_what_then")
         elif per[i].mood in ("state_question", "question"):

@@ -124,16 +124,14 @@ def _shape(c: ClauseAnalysis, p: Patterns, paired: tuple[str, ...], out: Reading
     out.final = bool(ef) or (final in p.declare_end)
     benefactive = any(k in p.benefactive and not (i + 2 < len(matrix) and matrix[i + 1][1] == "ETM" and matrix[i + 2] in p.nominalizers)
                       for i, k in enumerate(matrix)) or any(k in p.request_nouns for k in matrix)
-    filler = c.in_filler_word[len(ms) - len(matrix):] if len(c.in_filler_word) == len(ms) else [False] * len(matrix)
     asks_word = any(k in p.question_words and not (i + 1 < len(matrix) and matrix[i + 1] in p.indefinite_followers)
-                    and not filler[i] for i, k in enumerate(matrix))  # 얼마 없어: little is left; 저 뭐시냐 ...: a filler
+                    for i, k in enumerate(matrix)) and not c.holds_the_floor  # 얼마 없어: little is left; 저 뭐시냐
     asked_at = next((i for i, k in enumerate(matrix) if k in p.open_question_words), None)
     openly = asked_at is not None and final in p.open_question_end and c.connective in ("", *ENDS_SENTENCE) \
         and not any(k in p.indirect_question for k in matrix[asked_at:])  # 뭐가 달라지는데 (not 뭐가 좋은지 모르겠는데)
     question = "?" in c.text or ((final in p.question_end and final not in p.request_end) or openly or (
         asks_word and not benefactive and final not in p.declare_end | p.exclaim_end and not finds_out(matrix, p))) and not complains(matrix, p)
-    if ef and filler[len(matrix) - 1 - matrix[::-1].index(ef[-1])]:
-        question = False  # 저 뭐시냐 (said alone before the request): the -냐 of a floor holder asks nothing
+    question = question and not c.holds_the_floor  # 저 뭐시냐 (said alone before the request): its -냐 asks nothing
     return _Shape(ms=ms, tags=[k[1] for k in ms], matrix=matrix, ef=ef, final=final, benefactive=benefactive,
                   asks_word=asks_word, question=question)
 

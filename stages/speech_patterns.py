@@ -240,8 +240,7 @@ def governing_predicate(hit, c: ClauseAnalysis, p: Patterns) -> tuple[int, tuple
             return i, (mo.form, mo.tag.split("-")[0])
         if mo.tag == "NNG" and nxt is not None and nxt.tag in ("XSV", "XSA"):
             return i, (mo.form, mo.tag)  # a verbal noun: 확인하다, 측정하다
-        asked = next((m for m in morphs[i + 1:] if m.tag != "MAG"), None)
-        if mo.tag == "NNG" and asked is not None and key(asked) in p.request_nouns:
+        if mo.tag == "NNG" and key(next((m for m in morphs[i + 1:] if m.tag != "MAG"), mo)) in p.request_nouns:
             return i, (mo.form, mo.tag)  # a verbal noun asked for: 확인 (좀) 부탁드려요
     return None
 
