@@ -96,6 +96,9 @@ SETS = {
     "blind_v38_fit (everyday talk, other systems and assistants, fragments, product questions and problem reports; no requests; 92% without marks; written blind 2026-12-05 session 42, fit part)":
         ROOT / "data/utterances/blind_v38_fit.jsonl",
     "blind_v38_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v38_holdout.jsonl",
+    "blind_v41_fit (the four scored kinds again: everyday talk, commands for other systems, fragments, product questions; written blind 2026-12-05 session 43, fit part)":
+        ROOT / "data/utterances/blind_v41_fit.jsonl",
+    "blind_v41_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v41_holdout.jsonl",
     "requests_v39_fit (requests to the robot with reasons, guards, politeness, dialect, several steps, schedules; written blind 2026-12-05 session 42, fit part)":
         ROOT / "data/utterances/requests_v39_fit.jsonl",
     "requests_v39_holdout (same, never tuned on)": ROOT / "data/utterances/requests_v39_holdout.jsonl",
