@@ -59,6 +59,8 @@ class ClauseAnalysis:
     filler_words: int = 0
     holds_the_floor: bool = False
     """Every word only holds the floor (저 뭐시냐: lexicon fragments floor_holders and fillers): nothing is asked."""
+    alternative: bool = False
+    """One of two sentences offered as alternatives (거실 정도야 아님 집 전체야): asked, whatever its ending."""
     bound_forms_only: bool = False
     """Every word is particles and endings only (는, 를요, 더라고요): the tail of a sentence recognition lost."""
     start: int = 0

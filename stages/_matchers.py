@@ -251,6 +251,10 @@ class Matchers:
         retract = clauses["retraction_cues"]
         self.retraction = (frozenset(tuple(x.split("/")) for x in retract["forms"]), frozenset(tuple(x.split("/")) for x in retract["fillers"]))
         """A clause opening with one of these (fillers aside) takes back the requests before it (청정해 아니 잠깐만)."""
+        alt = clauses["alternatives"]
+        self.alternatives = (tuple(tuple(tuple(x.split("/")) for x in seq) for seq in alt["conjunctions"]),
+                             frozenset(alt["after_tags"]), frozenset(tuple(x.split("/")) for x in alt["after_forms"]))
+        """아니면 / 아님 / 혹은 said alone after a sentence's ending: alternatives are offered (A야 아니면 B야)."""
         self.split_punct = set(clauses["split_punctuation"])
         self.before_nouns = set(clauses["before_nouns"])
         self.connector_fragments = {compact(c) for c in clauses["connector_fragments"]}

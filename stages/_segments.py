@@ -23,10 +23,14 @@ def segment(nt: NormalizedText, m: Matchers) -> list[tuple[int, int, str]]:
     p = m.speech
     asking_leave = {i - 1 for i in leave_negators([key(mo) for mo in morphs], p)}
     cuts: list[tuple[int, str]] = []
+    skip: dict[int, int] = {}  # a cut -> where the next clause starts (after a conjunction of alternatives)
     for i, mo in enumerate(morphs[:-1]):
         nxt = morphs[i + 1]
         end = mo.start + mo.length
-        if _runs_on(morphs, i, m):
+        if (offered := _offers_alternatives(morphs, i, m)) is not None:
+            cuts.append((mo.start, "?"))  # 거실 정도야 아님 집 전체야: two sentences asked, the word between them dropped
+            skip[mo.start] = offered
+        elif _runs_on(morphs, i, m):
             cuts.append((end, "."))
         elif mo.tag == "EC" and mo.form in m.connective_endings and mo.form not in m.quotatives:
             wish = mo.form in m.conditional_endings and (key(nxt) in p.wish_good or i in asking_leave)
@@ -46,7 +50,7 @@ def segment(nt: NormalizedText, m: Matchers) -> list[tuple[int, int, str]]:
     for end, form in cuts:
         if end > start:
             spans.append((start, end, form))
-            start = end
+            start = skip.get(end, end)
     spans.append((start, len(nt.text), ""))
     return [(s, e, c) for s, e, c in spans if nt.text[s:e].strip(" ,.;")]
 
@@ -61,6 +65,23 @@ def _ends_a_sentence(morphs: list[Morpheme], i: int, m: Matchers) -> bool:
         (mo.tag == "EF" or mo.form in forms and mo.tag == "EC") and _calls_next(morphs, i + 1))  # 오셨다 | 얘들아 인사드려
     imperative = mo.tag == "EC" and mo.form in m.imperative_connectives and i > 0 and morphs[i - 1].tag in ("VV", "VX")
     return (final or imperative) and nxt.start > mo.start + mo.length and not nxt.tag.startswith(m.no_sentence_split_before)
+
+
+def _offers_alternatives(morphs: list[Morpheme], i: int, m: Matchers) -> int | None:
+    """Where the next clause starts when a conjunction of alternatives (lexicon clauses.alternatives: 아니면, 아님, 혹은)
+    is written alone at morpheme i right after a sentence's ending; None when there is none (거실 아니면 안방)."""
+    conjunctions, after_tags, after_forms = m.alternatives
+    if i == 0 or morphs[i].start <= morphs[i - 1].start + morphs[i - 1].length:
+        return None
+    before = morphs[i - 1]
+    if before.tag not in after_tags and (before.form, before.tag) not in after_forms:
+        return None
+    for seq in conjunctions:
+        run = morphs[i:i + len(seq)]
+        if [(mo.form, mo.tag) for mo in run] == list(seq) and i + len(seq) < len(morphs):
+            last = run[-1].start + run[-1].length
+            return last if morphs[i + len(seq)].start > last else None
+    return None
 
 
 def _calls_next(morphs: list[Morpheme], j: int) -> bool:
@@ -106,7 +127,8 @@ def merge_shapeless(nt: NormalizedText, spans: list[tuple[int, int, str]], m: Ma
             continue
         if merged:
             p_start, p_end, p_conn = merged[-1]
-            shapeless = p_conn in m.split_punct and not has_tags(nt, p_start, p_end, PREDICATE_TAGS)
+            # (not across a conjunction of alternatives, which segment leaves out: 거실 정도야 아님 ...)
+            shapeless = p_conn in m.split_punct and not has_tags(nt, p_start, p_end, PREDICATE_TAGS) and not nt.text[p_end:span[0]].strip(" ,.;?!")
             if shapeless or compact(nt.text[p_start:p_end]).strip(",.;") in m.acknowledgements | m.fillers:
                 merged[-1] = (p_start, span[1], span[2])
                 continue

@@ -74,6 +74,9 @@ def analyse(nt: NormalizedText, registry: Registry, m: Matchers) -> list[ClauseA
     spans = merge_shapeless(nt, segment(nt, m), m)
     scope = (bool(m.indoor.first(nt.compact)), bool(m.outdoor.first(nt.compact)))
     out = [_clause(nt, span, index, index == len(spans) - 1, registry, m, scope) for index, span in enumerate(spans)]
+    for before, after in zip(out, out[1:]):
+        if nt.text[before.end:after.start].strip(" ,.;?!"):  # the conjunction of alternatives segment left out (아니면, 아님)
+            before.alternative = after.alternative = True
     _carried_heads(out, registry, m)
     _scope_variants(out, registry, m)
     # "사진 찍기 전에 동의부터": a clause cut at a before-noun runs after the next one

@@ -129,9 +129,12 @@ def _shape(c: ClauseAnalysis, p: Patterns, paired: tuple[str, ...], out: Reading
     asked_at = next((i for i, k in enumerate(matrix) if k in p.open_question_words), None)
     openly = asked_at is not None and final in p.open_question_end and c.connective in ("", *ENDS_SENTENCE) \
         and not any(k in p.indirect_question for k in matrix[asked_at:])  # 뭐가 달라지는데 (not 뭐가 좋은지 모르겠는데)
-    question = "?" in c.text or ((final in p.question_end and final not in p.request_end) or openly or (
+    offered = c.alternative and final not in p.declare_end | p.exclaim_end and not benefactive  # 정도야 아님 전체야
+    question = "?" in c.text or offered or ((final in p.question_end and final not in p.request_end) or openly or (
         asks_word and not benefactive and final not in p.declare_end | p.exclaim_end and not finds_out(matrix, p))) and not complains(matrix, p)
     question = question and not c.holds_the_floor  # 저 뭐시냐 (said alone before the request): its -냐 asks nothing
+    if offered:
+        out.signals.append("alternative")
     return _Shape(ms=ms, tags=[k[1] for k in ms], matrix=matrix, ef=ef, final=final, benefactive=benefactive,
                   asks_word=asks_word, question=question)
 
@@ -284,7 +287,7 @@ def _asked_mood(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: Readin
         sig.append(f"cut_off_stem:{stem[0]}" if cut else "cut_off_argument")
         return "fragment"
     if not c.has_predicate:
-        return "state_question" if s.question and f.state_caps else "fragment"
+        return "state_question" if s.question and f.state_caps else "question" if s.question and c.alternative else "fragment"
     if (f.wish or final in p.declare_end or f.adjective) and any(k in p.curiosity for k in s.matrix) \
             and out.polarity == "affirmative":  # 하나도 안 궁금하거든: not wanting to know asks nothing
         sig.append("curiosity")  # 오늘 날씨 알고 싶어 / 궁금하다: asks to know

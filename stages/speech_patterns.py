@@ -255,7 +255,7 @@ def asks_how(ms: list[tuple[str, str]], seq: tuple[tuple[str, str], ...], state_
 def asks_by_shape(matrix: list[tuple[str, str]], last_pred: tuple[str, str] | None, pred_at: int | None,
                    ms: list[tuple[str, str]], p: Patterns, other_thing: bool) -> bool:
     """A statement shape that asks (see IntonedQuestions): a feature noun with an existence verb, a diagnosis
-    noun with the copula, or a verdict predicate after a premise. A feature is the robot's by asking; a
+    noun with the copula, a usual adverb (usual_adverbs), or a verdict predicate after a premise. A feature is the robot's by asking; a
     diagnosis or a verdict next to another appliance (세탁기 고장이야) is a remark about that one."""
     if last_pred is None or pred_at is None:
         return False
@@ -264,8 +264,8 @@ def asks_by_shape(matrix: list[tuple[str, str]], last_pred: tuple[str, str] | No
         return True
     if other_thing:
         return False
-    if diagnoses(matrix, last_pred, pred_at, p):
-        return True
+    if diagnoses(matrix, last_pred, pred_at, p) or any(k in p.usual for k in matrix[:pred_at]):
+        return True  # (이거 원래 이렇게 시끄러워: whether it is usual is asked)
     # 올라타는데 is read 는/ETM 데/NNB as often as 는데/EC
     premise = any(k in p.premise or (k == ("데", "NNB") and i and ms[i - 1][1] == "ETM") for i, k in enumerate(ms))
     return lemma in p.verdict_preds and premise

@@ -284,3 +284,30 @@ def test_a_regional_word_for_a_little_is_no_verb(runner):
     """바람 쪼매 중간으로 해 줘: Kiwi reads 쪼매 (경상: 조금) as the verb 쪼 + 매; as a whole word it is 조금 (lexicon
     dialect_words), and the fan speed request is whole."""
     assert [a[0] for a in actions(_route(runner, "바람 쪼매 중간으로 해 줘유"))] == ["fan_speed"]
+
+
+@pytest.mark.parametrize("text", [
+    "이거 공기청정 범위가 거실 하나 정도야 아님 집 전체야",   # 야 read as a particle before the conjunction
+    "나이트 모드 켜면 바람 약해져 아님 그대로야",
+    "충전은 한 시간이면 돼 아니면 더 걸려",                  # 더 걸려 is no request, 아니면 no condition
+])
+def test_alternatives_offered_are_asked(runner, text):
+    """A야 아니면 B야: 아니면 / 아님 said alone after a sentence's ending (lexicon clauses.alternatives) offers
+    alternatives; both sentences are asked, whatever their endings, and neither is a condition or a negation."""
+    record = _route(runner, text)
+    clauses = [c for c in record.evidence.clauses if c.speech_act is not None]
+    assert record.family == "DQR" and actions(record) == [], (text, record.family)
+    assert all(c.role == "action" and "alternative" in c.speech_act.signals for c in clauses[-2:]), text
+
+
+def test_a_noun_or_another_is_no_pair_of_sentences(runner):
+    """공기 나쁜 거 아니면 청정 꺼: after a noun 아니면 is still a condition."""
+    record = _route(runner, "공기 나쁜 거 아니면 청정 꺼")
+    assert [c.role for c in record.evidence.clauses] == ["guard", "action"]
+
+
+def test_whether_it_is_usual_is_asked(runner):
+    """이거 원래 이렇게 시끄러워: a usual adverb (speech_acts usual_adverbs) in a clause said to the robot asks what is
+    usual, heard without a mark; said of another appliance it is a remark."""
+    assert _route(runner, "이거 원래 이렇게 시끄러워").family == "DQR"
+    assert _route(runner, "세탁기 원래 이렇게 시끄러워").family == "DEF"
