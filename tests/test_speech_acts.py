@@ -334,8 +334,10 @@ def test_wanting_to_know_asks_a_question(runner, text):
     assert _route(runner, text).family == "FRG"
 
 
-@pytest.mark.parametrize("text", ["음", "으음", "높은 장게"])
+@pytest.mark.parametrize("text", ["음", "으음", "높은 장게", "아니 아니 아니", "음 글쎄"])
 def test_fillers_and_noun_phrase_shards_stay_repairs(runner, text):
+    """아니 아니 아니 / 음 글쎄: a denial or a hedge said alone is no social act (not among social_interjections); it
+    answers nothing that was asked, so the turn is repaired."""
     assert _route(runner, text).family == "STT_NULL"
 
 
