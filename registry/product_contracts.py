@@ -8,10 +8,20 @@ from functools import cached_property
 
 from pydantic import Field
 
-from registry.lexicon_base import _Model
+from registry.lexicon_base import Morphemes, _Model
 
 PRODUCT_NOUN_TAGS = ("NNG", "NNP", "SL")
 """The Kiwi tags of a product word: nouns and Latin-script names (HEPA, CADR)."""
+
+
+class Complaints(_Model):
+    """안내 목소리가 너무 작게 나와요 / 바퀴가 너무 시끄러워: a degree of excess (너무) before an adjective, or an
+    adjective's -게 adverb, said of a product noun tells that the product is wrong (a problem report), unless the
+    adjective praises (너무 좋아, 너무 조용해)."""
+
+    note: str = ""
+    degrees: Morphemes
+    praise: Morphemes = Field(default_factory=list)
 
 
 class ProductVocabulary(_Model):
@@ -29,6 +39,7 @@ class ProductVocabulary(_Model):
     from_kg: list[str]
     attributes: list[str]
     excluded: list[str] = Field(default_factory=list)
+    complaints: Complaints | None = None
 
     @cached_property
     def attribute_words(self) -> frozenset[str]:

@@ -98,6 +98,7 @@ def close_for_a_person(clause_analyses: list[ClauseAnalysis], axes: dict[str, Ev
 
 _REMARK_AXES = ("has_talk_shape", "has_unlicensed_speech_act", "has_unlicensed_capability_mention")
 """Axes of talk a remark lights of itself (its mood, its unlicensed act, an event it narrates)."""
+_REPORT_AXES = ("has_device_problem_report", "has_device_malfunction_report")
 
 
 def quiet_reasons(clause_analyses: list[ClauseAnalysis], per_clause: list[dict[str, EvidenceAxis]],
@@ -130,13 +131,16 @@ def quiet_reasons(clause_analyses: list[ClauseAnalysis], per_clause: list[dict[s
                 or any(s.startswith("vocative") for s in act.signals) or (not other and named):
             merged.append(axes)
             continue
-        quieted = [a for a in _REMARK_AXES if a in axes]
+        quieted = [a for a in (*_REMARK_AXES, *_REPORT_AXES) if a in axes]  # (화면이 너무 눈부셔, 밝기 낮춰: why, no report)
         merged.append({**{a: x for a, x in axes.items() if a not in quieted},
                        **({"reason_of_request": EvidenceAxis(strength=1.0, signals=quieted)} if quieted else {})})
     return merged
 
 
-_REPORT_AXES = ("has_device_problem_report", "has_device_malfunction_report")
+def without_quieted_reports(per_clause: list[dict[str, EvidenceAxis]], reasons: list[dict[str, EvidenceAxis]]) -> list[dict[str, EvidenceAxis]]:
+    """The clauses' own axes (for the record and the clauses' own families) without a problem report that
+    quiet_reasons took for the reason of a request (화면이 너무 눈부셔, 밝기 낮춰: no route of its own to the manual)."""
+    return [{a: x for a, x in own.items() if a not in _REPORT_AXES or a in quiet} for own, quiet in zip(per_clause, reasons)]
 
 
 def quiet_premises(clause_analyses: list[ClauseAnalysis], per_clause: list[dict[str, EvidenceAxis]]) -> list[dict[str, EvidenceAxis]]:

@@ -210,7 +210,8 @@ def _problem_told(c: ClauseAnalysis, registry: Registry, topic: str | None) -> t
         happened = any(s.startswith("event:") for s in act.signals) or _trouble_happens(c, registry)
         if negated or act.displayed or happened:
             return "has_device_problem_report", (topic, *act.signals[:1])
-        return None
+        excess = _too_much(c, registry)
+        return ("has_device_problem_report", (topic, f"too:{excess}")) if excess else None
     if not act.reported:
         failing = (_failing_function(c, registry, at) or _activity_refused(c, registry, at)) if negated else None
         if failing:
@@ -221,6 +222,18 @@ def _problem_told(c: ClauseAnalysis, registry: Registry, topic: str | None) -> t
     if broken and (topic or robots) and broken not in patterns(registry).exists:
         return "has_device_malfunction_report", (topic or "", f"malfunction:{broken[0]}")
     return None
+
+
+def _too_much(c: ClauseAnalysis, registry: Registry) -> str | None:
+    """The adjective a degree of excess comes before (product_vocabulary complaints: 너무 작게 나와요 -> 작), unless it
+    praises (너무 조용해)."""
+    complaints = registry.product.complaints
+    if complaints is None:
+        return None
+    ms = [f"{m.form}/{m.tag.split('-')[0]}" for m in c.morphemes]
+    at = next((i for i, k in enumerate(ms) if k in complaints.degrees), None)
+    adjective = next((k for k in ms[at + 1:] if k.endswith("/VA")), None) if at is not None else None
+    return adjective.split("/")[0] if adjective and adjective not in complaints.praise else None
 
 
 def asked_and_not_done(c: ClauseAnalysis, registry: Registry) -> bool:

@@ -1,7 +1,6 @@
 """Step 3: registry anchors and the evidence axes (the preclassifier).
 
-Each axis is a strength in [0, 1] with the signals that lit it. No axis picks a family:
-the planner combines them with the registry's evidence weights.
+Each axis is a strength in [0, 1] with the signals that lit it. No axis picks a family: the planner weighs them.
 """
 
 from __future__ import annotations
@@ -10,7 +9,7 @@ from itertools import groupby
 
 from registry.contracts import Clause, EvidenceAxis, HistoryEvidence, LearnedEvidence, NormalizedText, PreclassifierHints
 from registry.loader import Registry
-from stages._across_clauses import anchored, close_for_a_person, cross_clause_axes, quiet_premises, quiet_reasons, supposed_only
+from stages._across_clauses import anchored, close_for_a_person, cross_clause_axes, quiet_premises, quiet_reasons, supposed_only, without_quieted_reports
 from stages._asked_about import about_the_robot, asks_the_hearers_mind, calls_a_person, of_somebody_named, problem_report, robots_doing, product_topic, public_place_asked, world_question
 from stages._clauses import ENDS_SENTENCE, ClauseAnalysis
 from stages.ngram_model import LEARNED_PREFIX
@@ -424,7 +423,8 @@ def preclassifier_hints(
     per_clause = [{} if h else _clause_axes(c, history_evidence, m, registry) for c, h in zip(clause_analyses, hesitating)]
     if not per_clause:
         per_clause = [{"looks_fragmentary": EvidenceAxis(strength=1.0, signals=[normalized_text.rejected_reason or "empty"])}]
-    axes = _merge_axes(quiet_premises(clause_analyses, quiet_reasons(clause_analyses, per_clause, registry.speech_acts.asked_of_people_too)))
+    reasons = quiet_reasons(clause_analyses, per_clause, registry.speech_acts.asked_of_people_too)
+    axes = _merge_axes(quiet_premises(clause_analyses, reasons))
     cross_clause_axes(said, normalized_text, history_evidence, axes, registry)
     supposed_only(clause_analyses, per_clause, axes)
     close_for_a_person(said, axes, per_clause, registry)
@@ -441,7 +441,7 @@ def preclassifier_hints(
         ],
         anchors=[a for c in clause_analyses for a in c.anchors],
         axes=axes,
-        clause_axes=per_clause,
+        clause_axes=without_quieted_reports(per_clause, reasons),
         unsupported_request_categories=list(dict.fromkeys(cat for c in clause_analyses for cat in c.unsupported))
         + (["unsupported_device_mode"] if any(c.unknown_modes for c in clause_analyses) else []),
         device_qna_topics=list(dict.fromkeys(t for c in clause_analyses for t in c.qna_topics)),
