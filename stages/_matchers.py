@@ -129,6 +129,8 @@ class Matchers:
                  + [w for w in asking if len(w) >= 2])  # 배터리 얼: 얼마 cut off
         self.cut_prefixes = {w[0] for w in words if "\uac00" <= w[0] <= "\ud7a3"} - set(entries) - {
             compact(n) for n, _ in registry.room_names}
+        # 나이트 모 / 공기 상: a word of a registry word said whole, then one syllable of its next word (나이트 모드)
+        self.word_then_syllable = {k[:i] for k in entries for i in range(3, len(k)) if "\uac00" <= k[i - 1] <= "\ud7a3"}
         self.fuzzy_rooms: dict[str, str] = {}
         for name, room_id in registry.room_names:
             if len(name) >= FUZZY_MIN_SYLLABLES and all("\uac00" <= ch <= "\ud7a3" for ch in name):

@@ -427,11 +427,15 @@ def _told_mood(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: Reading
 
 def cut_off_word(c: ClauseAnalysis, m) -> str | None:
     """The turn's last word when it is one closed syllable that only begins a registry word (공 of 공기, 청 of
-    청정, 습 of 습도): a noun-like piece the recognizer heard before the speaker stopped."""
+    청정, 습 of 습도), or any one syllable after a word that with it begins a registry word of more (나이트 모, 공기 상):
+    a piece the recognizer heard before the speaker stopped."""
     words, said = c.text.split(), [mo.tag for mo in c.morphemes if not mo.tag.startswith("S")]  # (거실로 가서 공.)
     if not words or not said:
         return None
     last = compact(words[-1]).strip("?.!,~")
+    if len(words) >= 2 and len(last) == 1 and compact(words[-2]) + last in m.word_then_syllable \
+            and not said[-1].startswith(("V", "E", "X")):
+        return last  # (청정 해: a verb said whole is no piece)
     # an open syllable may be a verb that lost only its ending in writing (가, 와, 줘): only a closed one is cut
     if (len(last) != 1 or not closed_syllable(last) or last not in m.cut_prefixes or last in m.filler_words or last in m.fillers
             or last in m.ignorable_words or last in m.acknowledgements):

@@ -478,7 +478,8 @@ def test_a_negator_inside_a_premise_does_not_negate_what_is_said(runner):
     assert _act(_route(runner, "화면 안 꺼도 돼")).polarity == "negated"
 
 
-@pytest.mark.parametrize("text", ["안방으로 가서 습", "주방 가서 공", "충전대로 가서 필"])
+@pytest.mark.parametrize("text", ["안방으로 가서 습", "주방 가서 공", "충전대로 가서 필",
+                                  "공기 상", "나이트 모"])  # a word, then one syllable of the registry word's next word
 def test_a_turn_cut_off_inside_a_registry_word_plans_nothing_at_all(runner, text):
     # the last syllable only begins a registry word (습도, 공기, 필터): the sentence was cut off, and the
     # move that led into it is not asked for by itself
