@@ -118,6 +118,8 @@ SETS = {
         ROOT / "data/utterances/talk_redteam_v35.jsonl",
     "talk_redteam_v40 (red-team talk against session 42: polite wishes, 부탁, leave and levels said to people, makers, -려면 plans, running state of other machines, hesitation words, reasons before requests to people; written 2026-12-05 session 42, fit)":
         ROOT / "data/utterances/talk_redteam_v40.jsonl",
+    "talk_redteam_v42 (red-team against session 43: alternatives with 아니면 / 아님, 원래 / 보통, denials and hedges alone, complaints with 너무 about the robot and other things, complaints as reasons before requests; written 2026-12-05 session 43, fit)":
+        ROOT / "data/utterances/talk_redteam_v42.jsonl",
     "other_systems_redteam (red-team, fit)": ROOT / "data/utterances/other_systems_redteam.jsonl",
     "requests_redteam (red-team, fit)": ROOT / "data/utterances/requests_redteam.jsonl",
     "experience_boundary": ROOT / "data/utterances/experience_boundary.jsonl",

@@ -90,6 +90,7 @@ class IntonedQuestions(_Model):
     """자꾸 멈추는데 고장이야 / 정상이야: a diagnosis noun with the copula asks what is wrong."""
     verdict_predicates: Morphemes
     """고양이가 올라타는데 괜찮아: after a premise (-는데, -니까) these ask for a verdict on it."""
+    usual_subjects: Morphemes = Field(default_factory=list)  # 이거 원래 이렇게 시끄러워: with a usual adverb, asks
     note: str = ""
 
 
@@ -252,8 +253,7 @@ class SpeechActLexicon(_Model):
     """공기 어떤지 확인해, 어디 있는지 봐: a verb whose object is an indirect question asks to find it out; its question
     word asks nothing of the hearer by itself (a request, not a question, unless asked with "?")."""
     open_question_words: Morphemes = Field(default_factory=list)
-    """The question words that make an open_question_ending ask (not 얼마나 이쁜데, 왜 이렇게 늦는데, 어느 땐데:
-    exclaimed or complained)."""
+    """Question words that make an open_question_ending ask (not 얼마나 이쁜데, 왜 이렇게 늦는데: exclaimed)."""
     person_acts: Morphemes = Field(default_factory=list)
     """신발 벗고 거실로 가세요: what only a person does (dress, wash, eat); asked as the first act of a -고
     sequence, it makes the whole sequence a person's, addressed to somebody other than the robot."""

@@ -36,3 +36,17 @@ def supposes(c: ClauseAnalysis, p: Patterns) -> bool:
     keys = [key(m) for m in c.morphemes]
     start = max((i + 1 for i, k in enumerate(keys[:-1]) if k in p.premise), default=0)
     return any(k in p.supposing for k in keys[start:-1]) or any(k in p.usual for k in keys[start:])
+
+
+def one_question_of_alternatives(clauses: list[ClauseAnalysis], per: list[Reading]) -> None:
+    """너 바닥 청소도 되는 거야 아니면 공기만 하는 거야: two sentences offered as alternatives ask one thing; when one
+    asks about the robot (knowledge_question), the other does too and checks no state of its own."""
+    for i in range(len(clauses) - 1):
+        if not (clauses[i].alternative and clauses[i + 1].alternative):
+            continue
+        moods = {per[i].mood, per[i + 1].mood}
+        if "knowledge_question" in moods and moods <= {"knowledge_question", "state_question", "question"}:
+            for j in (i, i + 1):
+                if per[j].mood != "knowledge_question":
+                    per[j].mood = "knowledge_question"
+                    per[j].signals.append("alternative_of_a_knowledge_question")

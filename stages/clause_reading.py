@@ -12,7 +12,7 @@ from registry.contracts import Agent, Mood, Polarity
 from stages._clauses import ENDS_SENTENCE, VERB_TAGS, ClauseAnalysis
 from stages._matchers import compact
 from stages._addressee import named_subject, person_act, person_purpose, robot_called_after, vocative
-from stages.speech_patterns import (Patterns, asks_by_shape, asks_how, asks_leave, awaits_predicate, diagnoses, closed_syllable, complains, offers, ends_on_a_period,
+from stages.speech_patterns import (Patterns, asks_by_shape, asks_what_is_usual, asks_how, asks_leave, awaits_predicate, diagnoses, closed_syllable, complains, offers, ends_on_a_period,
                                     contains, finds_out, follows, happens, key)
 
 Pair = tuple[str, str]
@@ -309,7 +309,8 @@ def _asked_knowledge(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: R
     if f.permits and f.intoned:
         sig.append("permission" if s.question else "permission_intoned")
         return "knowledge_question"
-    if f.intoned and not s.question and asks_by_shape(s.matrix, f.last_pred, f.pred_at, s.ms, p, bool(c.unsupported)):
+    if f.intoned and not s.question and (asks_by_shape(s.matrix, f.last_pred, f.pred_at, s.ms, p, bool(c.unsupported)) or (
+            not c.unsupported and asks_what_is_usual(s.matrix, f.pred_at, p, bool(c.qna_topics or c.capabilities)))):
         sig.append("asked_by_shape")  # 차일드 락 있어요 / 멈추는데 고장이야: asked, heard without "?"
         return "knowledge_question"
     if f.needs and f.intoned:

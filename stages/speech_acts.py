@@ -17,7 +17,7 @@ from stages._calls import called_after_the_request, called_at_the_end, called_fi
 from stages._anchoring import bare_directions
 from stages._turn_anchoring import analyse
 from stages._clauses import ENDS_SENTENCE, QUESTION_MOODS, ClauseAnalysis, in_order, last_said, only_modifiers, thing_named
-from stages._suppositions import SUPPOSED, supposed_by_a_condition, supposes
+from stages._suppositions import SUPPOSED, one_question_of_alternatives, supposed_by_a_condition, supposes
 from stages._owners import a_rooms_purifier, owned_by_other_thing, owner_named_at_the_end, owner_played_nearby, owner_said_before
 from stages._matchers import matchers_for
 from stages.clause_reading import Reading, cut_off_word, read_clause
@@ -421,6 +421,7 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: Normal
     _bodies_moved(clause_candidates, per, registry.speech_acts)
     _mark_messages(clause_candidates, per)
     supposed_by_a_condition(clause_candidates, per, p)
+    one_question_of_alternatives(clause_candidates, per)
     _run_into_a_remark(clause_candidates, per, normalized_text, registry.speech_acts)
     words_max = registry.speech_acts.fragment_max_words
     return [_speech_act(c, r, words_max, p) for c, r in zip(clause_candidates, per)]

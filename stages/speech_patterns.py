@@ -39,6 +39,7 @@ class Patterns:
         self.quoting_conj, self.supposed = _pairs(lex.quoting_conjunctions), _pairs(lex.supposition_markers)
         self.exclamatory, self.how_to_conditionals = _pairs(lex.exclamatory_words), _pairs(lex.how_to_conditionals)
         self.asking_verbs, self.leave_honorific = _pairs(lex.asking_verbs), _pairs(lex.asking_leave.honorifics)
+        self.usual_subjects = _pairs(lex.intoned_questions.usual_subjects) if lex.intoned_questions else frozenset()
 
     def __init__(self, lex: SpeechActLexicon):
         pairs = _pairs
@@ -255,7 +256,7 @@ def asks_how(ms: list[tuple[str, str]], seq: tuple[tuple[str, str], ...], state_
 def asks_by_shape(matrix: list[tuple[str, str]], last_pred: tuple[str, str] | None, pred_at: int | None,
                    ms: list[tuple[str, str]], p: Patterns, other_thing: bool) -> bool:
     """A statement shape that asks (see IntonedQuestions): a feature noun with an existence verb, a diagnosis
-    noun with the copula, a usual adverb (usual_adverbs), or a verdict predicate after a premise. A feature is the robot's by asking; a
+    noun with the copula, or a verdict predicate after a premise. A feature is the robot's by asking; a
     diagnosis or a verdict next to another appliance (세탁기 고장이야) is a remark about that one."""
     if last_pred is None or pred_at is None:
         return False
@@ -264,11 +265,20 @@ def asks_by_shape(matrix: list[tuple[str, str]], last_pred: tuple[str, str] | No
         return True
     if other_thing:
         return False
-    if diagnoses(matrix, last_pred, pred_at, p) or any(k in p.usual for k in matrix[:pred_at]):
-        return True  # (이거 원래 이렇게 시끄러워: whether it is usual is asked)
+    if diagnoses(matrix, last_pred, pred_at, p):
+        return True
     # 올라타는데 is read 는/ETM 데/NNB as often as 는데/EC
     premise = any(k in p.premise or (k == ("데", "NNB") and i and ms[i - 1][1] == "ETM") for i, k in enumerate(ms))
     return lemma in p.verdict_preds and premise
+
+
+def asks_what_is_usual(matrix: list[tuple[str, str]], pred_at: int | None, p: Patterns, of_the_product: bool) -> bool:
+    """이거 원래 이렇게 시끄러워 / 원래 필터가 이렇게 금방 까매져요: a usual adverb (usual_adverbs, no particle after it:
+    원래대로 돌려 놔 and 평소보다 나빠 compare) before the predicate of a clause about the robot (intoned_questions
+    usual_subjects, or a device word or manual topic: `of_the_product`) asks what is usual (원래 월요일은 차 막혀 does not)."""
+    usual = any(k in p.usual and not (i + 1 < len(matrix) and matrix[i + 1][1].startswith("J"))
+                for i, k in enumerate(matrix[:pred_at or 0]))
+    return usual and (of_the_product or any(k in p.usual_subjects for k in matrix))
 
 
 def diagnoses(matrix: list[tuple[str, str]], last_pred: tuple[str, str] | None, pred_at: int | None, p: Patterns) -> bool:

@@ -307,7 +307,19 @@ def test_a_noun_or_another_is_no_pair_of_sentences(runner):
 
 
 def test_whether_it_is_usual_is_asked(runner):
-    """이거 원래 이렇게 시끄러워: a usual adverb (speech_acts usual_adverbs) in a clause said to the robot asks what is
-    usual, heard without a mark; said of another appliance it is a remark."""
+    """이거 원래 이렇게 시끄러워: a usual adverb (speech_acts usual_adverbs) in a clause about the robot (intoned_questions
+    usual_subjects) asks what is usual, heard without a mark; of another appliance, of the world, or compared (평소보다,
+    원래대로) it asks nothing of the kind."""
     assert _route(runner, "이거 원래 이렇게 시끄러워").family == "DQR"
-    assert _route(runner, "세탁기 원래 이렇게 시끄러워").family == "DEF"
+    assert _route(runner, "너 원래 충전 이렇게 오래 걸려").family == "DQR"
+    for text in ("세탁기 원래 이렇게 시끄러워", "원래 월요일은 차 막혀", "이 동네는 원래 밤에 조용해요"):
+        assert _route(runner, text).family == "DEF", text
+    assert _route(runner, "밝기 원래대로 돌려 놔").family != "DQR"
+
+
+def test_one_of_alternatives_about_the_robot_makes_both_about_it(runner):
+    """너 바닥 청소도 되는 거야 아니면 공기만 하는 거야: the second alternative asks what the first asks (what the robot
+    does), it checks no air; alternatives of states check both (너 충전 중이야 아님 청정 중이야)."""
+    record = _route(runner, "너 바닥 청소도 되는 거야 아니면 공기만 하는 거야")
+    assert record.family == "DQR" and actions(record) == []
+    assert [a[0] for a in actions(_route(runner, "너 충전 중이야 아님 청정 중이야"))] == ["battery_status", "air_clean_operation"]
