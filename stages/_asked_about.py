@@ -216,6 +216,9 @@ def _problem_told(c: ClauseAnalysis, registry: Registry, topic: str | None) -> t
         failing = (_failing_function(c, registry, at) or _activity_refused(c, registry, at)) if negated else None
         if failing:
             return "has_device_problem_report", (failing, "negated_function")
+        excess = _too_much(c, registry) if any(s.startswith("robot_subject") for s in act.signals) else None
+        if excess:
+            return "has_device_problem_report", ("", f"too:{excess}")  # 너 너무 느려: the robot itself
         stops = _stopping_function(c, registry) if broken else None  # 청정이 자꾸 멈춰
         return ("has_device_malfunction_report", (stops, f"malfunction:{broken[0]}")) if stops and broken else None
     robots = any(about_the_robot(x) for x in c.mentions)

@@ -195,6 +195,7 @@ def test_a_how_word_before_doe_asks_for_the_state(runner):
     ("스테이션을 못 찾는다고 떠 어떡해", "has_device_problem_report"),  # a message the robot shows
     ("매너 모드면 알람도 안 울려?", "has_device_knowledge_question"),  # a question under a condition on a mode
     ("안내 목소리가 너무 작게 나와요", "has_device_problem_report"),  # too much of it (product_vocabulary complaints)
+    ("너 너무 느려", "has_device_problem_report"),                  # of the robot itself
 ])
 def test_questions_and_reports_about_the_product_go_to_dqr(runner, text, axis):
     record = _route(runner, text)
@@ -216,7 +217,8 @@ def test_can_it_questions_about_the_products_services_ask_the_manual(runner, tex
 def test_praise_and_the_reason_for_a_request_are_no_complaint(runner):
     """안내 목소리가 너무 좋아요 praises (complaints praise); 화면이 너무 눈부셔, 밝기 좀 낮춰 봐 says why it asks:
     the report is the request's reason, so its clause takes no route of its own to the manual."""
-    assert "has_device_problem_report" not in _route(runner, "안내 목소리가 너무 좋아요").evidence.axes
+    for text in ("안내 목소리가 너무 좋아요", "너 너무 귀여워"):
+        assert "has_device_problem_report" not in _route(runner, text).evidence.axes, text
     record = _route(runner, "화면이 너무 눈부셔, 밝기 좀 낮춰 봐")
     assert record.family == "ODL" and record.selected_routes == ["ODL"] and [a[0] for a in actions(record)] == ["screen_brightness"]
 
