@@ -21,11 +21,8 @@ from stages.speech_patterns import owned_by_robot, patterns
 LEARNED_FLOOR = 0.2
 """A learned probability below this lights no axis (keeps records short; the weight does the rest)."""
 
-_CAPABILITY_AXES = {
-    "execution": "has_execution_capability_anchor",
-    "settings": "has_settings_capability_anchor",
-    "state_query": "has_state_query_capability_anchor",
-}
+_CAPABILITY_AXES = {"execution": "has_execution_capability_anchor", "settings": "has_settings_capability_anchor",
+                    "state_query": "has_state_query_capability_anchor"}
 
 
 def _fills_missing_slot(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, registry: Registry) -> str | None:
@@ -150,7 +147,8 @@ def _public_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers, registry: Registry)
     asked_of_this = c.act is not None and c.act.mood in ("question", "knowledge_question", "suggestion") and "?" in c.text \
         and any(t in ("VV", "VA", "VA-I", "XSV", "XSA") for t in c.morpheme_tags)
     told = c.act is not None and c.act.mood in _TALK_MOODS and c.has_final_ending  # 이거 어디서 샀냐고 묻더라
-    vague = [v for v in cues.get("vague", []) if not ((asked_of_this or told) and v in m.at_hand)]
+    vague = [v for v in cues.get("vague", []) if not ((asked_of_this or told) and v in m.at_hand)] \
+        if c.act is None or "exclusion" not in c.act.signals else []  # 그거 말고 볼륨 줄여: what is excluded need not be said
     # 어 그래: a filler before an answer word is how people answer, not a reference to nothing
     exclaims = c.act is not None and c.act.mood == "exclamation"
     if vague or (c.filler_words and not c.has_predicate and not exclaims):

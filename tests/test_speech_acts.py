@@ -214,6 +214,12 @@ def test_can_it_questions_about_the_products_services_ask_the_manual(runner, tex
     assert record.family == family and actions(record) == [], text
 
 
+def test_what_is_excluded_need_not_be_said(runner):
+    """아니 그거 말고 볼륨 좀 줄여: 그거 in the X of X 말고 Y is what was just done, no vague reference; Y is asked."""
+    record = _route(runner, "아니 그거 말고 볼륨 좀 줄여")
+    assert record.family == "ODL" and [a[0] for a in actions(record)] == ["sound_volume"]
+
+
 def test_praise_and_the_reason_for_a_request_are_no_complaint(runner):
     """안내 목소리가 너무 좋아요 praises (complaints praise); 화면이 너무 눈부셔, 밝기 좀 낮춰 봐 says why it asks:
     the report is the request's reason, so its clause takes no route of its own to the manual."""
