@@ -156,3 +156,11 @@ def test_wondering_with_ryeona_is_a_question_not_a_statement(runner):
     """speech_acts question_endings: -려나 wonders (the family then weighs what it is about)."""
     record, _ = _route(runner, "하루 종일 켜 두면 전기세 많이 나오려나")
     assert record.evidence.clauses[-1].speech_act.mood == "question"
+
+
+def test_turning_the_camera_off_is_privacy_mode(runner):
+    """카메라 꺼 줘: the robot's camera off is privacy mode on (its alias with an operation hint); 카메라 켜 is not an
+    alias, so no talk of a phone's camera turns privacy off (카메라 좀 켜 봐, 영상통화 하자)."""
+    record = runner.route_text("카메라 꺼 줘")
+    assert [(a[0], a[1]) for a in actions(record)] == [("privacy_mode", "on")]
+    assert actions(runner.route_text("카메라 좀 켜 봐 영상통화 하자")) == []
