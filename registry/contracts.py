@@ -165,6 +165,7 @@ class Morpheme(Contract):
     tag: str
     start: int
     length: int
+    unknown: bool = False  # a word outside Kiwi's dictionary, its tag Kiwi's guess (브므, 스느: noises, not names)
 
 
 class NormalizedText(Contract):

@@ -160,7 +160,7 @@ def normalized_text(turn_input: TurnInput, kiwi: Any, registry: Registry) -> Nor
     last = max((i for i, t in enumerate(tokens) if not t.tag.startswith("S")), default=-1)
     closing = {last} if last >= 0 and tokens[last].form in _closing_forms(registry) else set()
     morphemes = [Morpheme(form=t.form, tag="EF" if t.tag == "EC" and (t.form in finals or i in closing) else t.tag,
-                          start=t.start, length=t.len) for i, t in enumerate(tokens)]
+                          start=t.start, length=t.len, unknown=bool(t.oov)) for i, t in enumerate(tokens)]
     return NormalizedText(
         original=original,
         text=text,
