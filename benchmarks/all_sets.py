@@ -99,6 +99,9 @@ SETS = {
     "blind_v41_fit (the four scored kinds again: everyday talk, commands for other systems, fragments, product questions; written blind 2026-12-05 session 43, fit part)":
         ROOT / "data/utterances/blind_v41_fit.jsonl",
     "blind_v41_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v41_holdout.jsonl",
+    "blind_v43_fit (the four scored kinds in other voices: households' transcripts and dialects, scenes and IoT apps, cut-off speech and TV snippets, product worries; written blind 2026-12-05 session 43, fit part)":
+        ROOT / "data/utterances/blind_v43_fit.jsonl",
+    "blind_v43_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v43_holdout.jsonl",
     "requests_v39_fit (requests to the robot with reasons, guards, politeness, dialect, several steps, schedules; written blind 2026-12-05 session 42, fit part)":
         ROOT / "data/utterances/requests_v39_fit.jsonl",
     "requests_v39_holdout (same, never tuned on)": ROOT / "data/utterances/requests_v39_holdout.jsonl",
