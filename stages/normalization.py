@@ -161,6 +161,10 @@ def normalized_text(turn_input: TurnInput, kiwi: Any, registry: Registry) -> Nor
     closing = {last} if last >= 0 and tokens[last].form in _closing_forms(registry) else set()
     morphemes = [Morpheme(form=t.form, tag="EF" if t.tag == "EC" and (t.form in finals or i in closing) else t.tag,
                           start=t.start, length=t.len, unknown=bool(t.oov)) for i, t in enumerate(tokens)]
+    for i in range(1, len(morphemes)):  # 으아아아암 / 아야: an ending Kiwi splits off an interjection is the sound
+        before, mo = morphemes[i - 1], morphemes[i]
+        if before.tag == "IC" and mo.tag.startswith("E") and mo.start <= before.start + before.length:
+            morphemes[i] = mo.model_copy(update={"tag": "IC"})
     return NormalizedText(
         original=original,
         text=text,

@@ -351,13 +351,14 @@ def test_wanting_to_know_asks_a_question(runner, text):
     assert _route(runner, text).family == "FRG"
 
 
-@pytest.mark.parametrize("text", ["음", "으음", "높은 장게", "아니 아니 아니", "음 글쎄", "브 르 브므", "치익 치직"])
+@pytest.mark.parametrize("text", ["음", "으음", "높은 장게", "아니 아니 아니", "음 글쎄", "브 르 브므", "치익 치직",
+                                  "으아아아암", "흐아암"])  # an ending Kiwi splits off an interjection is the sound
 def test_fillers_and_noun_phrase_shards_stay_repairs(runner, text):
     """아니 아니 아니 / 음 글쎄: a denial or a hedge said alone is no social act (not among social_interjections); it
     answers nothing that was asked, so the turn is repaired. 브 르 브므 / 치익 치직: words Kiwi has never seen (its
     NNP a guess: Morpheme.unknown) are noise, no title to look up (해리포터 is one)."""
     if text == "음":
-        assert _route(runner, "해리포터").family == "FRG"
+        assert _route(runner, "해리포터").family == "FRG" and _route(runner, "민지야").family != "FRG"  # a call, no title
     assert _route(runner, text).family == "STT_NULL"
 
 
