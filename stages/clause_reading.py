@@ -12,7 +12,7 @@ from registry.contracts import Agent, Mood, Polarity
 from stages._clauses import ENDS_SENTENCE, VERB_TAGS, ClauseAnalysis
 from stages._matchers import compact
 from stages._addressee import named_subject, person_act, person_purpose, robot_called_after, vocative
-from stages.speech_patterns import (Patterns, asks_by_shape, asks_what_is_usual, asks_how, asks_leave, awaits_predicate, diagnoses, closed_syllable, complains, offers, ends_on_a_period,
+from stages.speech_patterns import (Patterns, asks_by_shape, asks_what_is_usual, asks_how, asks_leave, awaits_predicate, diagnoses, closed_syllable, complains, confirms, offers, ends_on_a_period,
                                     contains, finds_out, follows, happens, key)
 
 Pair = tuple[str, str]
@@ -130,11 +130,11 @@ def _shape(c: ClauseAnalysis, p: Patterns, paired: tuple[str, ...], out: Reading
     openly = asked_at is not None and final in p.open_question_end and c.connective in ("", *ENDS_SENTENCE) \
         and not any(k in p.indirect_question for k in matrix[asked_at:])  # 뭐가 달라지는데 (not 뭐가 좋은지 모르겠는데)
     offered = c.alternative and final not in p.declare_end | p.exclaim_end and not benefactive  # 정도야 아님 전체야
-    question = "?" in c.text or offered or ((final in p.question_end and final not in p.request_end) or openly or (
+    confirming = final in p.intonation_end and confirms(matrix, p)  # 꺼지는 거 맞아: asked without its mark
+    question = "?" in c.text or offered or confirming or ((final in p.question_end and final not in p.request_end) or openly or (
         asks_word and not benefactive and final not in p.declare_end | p.exclaim_end and not finds_out(matrix, p))) and not complains(matrix, p)
     question = question and not c.holds_the_floor  # 저 뭐시냐 (said alone before the request): its -냐 asks nothing
-    if offered:
-        out.signals.append("alternative")
+    out.signals.extend(name for name, on in (("alternative", offered), ("confirmation", confirming)) if on)
     return _Shape(ms=ms, tags=[k[1] for k in ms], matrix=matrix, ef=ef, final=final, benefactive=benefactive,
                   asks_word=asks_word, question=question)
 

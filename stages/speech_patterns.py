@@ -144,6 +144,12 @@ def _confirms(ms: list[tuple[str, str]], i: int, p: "Patterns") -> bool:
     return j > 0 and ms[j] in p.nominalizers and ms[j - 1][1] == "ETM"
 
 
+def confirms(matrix: list[tuple[str, str]], p: "Patterns") -> bool:
+    """The clause ends on 맞 confirming a modified nominalizer (카메라 꺼지는 거 맞아): asked, whatever its mark."""
+    at = max((i for i, k in enumerate(matrix) if k[1].startswith(("VV", "VA"))), default=None)
+    return at is not None and _confirms(matrix, at, p)
+
+
 def wish_good_at(ms: list[tuple[str, str]], i: int, p: "Patterns") -> bool:
     """Whether morpheme i is a wish's 좋다 after a conditional ending (가 주면 좋겠어): it carries no frame; the act
     wished for does."""

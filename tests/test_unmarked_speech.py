@@ -323,3 +323,12 @@ def test_one_of_alternatives_about_the_robot_makes_both_about_it(runner):
     record = _route(runner, "너 바닥 청소도 되는 거야 아니면 공기만 하는 거야")
     assert record.family == "DQR" and actions(record) == []
     assert [a[0] for a in actions(_route(runner, "너 충전 중이야 아님 청정 중이야"))] == ["battery_status", "air_clean_operation"]
+
+
+def test_a_confirmation_asked_without_its_mark_is_a_question(runner):
+    """카메라 완전히 꺼지는 거 맞아: 맞 confirming a modified nominalizer, heard without "?", asks whether it is so (a
+    product question or, of a state, a check: 청정 돌아가고 있는 거 맞아); 니 말이 맞아 agrees."""
+    record = _route(runner, "프라이버시 모드 켜면 카메라 완전히 꺼지는 거 맞아")
+    assert record.family == "DQR" and actions(record) == []
+    assert [a[0] for a in actions(_route(runner, "청정 돌아가고 있는 거 맞아"))] == ["air_clean_operation"]
+    assert _route(runner, "니 말이 맞아").family == "DEF"
