@@ -161,8 +161,8 @@ def _public_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers, registry: Registry)
     lit("has_clear_conversation_reply_shape", 1.0 if cues.get("reply_shape") and not asks_leave else 0.0, *cues.get("reply_shape", []))
     lit("has_generic_help", 1.0 if cues.get("generic_help") else 0.0, *cues.get("generic_help", []))
     said = _said(c)
-    if c.unsupported:
-        said = []  # 이 사진 엄마한테 보내 줘: the device word is what the unsupported request acts on, not talk
+    if c.unsupported or (c.act is not None and "message_of_request" in c.act.signals):
+        said = []  # 이 사진 엄마한테 보내 줘 / 문자 보내 집에 간다고: what the unsupported request acts on or passes on
     if said:
         lit("has_unlicensed_capability_mention", 1.0, *said[:3])
     if any(owned := [x for x in c.mentions if x.endswith(OTHER_THINGS_PART)] or [c.act and c.act.target_owner]):
@@ -238,8 +238,8 @@ def _act_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: bool)
     if (act.mood in _TALK_MOODS and (c.has_predicate or "interjections" in act.signals) or asks_the_hearers_mind(c, registry)) \
             and "has_device_problem_report" not in lit and "has_device_malfunction_report" not in lit:
         lit("has_talk_shape", 1.0, act.mood, *act.signals[:2])
-    told = act.reported and "message_of_request" not in act.signals  # ... 간다고: what to send, not talk
-    if act.polarity != "affirmative" or told or act.past or act.agent != "robot" or "standing_rule" in act.signals:
+    message = "message_of_request" in act.signals  # ... 간다고: what to send, not talk
+    if not message and (act.polarity != "affirmative" or act.reported or act.past or act.agent != "robot" or "standing_rule" in act.signals):
         lit("has_unlicensed_speech_act", 1.0, act.polarity, act.agent, "reported" if act.reported else "",
             "past" if act.past else "")
 

@@ -138,13 +138,17 @@ def _mark_messages(clauses: list[ClauseAnalysis], per: list[Reading]) -> None:
     """카톡 보내 줘 지금 간다고: a turn that ends in a bare quote right after a request says what the request
     is to pass on. The quote stays unlicensed; it is the request's argument, not somebody's reported talk."""
     order = in_order(clauses)
-    if len(order) < 2:
+    at = len(order) - 2  # (문자 보내 저녁 먹고 들어간다고: the quoted sentence may run over clauses)
+    while at >= 0 and "reported:from_sentence" in per[order[at]].signals:
+        at -= 1
+    if at < 0:
         return
-    last, before = per[order[-1]], per[order[-2]]
+    last, before = per[order[-1]], per[order[at]]
     bare_quote = last.reported and any(s.startswith("quotative:") for s in last.signals) and last.mood == "fragment"
     if bare_quote and before.mood in ACTING_MOODS and before.agent == "robot" and before.polarity == "affirmative" \
             and not before.reported:
-        last.signals.append("message_of_request")
+        for i in order[at + 1:]:
+            per[i].signals.append("message_of_request")
 
 
 _REMARK_TAGS = frozenset({"VCP", "VCN", "VA", "VA-I", "VA-R", "XSA"})

@@ -529,6 +529,10 @@ def test_a_quote_after_a_request_is_what_to_pass_on_not_reported_talk(runner):
     record = _route(runner, "동생한테 문자 보내 줘 늦는다고")
     assert record.family == "UNS" and actions(record) == []
     assert "message_of_request" in _act(record, 1).signals
+    # the message may run over clauses, and its device words are what it says (집에 들어간다고), not talk
+    for text in ("엄마한테 문자 보내 저녁 먹고 들어간다고", "엄마한테 문자 보내 집에 들어간다고"):
+        record = _route(runner, text)
+        assert record.family == "UNS" and actions(record) == [], text
 
 
 def test_an_imperative_on_an_action_verb_commands_and_on_an_adjective_exclaims(runner):
