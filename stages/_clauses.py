@@ -111,6 +111,13 @@ def thing_before(c: ClauseAnalysis, lex: SpeechActLexicon, positions: list[int],
                  if any(0 <= at - end <= gap and (not owning or c.compact[end:at] in joins) for at in positions)), None)
 
 
+def schedule_of_another_thing(c: ClauseAnalysis, lex: SpeechActLexicon) -> bool:
+    """전기장판 타이머 두 시간으로 맞춰 / 에어컨 꺼짐 타이머: an alarm or a timer word right after another thing's name is
+    that thing's own (an unsupported request to it), nothing the robot schedules."""
+    words = [*c.cues.get("sch_timer", []), *c.cues.get("sch_alarm", [])]
+    return any(thing_before(c, lex, [at]) for w in words if (at := c.compact.find(w.replace(" ", ""))) >= 0)
+
+
 def thing_as_subject(c: ClauseAnalysis, lex: SpeechActLexicon) -> bool:
     """The clause names a thing as what it is about: the name followed by a part of it, a subject, topic or
     possessive particle or, with no particle, an adjective (티비 화면 눈 아파, 티비가 너무 커, 무드등 눈부셔), not as an

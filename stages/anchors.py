@@ -11,7 +11,7 @@ from registry.contracts import Clause, EvidenceAxis, HistoryEvidence, LearnedEvi
 from registry.loader import Registry
 from stages._across_clauses import anchored, close_for_a_person, cross_clause_axes, quiet_premises, quiet_reasons, supposed_only, without_quieted_reports
 from stages._asked_about import about_the_robot, asks_the_hearers_mind, calls_a_person, of_somebody_named, problem_report, robots_doing, product_topic, public_place_asked, world_question
-from stages._clauses import ENDS_SENTENCE, ClauseAnalysis
+from stages._clauses import ENDS_SENTENCE, ClauseAnalysis, schedule_of_another_thing
 from stages.ngram_model import LEARNED_PREFIX
 from stages.licensing import FRAMELESS, OTHER_THINGS_PART, SLIP
 from stages._matchers import Matchers, matchers_for, weather_state_of
@@ -71,7 +71,7 @@ _SCHEDULE_KINDS = ("sch_alarm", "sch_timer", "sch_reminder")
 """Cues of what the robot itself schedules (an alarm, a timer, a reminder), whatever else the clause asks."""
 
 
-def _anchor_axes(c: ClauseAnalysis, lit: _Axes, history: HistoryEvidence) -> None:
+def _anchor_axes(c: ClauseAnalysis, lit: _Axes, history: HistoryEvidence, registry: Registry) -> None:
     """Capability, unsupported, mode, manual-topic, identity, cue and schedule axes."""
     cues = c.cues
     for hit in c.capabilities:
@@ -96,7 +96,8 @@ def _anchor_axes(c: ClauseAnalysis, lit: _Axes, history: HistoryEvidence) -> Non
     if c.identity:
         lit("has_product_identity_anchor", 1.0, "identity")
     # 밥솥 취사 예약 좀 해 줘: a reservation asked of another appliance is its own timer, not a schedule of the robot's
-    appliances_own = bool(c.unsupported) and not c.capabilities and not any(cues.get(k) for k in _SCHEDULE_KINDS)
+    appliances_own = bool(c.unsupported) and not c.capabilities and (not any(cues.get(k) for k in _SCHEDULE_KINDS)
+                                                                       or schedule_of_another_thing(c, registry.speech_acts))
     # (9시 뉴스가 이어집니다, 알람이 크게 울려요: a time or an alarm told of as a subject is nothing set for the robot)
     said_of_another = c.act is not None and c.act.mood in ("statement", "exclamation") \
         and any(s.startswith("subject:") for s in c.act.signals)
@@ -344,7 +345,7 @@ def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, regis
     lit = _Axes()
     if c.index and c.act is not None and "vocalization" in c.act.signals:
         return {}  # 청정 돌려라 잉: a particle after what was said trails it, it breaks nothing
-    _anchor_axes(c, lit, history)
+    _anchor_axes(c, lit, history, registry)
     frg_strength, trailing = _public_axes(c, lit, m, registry)
     _act_axes(c, lit, registry, trailing)
     if "has_device_problem_report" in lit or "has_device_malfunction_report" in lit:

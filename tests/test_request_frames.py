@@ -59,6 +59,9 @@ def test_a_reservation_asked_of_another_appliance_is_its_own_timer(runner):
     assert record.family == "UNS" and record.unsupported_categories[:1] == ["other_appliance_control"]
     assert _route(runner, "매일 밤 11시에 음소거 되게 예약 걸어 줘")[0].family == "SCH"
     assert _route(runner, "7시에 세탁기 돌리라고 알려 줘")[0].family == "SCH"
+    # a timer word right after another thing's name is that thing's timer (schedule_of_another_thing)
+    record, _ = _route(runner, "전기장판 타이머 두 시간으로 맞춰줘")
+    assert record.family == "UNS" and _route(runner, "타이머 두 시간 맞춰줘")[0].family == "SCH"
 
 
 @pytest.mark.parametrize("text", ["켜 줘", "그렇게 좀 해 주세요", "다시 해 줘"])
