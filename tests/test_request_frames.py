@@ -167,3 +167,11 @@ def test_turning_the_camera_off_is_privacy_mode(runner):
     record = runner.route_text("카메라 꺼 줘")
     assert [(a[0], a[1]) for a in actions(record)] == [("privacy_mode", "on")]
     assert actions(runner.route_text("카메라 좀 켜 봐 영상통화 하자")) == []
+
+
+def test_a_smart_home_app_is_another_system(runner):
+    """스마트싱스 취침 루틴 시작해: a smart-home app's routine is another system's (its name an alias of
+    other_appliance_control, as PRODUCT.md lists the appliances); whether the robot works with it is a product question."""
+    record = runner.route_text("스마트싱스 취침 루틴 시작해")
+    assert record.family == "UNS" and actions(record) == []
+    assert runner.route_text("스마트싱스랑 연동 돼?").family == "DQR"
