@@ -362,15 +362,22 @@ def _standing_rule(clauses: list[ClauseAnalysis], per: list[Reading], lex: Speec
         per[i].signals.append("standing_rule")
 
 
+def _ends_on_a_conjunction(c: ClauseAnalysis) -> bool:
+    """그게 아니라 내 말은 그러니까: the turn's last word is a conjunction (MAJ): a new sentence began and stopped."""
+    said = [m.tag for m in c.morphemes if m.tag != "IC" and not m.tag.startswith("S")]
+    return len(said) > 1 and said[-1] == "MAJ"
+
+
 def _trails_off(c: ClauseAnalysis, nt: NormalizedText, lex: SpeechActLexicon) -> bool:
     """A predicate-less turn of one clause is unfinished: the voice trailed off (배터리...), or its last word ends on a
-    particle that promises a predicate, with at most an adverb or a filler after it (배터리는, 공기가 좀, 청정을 어)."""
-    if (c.has_predicate and not only_modifiers(c)) or "?" in nt.original:
+    particle that promises a predicate, with at most an adverb or a filler after it (배터리는, 공기가 좀, 청정을 어), or
+    on a conjunction (말은 그러니까)."""
+    if "?" in nt.original or (c.has_predicate and not only_modifiers(c) and not _ends_on_a_conjunction(c)):
         return False  # 공기 상태도?: asked, not unfinished
     if any(nt.original.rstrip().endswith(mark) for mark in lex.trailing_marks):
         return True
     words = [m for m in c.morphemes if m.tag not in ("MAG", "IC") and not m.tag.startswith("S")]
-    return bool(words) and (words[-1].form, words[-1].tag) in lex.trailing_particle_set
+    return _ends_on_a_conjunction(c) or bool(words) and (words[-1].form, words[-1].tag) in lex.trailing_particle_set
 
 
 def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: NormalizedText, history_evidence: HistoryEvidence,
@@ -396,9 +403,10 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: Normal
         if cut is not None:
             per[last].mood, per[last].cut_off = "fragment", True
             per[last].signals.append(f"cut_off_word:{cut}")
-        elif len(clause_candidates) == 1 and per[last].mood == "fragment" \
+        elif (len(clause_candidates) == 1 and per[last].mood == "fragment" or _ends_on_a_conjunction(clause_candidates[last])) \
                 and _trails_off(clause_candidates[last], normalized_text, registry.speech_acts):
             per[last].cut_off = True  # 배터리... / 거실 청정을 어: the speaker stopped before saying what of it
+            per[last].mood = "fragment"  # (청정 켜고 그리고: a sentence begun and stopped)
             per[last].signals.append("trails_off")
     _quoted_by_the_next(clause_candidates, per, p, matchers_for(registry).listing_connectives)
     if not history_evidence.addressee_spoke_last:

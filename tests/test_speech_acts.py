@@ -352,7 +352,8 @@ def test_wanting_to_know_asks_a_question(runner, text):
 
 
 @pytest.mark.parametrize("text", ["음", "으음", "높은 장게", "아니 아니 아니", "음 글쎄", "브 르 브므", "치익 치직",
-                                  "으아아아암", "흐아암"])  # an ending Kiwi splits off an interjection is the sound
+                                  "으아아아암", "흐아암",  # an ending Kiwi splits off an interjection is the sound
+                                  "그게 아니라 내 말은 그러니까"])  # a sentence begun on a conjunction and stopped
 def test_fillers_and_noun_phrase_shards_stay_repairs(runner, text):
     """아니 아니 아니 / 음 글쎄: a denial or a hedge said alone is no social act (not among social_interjections); it
     answers nothing that was asked, so the turn is repaired. 브 르 브므 / 치익 치직: words Kiwi has never seen (its
