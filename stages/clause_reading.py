@@ -218,6 +218,8 @@ def _agent(c: ClauseAnalysis, s: _Shape, p: Patterns, out: Reading) -> str | Non
         out.agent = "third_person"  # 신발 벗고 거실로 가세요: who takes off shoes is the one asked
         sig.append(f"person_act:{acts[0]}")
     promise = next((k for k in s.ms if k in p.promissive), None)
+    if promise is None and follows(s.matrix, p.need_end, p.supposed, within=1) is not None:
+        promise = ("야겠", "resolve")  # 거실 가야겠어 / 가습기 사야겠어: -어야겠- is what the speaker resolves to do
     if promise is not None:
         out.agent = "user"
         sig.append(f"promissive:{promise[0]}")

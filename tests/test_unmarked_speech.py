@@ -332,3 +332,10 @@ def test_a_confirmation_asked_without_its_mark_is_a_question(runner):
     assert record.family == "DQR" and actions(record) == []
     assert [a[0] for a in actions(_route(runner, "청정 돌아가고 있는 거 맞아"))] == ["air_clean_operation"]
     assert _route(runner, "니 말이 맞아").family == "DEF"
+
+
+@pytest.mark.parametrize("text", ["거실 가야겠어", "청정 좀 돌려야겠다", "우리 애기 방이 너무 건조한 것 같아 가습기 하나 사야겠어"])
+def test_what_the_speaker_resolves_to_do_is_no_request(runner, text):
+    """-어야겠- (a necessity, then 겠): what the speaker resolves to do is the speaker's own act, never the robot's."""
+    record = _route(runner, text)
+    assert actions(record) == [] and record.family == "DEF", (text, record.family)
