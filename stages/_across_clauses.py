@@ -12,6 +12,7 @@ from stages._addressee import robot_called
 from stages._asked_about import about_the_robot, going_outside, of_somebody_named, operates_itself, product_topic, said_to_a_person, talked_about
 from stages._clauses import ClauseAnalysis
 from stages._turn_anchoring import CARRIED
+from stages.speech_patterns import asks_how, key, patterns
 
 
 def anchored(c: ClauseAnalysis) -> bool:
@@ -193,3 +194,22 @@ def supposed_only(clause_analyses: list[ClauseAnalysis], per_clause: list[dict[s
         found = axes.pop("has_frg_scope")
         axes["supposed_in_a_condition"] = EvidenceAxis(strength=1.0, signals=["has_frg_scope", *found.signals[:2]])
 
+
+
+_SCHEDULE_AXES = ("has_schedule_workflow_scope", "has_schedule_management_anchor", "has_schedule_time_semantics")
+
+
+def how_to_schedule(clause_analyses: list[ClauseAnalysis], axes: dict[str, EvidenceAxis], registry: Registry) -> None:
+    """예약 취소하고 싶으면 어떻게 해요 / 알람 끄려면 어떻게 해: a question of how to do something (a how phrase, not
+    어떻게 돼 of a state) with no time given asks the manual how the robot's schedules work; the schedule words it names
+    register or cancel nothing. The schedule axes leave the turn's merge (named in `how_to_of_a_schedule`)."""
+    p = patterns(registry)
+    asked = any(c.role == "action" and c.act is not None and c.act.mood == "knowledge_question"
+                and any(asks_how([key(m) for m in c.morphemes], seq, p.how_state) for seq in p.how_phrases)
+                for c in clause_analyses)
+    if not asked or any(c.times.strength for c in clause_analyses):
+        return
+    found = [a for a in _SCHEDULE_AXES if a in axes]
+    if found:
+        signals = [s for a in found for s in axes.pop(a).signals[:1]]
+        axes["how_to_of_a_schedule"] = EvidenceAxis(strength=1.0, signals=[*found, *signals])

@@ -9,7 +9,7 @@ from itertools import groupby
 
 from registry.contracts import Clause, EvidenceAxis, HistoryEvidence, LearnedEvidence, NormalizedText, PreclassifierHints
 from registry.loader import Registry
-from stages._across_clauses import anchored, close_for_a_person, cross_clause_axes, quiet_premises, quiet_reasons, supposed_only, without_quieted_reports
+from stages._across_clauses import anchored, close_for_a_person, cross_clause_axes, how_to_schedule, quiet_premises, quiet_reasons, supposed_only, without_quieted_reports
 from stages._asked_about import about_the_robot, asks_the_hearers_mind, calls_a_person, of_somebody_named, problem_report, robots_doing, product_topic, public_place_asked, world_question
 from stages._clauses import ENDS_SENTENCE, ClauseAnalysis, schedule_of_another_thing
 from stages.ngram_model import LEARNED_PREFIX
@@ -276,8 +276,7 @@ def _recalling(c: ClauseAnalysis, p) -> bool:
 
 
 def _manner_before(morphs: list, i: int, m: Matchers) -> bool:
-    """뚝 해라 / 조용히 해: an adverb right before the verb is what to do (stop crying, be quiet), unless it only
-    softens or hurries the request (좀, 다시, 빨리: lexicon clauses.ignorable_words)."""
+    """뚝 해라 / 조용히 해: an adverb right before the verb is what to do, unless it softens or hurries (ignorable_words)."""
     return i > 0 and morphs[i - 1].tag == "MAG" and morphs[i - 1].form not in m.ignorable_words
 
 
@@ -427,6 +426,7 @@ def preclassifier_hints(
     axes = _merge_axes(quiet_premises(clause_analyses, reasons))
     cross_clause_axes(said, normalized_text, history_evidence, axes, registry)
     supposed_only(clause_analyses, per_clause, axes)
+    how_to_schedule(said, axes, registry)
     close_for_a_person(said, axes, per_clause, registry)
     # the learned model is one more axis per family, counted on gray-zone turns only; it never licenses anything
     model = (learned_family_evidence.model or "").split(":")[0]  # its digest (what it was fitted on: the node's output)

@@ -175,3 +175,11 @@ def test_a_smart_home_app_is_another_system(runner):
     record = runner.route_text("스마트싱스 취침 루틴 시작해")
     assert record.family == "UNS" and actions(record) == []
     assert runner.route_text("스마트싱스랑 연동 돼?").family == "DQR"
+
+
+@pytest.mark.parametrize("text", ["예약 취소하고 싶으면 어떻게 해요", "알람 끄려면 어떻게 해"])
+def test_how_to_do_something_with_schedules_asks_the_manual(runner, text):
+    """A question of how to do something (a how phrase, not 어떻게 돼 of a state) with no time given asks how the
+    robot's schedules work (how_to_of_a_schedule); 예약 어떻게 돼 있어? still lists them."""
+    assert runner.route_text(text).family == "DQR", text
+    assert runner.route_text("예약 어떻게 돼 있어?").family == "SCH"
