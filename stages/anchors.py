@@ -196,15 +196,15 @@ def _question_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: 
     someone = of_somebody_named(c, registry)  # (민수는 왜 안 와? 심판은 뭐 하는 거야: their doing, not the robot's)
     about_robot = [x for x in c.mentions if about_the_robot(x) and (able or not x.startswith(f"{other}:")) and not someone]
     about_device = bool(about_robot or anchored(c) or c.identity)
-    # 청정 켜져 있나? 무슨 모드로 돌고 있어?: a state question its state query answers asks the robot, not the manual
-    # (the execution word in it is what the state is of)
-    # (not when a modifier clause qualifies a noun: 배터리 없을 때도 돌아가는 건 돼? asks about an act in a circumstance)
+    # 청정 켜져 있나? 무슨 모드로 돌고 있어?: a state question its state query answers asks the robot, not the manual (the
+    # execution word is what the state is of; not when a modifier clause qualifies a noun: 배터리 없을 때도 돌아가는 건 돼?)
     modified = any(a.tag == "ETM" and b.tag.startswith("NN") for a, b in zip(c.morphemes, c.morphemes[1:]))
     answered = act.mood == "state_question" and not modified and any(h.kind == "state_query" for h in c.capabilities)
     asks_about = act.mood in ("question", "state_question") and bool(about_robot) and not answered
     # 날씨도 물어볼 수 있어? 알람 맞출 수 있어?: whether it can, asked of one of the product's own services (no time
     # given, nothing asked of it), is a question about the product like 청소도 돼?
-    service = act.mood == "knowledge_question" and not c.times.strength and (c.cues.get("frg_scope") or c.cues.get("sch_scope")) \
+    too = any((m.form, m.tag) in patterns(registry).scope_particles for m in c.morphemes)  # (반복되게 예약도 되니?: a time, too)
+    service = act.mood == "knowledge_question" and (not c.times.strength or too) and (c.cues.get("frg_scope") or c.cues.get("sch_scope")) \
         and any(s.startswith(("ability", "permission")) for s in act.signals)
     if (act.mood == "knowledge_question" and about_device) or asks_about or service:
         lit("has_device_knowledge_question", 1.0, act.mood, *act.signals[:2], "service_can_it" if service else "")

@@ -183,3 +183,10 @@ def test_how_to_do_something_with_schedules_asks_the_manual(runner, text):
     robot's schedules work (how_to_of_a_schedule); 예약 어떻게 돼 있어? still lists them."""
     assert runner.route_text(text).family == "DQR", text
     assert runner.route_text("예약 어떻게 돼 있어?").family == "SCH"
+
+
+def test_a_service_asked_about_too_is_a_product_question_even_with_a_time(runner):
+    """요일마다 반복되게 예약도 되니?: whether it can schedule too (도 on the service word), a repeat named, asks the manual;
+    7시에 알람 맞출 수 있어? (a time, no 도) wants the alarm."""
+    assert runner.route_text("요일마다 반복되게 예약도 되니?").family == "DQR"
+    assert runner.route_text("7시에 알람 맞출 수 있어?").family == "SCH"
