@@ -103,7 +103,7 @@ _REPORT_AXES = ("has_device_problem_report", "has_device_malfunction_report")
 
 
 def quiet_reasons(clause_analyses: list[ClauseAnalysis], per_clause: list[dict[str, EvidenceAxis]],
-                  asked_of_people_too: list[str]) -> list[dict[str, EvidenceAxis]]:
+                  registry: Registry) -> list[dict[str, EvidenceAxis]]:
     """로봇아 인사해 봐, 할머니 오셨어 / 바람 세기 강으로 해 줘, 고기 구워서 냄새 나: a remark said with a request the
     turn licenses is the request's reason, not talk that outweighs it. Returns the clauses' axes for the turn's merge
     with the remark's talk axes taken out (named in `reason_of_request`); each clause keeps its own for the record.
@@ -113,6 +113,8 @@ def quiet_reasons(clause_analyses: list[ClauseAnalysis], per_clause: list[dict[s
     another thing's request one reported too (복도 불 켜 놔, 애 아빠 늦게 온대). Not for what people ask of each other
     too (speech_acts
     asked_of_people_too: 사진 좀 찍어 줘 엄마 생일이야) unless the robot is called (로봇아 인사해 봐, 할머니 오셨어)."""
+    asked_of_people_too = registry.speech_acts.asked_of_people_too
+    moves = {cap.capability_id for cap in registry.capabilities.capabilities if cap.requires_room}
     called = robot_called(c.act.signals for c in clause_analyses if c.act is not None)
     other = _asks_another_thing(clause_analyses)
     if not other and not any(c.act is not None and c.act.licenses_action and c.act.mood == "request"
@@ -126,8 +128,10 @@ def quiet_reasons(clause_analyses: list[ClauseAnalysis], per_clause: list[dict[s
     carried |= {h.capability_id for c in clause_analyses if c.act is not None and c.act.licenses_action for h in c.capabilities}
     for c, axes in zip(clause_analyses, per_clause):
         act = c.act
-        # (바람이 너무 세다 좀 줄여 봐: the device word is the head the request carries, the frame said across two)
-        named = [x for x in c.mentions if not x.endswith(":past") and x.split(":", 1)[0] not in carried]
+        # (바람이 너무 세다 좀 줄여 봐: the device word is the head the request carries, the frame said across two;
+        # 여행 갔다 왔더니: a verb of motion with no room names no device word)
+        named = [x for x in c.mentions if not x.endswith(":past") and x.split(":", 1)[0] not in carried
+                 and (c.rooms or x.split(":", 1)[0] not in moves)]
         if act is None or c.capabilities or act.mood not in ("statement", "exclamation") or (act.reported and not other) \
                 or any(s.startswith("vocative") for s in act.signals) or (not other and named):
             merged.append(axes)

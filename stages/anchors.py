@@ -422,7 +422,7 @@ def preclassifier_hints(
     per_clause = [{} if h else _clause_axes(c, history_evidence, m, registry) for c, h in zip(clause_analyses, hesitating)]
     if not per_clause:
         per_clause = [{"looks_fragmentary": EvidenceAxis(strength=1.0, signals=[normalized_text.rejected_reason or "empty"])}]
-    reasons = quiet_reasons(clause_analyses, per_clause, registry.speech_acts.asked_of_people_too)
+    reasons = quiet_reasons(clause_analyses, per_clause, registry)
     axes = _merge_axes(quiet_premises(clause_analyses, reasons))
     cross_clause_axes(said, normalized_text, history_evidence, axes, registry)
     supposed_only(clause_analyses, per_clause, axes)

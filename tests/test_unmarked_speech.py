@@ -40,6 +40,7 @@ def test_talk_heard_without_marks_plans_nothing(runner, text):
     ("사진 찍어 줄 수 있어 우리 둘이", ["request_consent", "take_photo"]),  # a postposed argument is no remark
     ("거실 가서 공기 청정해 져", ["move_to_room", "selected_room_clean"]),   # 져 after a verb: a slip of 줘
     ("멈추고 충전대로 가", ["return_to_station"]),
+    ("일주일 여행 갔다 왔더니 집이 답답하다 집 전체 청정 한번 쫙 돌려", ["scanning_clean"]),  # 갔다: no room, no device word
 ])
 def test_requests_heard_without_marks_still_act(runner, text, expected):
     assert [a[0] for a in actions(_route(runner, text, position="서재"))] == expected, text
