@@ -102,6 +102,9 @@ SETS = {
     "blind_v43_fit (the four scored kinds in other voices: households' transcripts and dialects, scenes and IoT apps, cut-off speech and TV snippets, product worries; written blind 2026-12-05 session 43, fit part)":
         ROOT / "data/utterances/blind_v43_fit.jsonl",
     "blind_v43_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v43_holdout.jsonl",
+    "blind_v44_fit (the four scored kinds again, 100 each: overheard home talk with capability words, commands for other systems and assistants, fragments and slips, product questions with numbers and symptoms; 60% raw ASR; written blind 2026-12-05 session 44, fit part)":
+        ROOT / "data/utterances/blind_v44_fit.jsonl",
+    "blind_v44_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v44_holdout.jsonl",
     "requests_v39_fit (requests to the robot with reasons, guards, politeness, dialect, several steps, schedules; written blind 2026-12-05 session 42, fit part)":
         ROOT / "data/utterances/requests_v39_fit.jsonl",
     "requests_v39_holdout (same, never tuned on)": ROOT / "data/utterances/requests_v39_holdout.jsonl",
