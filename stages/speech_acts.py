@@ -363,9 +363,10 @@ def _standing_rule(clauses: list[ClauseAnalysis], per: list[Reading], lex: Speec
 
 
 def _ends_on_a_conjunction(c: ClauseAnalysis) -> bool:
-    """그게 아니라 내 말은 그러니까: the turn's last word is a conjunction (MAJ): a new sentence began and stopped."""
+    """그게 아니라 내 말은 그러니까: the turn's last word is a conjunction (MAJ) after something said in the same clause:
+    a new sentence began and stopped (conjunctions alone, 알려줘 그리고 그리고, leave the sentence before them whole)."""
     said = [m.tag for m in c.morphemes if m.tag != "IC" and not m.tag.startswith("S")]
-    return len(said) > 1 and said[-1] == "MAJ"
+    return len(said) > 1 and said[-1] == "MAJ" and any(tag != "MAJ" for tag in said)
 
 
 def _trails_off(c: ClauseAnalysis, nt: NormalizedText, lex: SpeechActLexicon) -> bool:
