@@ -13,7 +13,7 @@ from stages._across_clauses import anchored, close_for_a_person, cross_clause_ax
 from stages._asked_about import about_the_robot, asks_the_hearers_mind, calls_a_person, of_somebody_named, problem_report, robots_doing, product_topic, public_place_asked, world_question
 from stages._clauses import ENDS_SENTENCE, ClauseAnalysis, schedule_of_another_thing
 from stages.ngram_model import LEARNED_PREFIX
-from stages.licensing import FRAMELESS, OTHER_THINGS_PART, SLIP
+from stages.licensing import FRAMELESS, OTHER_THINGS_PART, SLIP, TOPIC_ALONE
 from stages._matchers import Matchers, matchers_for, weather_state_of
 from stages._silence import hesitation_only, silent_clauses
 from stages.speech_patterns import owned_by_robot, patterns
@@ -251,9 +251,9 @@ def _unframed(c: ClauseAnalysis) -> list[str]:
 
 
 def _said(c: ClauseAnalysis) -> list[str]:
-    """Unlicensed device words talked about: not those nobody said (spelled, a slip's repair) or with nothing said of."""
+    """Unlicensed device words talked about: not those nobody said (spelled, a slip's repair), nor bare topics (배터리)."""
     unframed = _unframed(c)
-    return [x for x in c.mentions if not x.endswith((":spelled_by_syllables", f":{SLIP}")) and x not in unframed]
+    return [x for x in c.mentions if not x.endswith((":spelled_by_syllables", f":{SLIP}", f":{TOPIC_ALONE}")) and x not in unframed]
 
 
 def _complete(c: ClauseAnalysis) -> bool:

@@ -24,6 +24,8 @@ FRAMELESS = "fragment_without_frame"
 """The reason of a device word in a fragment with no frame around it (그 청정 좀, 풍량)."""
 SLIP = "slip_without_frame"
 """The reason of a recognition slip's repair that nothing licenses: a guess at a word, never a mention of it."""
+TOPIC_ALONE = "topic_alone"
+"""배터리 / 공기 상태: a state named in a short fragment, with nothing asked of it: broken off, neither asked nor talk."""
 _ALL_OPERATION_CUES = ("on", "off", "increase", "decrease", "check")
 
 
@@ -114,6 +116,12 @@ def _frame_element(c: ClauseAnalysis, hit, repaired: bool = False) -> bool:
     twice = len({a.surface for a in c.anchors if a.target == hit.capability_id}) >= 2
     return bool(c.rooms or hit.arguments or worded or timed
                 or (not repaired and (twice or any(h is not hit for h in c.capabilities))))
+
+
+def _noun_after(hit, c: ClauseAnalysis) -> bool:
+    """A noun follows the capability word's first noun in its clause (배터리 잔량, 공기 상태): it is not named alone."""
+    nouns = [at for at, mo in zip(c.compact_offsets, c.morphemes) if at >= hit.position and mo.tag.startswith("NN")]
+    return len(nouns) >= 2
 
 
 def _head_noun_after(hit, c: ClauseAnalysis) -> str | None:
@@ -207,6 +215,11 @@ def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, registry:
     if hit.kind == "state_query" and c.connective in matchers_for(registry).before_nouns:
         return "time_of_event"  # 배터리 닳기 전에 ...: when something happens, not a question about the state now
     allowed = act.licenses_state_query if hit.kind == "state_query" else act.licenses_action
+    if not allowed and hit.kind == "state_query" and act.mood == "fragment" and act.licenses_action:
+        if _frame_element(c, hit) or _noun_after(hit, c):
+            allowed = True  # 배터리 잔량 / 안방 공기: what of the state, or where, is said: a terse question
+        else:
+            return TOPIC_ALONE
     if not allowed:
         for reason, bad in (("prohibited", act.polarity == "prohibited"), ("negated", act.polarity == "negated" and hit.kind != "state_query"),
                             ("reported", act.reported), ("past", act.past), (act.agent, act.agent != "robot"),

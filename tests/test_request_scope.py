@@ -454,3 +454,15 @@ def test_turning_in_place_with_no_body_part_still_asks_the_robot(runner):
 def test_a_negator_in_what_the_request_brings_about_does_not_negate_it(runner, text, expected):
     """안 깨게 (so that it does not wake): the negation is the result asked for; 애기 bare is the subject, no call."""
     assert _caps(runner, text)[1] == expected
+
+
+@pytest.mark.parametrize("text", ["배터리", "온도", "공 공 공기", "지금 위치"])
+def test_a_state_named_alone_is_broken_off_and_asks_back(runner, text):
+    record, caps = _caps(runner, text)
+    assert record.family == "STT_NULL" and record.stt_null_subtype == "SOFT" and caps == []
+
+
+@pytest.mark.parametrize("text,expected", [("배터리?", "battery_status"), ("배터리 얼마", "battery_status"),
+                                           ("공기 상태 어때", "air_quality")])
+def test_a_state_asked_of_is_still_checked(runner, text, expected):
+    assert _caps(runner, text)[1] == [(expected, "check")]

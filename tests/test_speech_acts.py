@@ -704,9 +704,10 @@ def test_a_fragment_that_trails_off_is_repaired_not_acted_on(runner, text):
     assert "trails_off" in _act(record).signals
 
 
-@pytest.mark.parametrize("text, capability", [("배터리", "battery_status"), ("거실 청정", "selected_room_clean"),
-                                              ("공기 상태도?", "air_quality")])
+@pytest.mark.parametrize("text, capability", [("배터리 잔량", "battery_status"), ("거실 청정", "selected_room_clean"),
+                                              ("공기 상태도?", "air_quality"), ("배터리?", "battery_status")])
 def test_an_elliptical_command_or_question_still_acts(runner, text, capability):
+    """What of the state is said (잔량), or it is asked (?): a terse question; 배터리 alone is a topic and asks back."""
     record = _route(runner, text)
     assert capability in [a[0] for a in actions(record)], (text, record.family, actions(record))
 
