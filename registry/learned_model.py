@@ -12,6 +12,7 @@ from registry.contracts import FAMILIES
 from registry.errors import RegistryError
 
 LEARNED_FILE = "learned_family.npz"
+FEATURE_KINDS = frozenset({"char", "morph"})
 
 
 @dataclass(frozen=True)
@@ -27,6 +28,8 @@ class LearnedFamilyModel:
     """What it was fitted on (set names and row counts), shown with its axes."""
     digest: str
     """A digest of the weights: caches and records name the model by its content."""
+    features: tuple[str, ...] = ("char",)
+    """What it reads: character n-grams ("char"), and Kiwi's morphemes ("morph") when the file says so."""
 
     @classmethod
     def load(cls, path: Path) -> "LearnedFamilyModel | None":
@@ -40,9 +43,13 @@ class LearnedFamilyModel:
                 temperature = float(data["temperature"])
                 families = tuple(str(f) for f in data["families"])
                 trained_on = str(data["trained_on"])
+                features = tuple(str(f) for f in data["features"]) if "features" in data.files else ("char",)
         except (OSError, KeyError, ValueError) as exc:
             raise RegistryError(path.name, "<file>", f"not a learned family model: {exc}") from None
         if families != FAMILIES or weights.shape[1] != len(families) or bias.shape != (len(families),) or temperature <= 0:
             raise RegistryError(path.name, "families", f"expected {FAMILIES} with matching shapes")
-        digest = hashlib.sha1(weights.tobytes() + bias.tobytes()).hexdigest()[:12]
-        return cls(weights, bias, temperature, families, trained_on, digest)
+        if not set(features) <= FEATURE_KINDS:
+            raise RegistryError(path.name, "features", f"unknown feature kinds {sorted(set(features) - FEATURE_KINDS)}")
+        kinds = b"" if features == ("char",) else ",".join(features).encode()
+        digest = hashlib.sha1(weights.tobytes() + bias.tobytes() + kinds).hexdigest()[:12]
+        return cls(weights, bias, temperature, families, trained_on, digest, features)

@@ -1,10 +1,10 @@
-"""Step 3b: learned family evidence (a hashed character n-gram model; weights are registry data)."""
+"""Step 3b: learned family evidence (a hashed character n-gram and morpheme model; weights are registry data)."""
 
 from __future__ import annotations
 
 from registry.contracts import FAMILIES, LearnedEvidence, NormalizedText
 from registry.loader import Registry
-from stages.ngram_model import family_probabilities
+from stages.ngram_model import family_probabilities, feature_buckets
 
 
 def learned_family_evidence(normalized_text: NormalizedText, registry: Registry) -> LearnedEvidence:
@@ -12,6 +12,7 @@ def learned_family_evidence(normalized_text: NormalizedText, registry: Registry)
     model = registry.learned
     if model is None or len(normalized_text.compact) < max(1, registry.weights.learned_min_chars):
         return LearnedEvidence()
-    probs = family_probabilities(model.weights, model.bias, model.temperature, normalized_text.text)
+    ids = feature_buckets(normalized_text.text, normalized_text.morphemes, model.weights.shape[0], model.features)
+    probs = family_probabilities(model.weights, model.bias, model.temperature, normalized_text.text, ids)
     return LearnedEvidence(probabilities={f: round(float(p), 4) for f, p in zip(FAMILIES, probs)},
                            model=f"{model.digest}: {model.trained_on}")

@@ -25,9 +25,31 @@ def ngram_buckets(text: str, buckets: int, max_n: int = 3) -> np.ndarray:
     return np.unique(np.asarray(ids, dtype=np.int64))
 
 
-def family_probabilities(weights: np.ndarray, bias: np.ndarray, temperature: float, text: str) -> np.ndarray:
-    """Calibrated softmax over families for one text (weights: buckets x families)."""
-    ids = ngram_buckets(text, weights.shape[0])
+MORPHEME_FEATURES = "morph"
+"""A model's feature kind besides the character n-grams: Kiwi's morphemes (what a word is, not how it is spelled)."""
+
+
+def morpheme_keys(morphemes) -> list[str]:
+    """Kiwi's reading of the words as features: every morpheme with its tag (녹화/NNG, 나요/EF), every two in a row,
+    and the last one (how the turn ends); punctuation is no morpheme here (a recognizer writes none)."""
+    said = [f"{m.form}/{m.tag.split('-')[0]}" for m in morphemes if not m.tag.startswith("S")]
+    return [f"m:{k}" for k in said] + [f"b:{a} {b}" for a, b in zip(said, said[1:])] + [f"end:{k}" for k in said[-1:]]
+
+
+def feature_buckets(text: str, morphemes, buckets: int, kinds: tuple[str, ...]) -> np.ndarray:
+    """Distinct bucket ids of a turn's features: its character n-grams, and its morphemes when the model reads them."""
+    ids = ngram_buckets(text, buckets)
+    if MORPHEME_FEATURES in kinds:
+        more = [zlib.crc32(k.encode("utf-8")) % buckets for k in morpheme_keys(morphemes)]
+        ids = np.unique(np.concatenate([ids, np.asarray(more, dtype=np.int64)]))
+    return ids
+
+
+def family_probabilities(weights: np.ndarray, bias: np.ndarray, temperature: float, text: str,
+                         ids: np.ndarray | None = None) -> np.ndarray:
+    """Calibrated softmax over families for one text (weights: buckets x families); `ids` when the features are
+    more than the text's character n-grams (feature_buckets)."""
+    ids = ngram_buckets(text, weights.shape[0]) if ids is None else ids
     logits = (weights[ids].sum(axis=0) / max(len(ids), 1) ** 0.5 + bias) / temperature
     logits = logits - logits.max()
     exp = np.exp(logits)

@@ -117,3 +117,26 @@ def test_the_model_is_also_fitted_on_each_marked_row_as_a_recognizer_gives_it(tm
     summary = fit_learned_model([ROOT / "data/utterances/core.jsonl"], tmp_path / "m.npz", steps=20)
     assert 0 < summary["unmarked_copies"] <= summary["rows_fitted"]
     assert f"{summary['unmarked_copies']} of them also without marks" in summary["trained_on"]
+
+
+def test_a_model_that_reads_morphemes_says_so_and_tells_endings_apart(tmp_path):
+    """With morphemes, the model sees Kiwi's reading (나요/EF, 녹화/NNG) besides the characters; the file records what
+    it reads, and a kind no code reads fails loading."""
+    from registry.errors import RegistryError
+    from stages.ngram_model import feature_buckets, morpheme_keys
+
+    out = tmp_path / "m.npz"
+    fit_learned_model([ROOT / "data/utterances/core.jsonl"], out, steps=60, features=("char", "morph"))
+    model = LearnedFamilyModel.load(out)
+    assert model.features == ("char", "morph") and model.digest != LearnedFamilyModel.load(ROOT / "registry/learned_family.npz").digest
+    from dataflow.driver import shared_kiwi
+    from stages.normalization import normalized_text
+
+    said = normalized_text(TurnInput(recognized_text="냄새도 없어지나요"), shared_kiwi(), load_registry())
+    keys = morpheme_keys(said.morphemes)
+    assert "end:나요/EF" in keys and any(k.startswith("m:냄새/") for k in keys)
+    assert len(feature_buckets(said.text, said.morphemes, 1 << 14, ("char", "morph"))) > len(feature_buckets(said.text, (), 1 << 14, ("char",)))
+    data = dict(np.load(out))
+    np.savez(tmp_path / "bad.npz", **{**data, "features": np.array(["char", "sound"])})
+    with pytest.raises(RegistryError, match="feature"):
+        LearnedFamilyModel.load(tmp_path / "bad.npz")

@@ -257,16 +257,24 @@ def learn(
                              help="Where the model goes (default: the registry's file, which the planner reads)."),
     calibration_share: float = typer.Option(0.15, "--calibration-share", min=0.05, max=0.5,
                                             help="Share of rows kept aside (by a hash of the id) to calibrate the temperature."),
+    features: str = typer.Option("char,morph", "--features",
+                                 help="What the model reads, comma-separated: char (character n-grams), morph (Kiwi's morphemes)."),
 ) -> None:
-    """Fit the learned family evidence (hashed character n-grams, softmax, calibrated): evidence axes, never a licence."""
+    """Fit the learned family evidence (hashed character n-grams and morphemes, softmax, calibrated): evidence axes,
+    never a licence."""
     from dataflow.workbench.learned import fit_learned_model
     from registry.errors import A2AError
 
     missing = [str(p) for p in sets if not p.is_file()]
     if missing:
         _fail(f"no such set: {', '.join(missing)}")
+    from registry.learned_model import FEATURE_KINDS
+
+    kinds = tuple(k.strip() for k in features.split(",") if k.strip())
+    if "char" not in kinds or not set(kinds) <= FEATURE_KINDS:
+        _fail(f"--features takes char, or char,morph (got {features!r})")
     try:
-        summary = fit_learned_model(sets, out, calibration_share)
+        summary = fit_learned_model(sets, out, calibration_share, features=kinds)
     except A2AError as exc:
         _fail(str(exc))
     console.print(f"fitted on {summary['rows_fitted']} rows ({summary['unmarked_copies']} also without marks); calibration part {summary['rows_calibration']} rows, "

@@ -1,4 +1,5 @@
-"""Fitting the learned family model: softmax regression on hashed character n-grams, temperature-calibrated.
+"""Fitting the learned family model: softmax regression on hashed character n-grams (and, with --features
+char,morph, Kiwi's morphemes), temperature-calibrated.
 
     a2a learn data/utterances/core.jsonl data/utterances/train_v2.jsonl ... [--out registry/learned_family.npz]
 
@@ -20,7 +21,7 @@ import numpy as np
 from dataflow.rows import read_set, refuse_holdout
 from registry.contracts import FAMILIES
 from registry.errors import InputError
-from stages.ngram_model import family_probabilities, ngram_buckets
+from stages.ngram_model import MORPHEME_FEATURES, family_probabilities, feature_buckets
 
 BUCKETS = 1 << 14
 
@@ -85,20 +86,39 @@ def fit_softmax(features: list[np.ndarray], labels: np.ndarray, l2: float, steps
     return weights.astype(np.float32), bias.astype(np.float32)
 
 
-def _temperature(weights: np.ndarray, bias: np.ndarray, texts: list[str], labels: np.ndarray) -> float:
+def _features(texts: list[str], kinds: tuple[str, ...]) -> list[np.ndarray]:
+    """Each text's feature buckets as the planner computes them: with morphemes, the text goes through the
+    normalization stage (Kiwi, as in a turn) first."""
+    if MORPHEME_FEATURES not in kinds:
+        return [feature_buckets(text, (), BUCKETS, kinds) for text in texts]
+    from dataflow.driver import shared_kiwi
+    from registry.contracts import TurnInput
+    from registry.loader import load_registry
+    from stages.normalization import normalized_text
+
+    kiwi, registry = shared_kiwi(), load_registry()
+    out = []
+    for text in texts:
+        nt = normalized_text(TurnInput(recognized_text=text), kiwi, registry)
+        out.append(feature_buckets(text, nt.morphemes, BUCKETS, kinds))
+    return out
+
+
+def _temperature(weights: np.ndarray, bias: np.ndarray, features: list[np.ndarray], labels: np.ndarray) -> float:
     """The temperature that minimises the calibration part's log loss (a grid: it is one number)."""
-    if not texts:
+    if not features:
         return 1.0
     best, best_loss = 1.0, float("inf")
     for temperature in np.linspace(0.1, 4.0, 40):
-        loss = -np.mean([np.log(family_probabilities(weights, bias, float(temperature), t)[y] + 1e-9) for t, y in zip(texts, labels)])
+        loss = -np.mean([np.log(family_probabilities(weights, bias, float(temperature), "", ids)[y] + 1e-9)
+                         for ids, y in zip(features, labels)])
         if loss < best_loss:
             best, best_loss = float(temperature), loss
     return best
 
 
 def fit_learned_model(paths: list[Path], out: Path, calibration_share: float = 0.15, l2: float = 1e-4, steps: int = 300,
-                      unmarked_share: float = 1.0) -> dict:
+                      unmarked_share: float = 1.0, features: tuple[str, ...] = ("char",)) -> dict:
     """Fit, calibrate and write the model; returns what it was fitted on and its accuracy on the calibration part."""
     rows = labelled_rows(paths)
     if len(rows) < 50:
@@ -108,16 +128,18 @@ def fit_learned_model(paths: list[Path], out: Path, calibration_share: float = 0
     cal_rows = [r for r in rows if _split(r[0], calibration_share)]
     copies = [(i, unmarked(t), f) for i, t, f in fit_rows  # 비 와? is also heard as 비 와
               if unmarked(t) != t and _split(i + ":unmarked", unmarked_share)]
-    features = [ngram_buckets(text, BUCKETS) for _, text, _ in fit_rows + copies]
-    weights, bias = fit_softmax(features, np.array([index[f] for _, _, f in fit_rows + copies]), l2, steps)
+    kinds = features
+    weights, bias = fit_softmax(_features([text for _, text, _ in fit_rows + copies], kinds),
+                                np.array([index[f] for _, _, f in fit_rows + copies]), l2, steps)
     cal_labels = np.array([index[f] for _, _, f in cal_rows], dtype=np.int64)
-    temperature = _temperature(weights, bias, [t for _, t, _ in cal_rows], cal_labels)
-    predicted = [int(np.argmax(family_probabilities(weights, bias, temperature, t))) for _, t, _ in cal_rows]
+    cal_features = _features([t for _, t, _ in cal_rows], kinds)
+    temperature = _temperature(weights, bias, cal_features, cal_labels)
+    predicted = [int(np.argmax(family_probabilities(weights, bias, temperature, "", ids))) for ids in cal_features]
     accuracy = float(np.mean(np.array(predicted) == cal_labels)) if cal_rows else None
     trained_on = ", ".join(f"{p.name}" for p in paths) + f" ({len(fit_rows)} rows fitted, {len(copies)} of them also without marks, {len(cal_rows)} calibration)"
     out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(out, weights=weights.astype(np.float16).astype(np.float32), bias=bias, temperature=np.float32(temperature),
-                        families=np.array(FAMILIES), trained_on=np.array(trained_on))
+                        families=np.array(FAMILIES), trained_on=np.array(trained_on), features=np.array(kinds))
     summary = {"rows_fitted": len(fit_rows), "unmarked_copies": len(copies), "rows_calibration": len(cal_rows), "temperature": round(temperature, 3),
                "calibration_accuracy": None if accuracy is None else round(accuracy, 4), "trained_on": trained_on, "out": str(out)}
     return json.loads(json.dumps(summary))
