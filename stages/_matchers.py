@@ -225,6 +225,9 @@ class Matchers:
         self._longest_bound_form = max(map(len, self.bound_forms), default=0)
         self.ignorable_words = set(lex["clauses"]["ignorable_words"])
         self.comparison_particles = frozenset(lex["clauses"].get("comparison_particles", []))
+        self.not_targets_after = self.comparison_particles | frozenset(lex["clauses"].get("count_counters", []))
+        pointing = {k.split("/")[0] for k in lex["clauses"].get("referring_manners", []) if k.endswith("/MAG")}
+        self.not_manners = frozenset(self.ignorable_words | pointing)  # adverbs before a verb that say no act
         clauses = lex["clauses"]
         self.connective_endings = set(clauses["connective_endings"])
         self.conditional_endings = set(clauses["conditional_endings"])

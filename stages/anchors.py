@@ -276,8 +276,8 @@ def _recalling(c: ClauseAnalysis, p) -> bool:
 
 
 def _manner_before(morphs: list, i: int, m: Matchers) -> bool:
-    """뚝 해라 / 조용히 해: an adverb right before the verb is what to do, unless it softens or hurries (ignorable_words)."""
-    return i > 0 and morphs[i - 1].tag == "MAG" and morphs[i - 1].form not in m.ignorable_words
+    """뚝 해라 / 조용히 해: an adverb right before the verb is what to do, unless it softens, hurries or points (똑같이)."""
+    return i > 0 and morphs[i - 1].tag == "MAG" and morphs[i - 1].form not in m.not_manners
 
 
 def _fragment_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers) -> None:
@@ -320,8 +320,8 @@ def _fragment_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers) -> None:
         fragment -= 0.2
     # 이거 켜 줘 / 켜 줘 / 그렇게 좀 해 주세요: "this", or nothing named, as what a request acts on asks back
     asks = c.act is not None and c.act.asks_for_an_act
-    named = any(t in _TARGET_TAGS and (nxt is None or f"{nxt.form}/{nxt.tag}" not in m.comparison_particles)
-                for t, nxt in zip(c.morpheme_tags, [*c.morphemes[1:], None]))  # 아까처럼 해 줘: compared, no target
+    named = any(t in _TARGET_TAGS and (nxt is None or f"{nxt.form}/{nxt.tag}" not in m.not_targets_after)  # (아까처럼 해 줘:
+                for t, nxt in zip(c.morpheme_tags, [*c.morphemes[1:], None]))  # compared; 1 번만 해 봐: counted, no target
     targetless = asks and not named and not c.rooms and any(
         (mo.form, mo.tag) in m.device_verbs and not _manner_before(c.morphemes, i, m) for i, mo in enumerate(c.morphemes))
     recalling = _recalling(c, m.speech)  # 뭐였더라: a word searched for and not found is as broken as a cut-off one

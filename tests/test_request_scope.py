@@ -466,3 +466,10 @@ def test_a_state_named_alone_is_broken_off_and_asks_back(runner, text):
                                            ("공기 상태 어때", "air_quality")])
 def test_a_state_asked_of_is_still_checked(runner, text, expected):
     assert _caps(runner, text)[1] == [(expected, "check")]
+
+
+@pytest.mark.parametrize("text", ["다시 한 번만 해 봐", "똑같이 해", "저렇게 해 봐"])
+def test_a_count_or_a_pointed_way_names_nothing_to_do(runner, text):
+    """한 번 counts times and 똑같이 points at a way shown before: the request has no target (조용히 해 has its act)."""
+    record, caps = _caps(runner, text)
+    assert caps == [] and "no_target" in record.evidence.axes["looks_fragmentary"].signals
