@@ -135,6 +135,8 @@ def test_an_afterthought_after_the_predicate_is_its_argument(runner, text, expec
     ("사진 좀 찍어 줘 언니 여기서", None),  # a bare noun stops the afterthought: 언니 is called
     ("필요하면 청정해 끝나면 충전대로", None),  # -면 does not end a sentence
     ("볼륨 줄여 3으로", "볼륨 3으로 줄여"),    # a number is a word
+    ("이어서 날씨입니다 내일은 전국이 대체로", None),  # a topic and a subject: a new sentence, cut off
+    ("충전이 필요해 나한테는 휴가가", "충전이 나한테는 휴가가 필요해"),  # a dative with 는 is no second subject
 ])
 def test_afterthought_first_moves_only_an_argument_after_an_ending(runner, text, moved):
     assert afterthought_first(text, runner.kiwi.tokenize(text), runner.registry.lexicon["afterthoughts"]) == moved
