@@ -215,11 +215,8 @@ def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, registry:
     if hit.kind == "state_query" and c.connective in matchers_for(registry).before_nouns:
         return "time_of_event"  # 배터리 닳기 전에 ...: when something happens, not a question about the state now
     allowed = act.licenses_state_query if hit.kind == "state_query" else act.licenses_action
-    if not allowed and hit.kind == "state_query" and act.mood == "fragment" and act.licenses_action:
-        if _frame_element(c, hit) or _noun_after(hit, c):
-            allowed = True  # 배터리 잔량 / 안방 공기: what of the state, or where, is said: a terse question
-        else:
-            return TOPIC_ALONE
+    if allowed and hit.kind == "state_query" and act.mood == "fragment" and not (_frame_element(c, hit) or _noun_after(hit, c)):
+        return TOPIC_ALONE  # (배터리 잔량 / 안방 공기: what of the state, or where, is said: a terse question)
     if not allowed:
         for reason, bad in (("prohibited", act.polarity == "prohibited"), ("negated", act.polarity == "negated" and hit.kind != "state_query"),
                             ("reported", act.reported), ("past", act.past), (act.agent, act.agent != "robot"),

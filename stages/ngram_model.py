@@ -45,11 +45,13 @@ def feature_buckets(text: str, morphemes, buckets: int, kinds: tuple[str, ...]) 
     return ids
 
 
-def family_probabilities(weights: np.ndarray, bias: np.ndarray, temperature: float, text: str,
-                         ids: np.ndarray | None = None) -> np.ndarray:
-    """Calibrated softmax over families for one text (weights: buckets x families); `ids` when the features are
-    more than the text's character n-grams (feature_buckets)."""
-    ids = ngram_buckets(text, weights.shape[0]) if ids is None else ids
+def family_probabilities(weights: np.ndarray, bias: np.ndarray, temperature: float, text: str) -> np.ndarray:
+    """Calibrated softmax over families for one text's character n-grams (weights: buckets x families)."""
+    return probabilities_of(weights, bias, temperature, ngram_buckets(text, weights.shape[0]))
+
+
+def probabilities_of(weights: np.ndarray, bias: np.ndarray, temperature: float, ids: np.ndarray) -> np.ndarray:
+    """Calibrated softmax over families for one turn's feature bucket ids (ngram_buckets or feature_buckets)."""
     logits = (weights[ids].sum(axis=0) / max(len(ids), 1) ** 0.5 + bias) / temperature
     logits = logits - logits.max()
     exp = np.exp(logits)

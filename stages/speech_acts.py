@@ -267,7 +267,7 @@ def _speech_act(c: ClauseAnalysis, r: Reading, words_max: int, p: Patterns) -> S
         licenses_action=clean and not r.past and (r.mood in ACTING_MOODS or short_fragment),
         licenses_state_query=(r.agent == "robot" and not r.reported and not r.target_owner and "standing_rule" not in r.signals
                               and (r.polarity == "affirmative" or (r.polarity == "negated" and r.mood in ("state_question", "question")))
-                              and r.mood in _ASKING
+                              and (r.mood in _ASKING or short_fragment)
                               and not (r.past and (r.mood not in ("state_question", "question") or "past_perfect" in r.signals))
                               and not (r.mood in _ASKING and (supposes(c, p) or SUPPOSED in r.signals))),
     )

@@ -268,11 +268,7 @@ def learn(
     missing = [str(p) for p in sets if not p.is_file()]
     if missing:
         _fail(f"no such set: {', '.join(missing)}")
-    from registry.learned_model import FEATURE_KINDS
-
     kinds = tuple(k.strip() for k in features.split(",") if k.strip())
-    if "char" not in kinds or not set(kinds) <= FEATURE_KINDS:
-        _fail(f"--features takes char, or char,morph (got {features!r})")
     try:
         summary = fit_learned_model(sets, out, calibration_share, features=kinds)
     except A2AError as exc:

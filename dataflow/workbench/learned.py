@@ -21,7 +21,8 @@ import numpy as np
 from dataflow.rows import read_set, refuse_holdout
 from registry.contracts import FAMILIES
 from registry.errors import InputError
-from stages.ngram_model import MORPHEME_FEATURES, family_probabilities, feature_buckets
+from registry.learned_model import FEATURE_KINDS
+from stages.ngram_model import MORPHEME_FEATURES, feature_buckets, probabilities_of
 
 BUCKETS = 1 << 14
 
@@ -110,7 +111,7 @@ def _temperature(weights: np.ndarray, bias: np.ndarray, features: list[np.ndarra
         return 1.0
     best, best_loss = 1.0, float("inf")
     for temperature in np.linspace(0.1, 4.0, 40):
-        loss = -np.mean([np.log(family_probabilities(weights, bias, float(temperature), "", ids)[y] + 1e-9)
+        loss = -np.mean([np.log(probabilities_of(weights, bias, float(temperature), ids)[y] + 1e-9)
                          for ids, y in zip(features, labels)])
         if loss < best_loss:
             best, best_loss = float(temperature), loss
@@ -120,6 +121,8 @@ def _temperature(weights: np.ndarray, bias: np.ndarray, features: list[np.ndarra
 def fit_learned_model(paths: list[Path], out: Path, calibration_share: float = 0.15, l2: float = 1e-4, steps: int = 300,
                       unmarked_share: float = 1.0, features: tuple[str, ...] = ("char",)) -> dict:
     """Fit, calibrate and write the model; returns what it was fitted on and its accuracy on the calibration part."""
+    if "char" not in features or not set(features) <= FEATURE_KINDS:
+        raise InputError(f"the model reads char, or char and {MORPHEME_FEATURES} (got {', '.join(features) or 'nothing'})")
     rows = labelled_rows(paths)
     if len(rows) < 50:
         raise InputError(f"only {len(rows)} rows name a family; the model needs a labelled set")
@@ -128,18 +131,18 @@ def fit_learned_model(paths: list[Path], out: Path, calibration_share: float = 0
     cal_rows = [r for r in rows if _split(r[0], calibration_share)]
     copies = [(i, unmarked(t), f) for i, t, f in fit_rows  # 비 와? is also heard as 비 와
               if unmarked(t) != t and _split(i + ":unmarked", unmarked_share)]
-    kinds = features
-    weights, bias = fit_softmax(_features([text for _, text, _ in fit_rows + copies], kinds),
-                                np.array([index[f] for _, _, f in fit_rows + copies]), l2, steps)
+    fitted = fit_rows + copies
+    every = _features([text for _, text, _ in fitted + cal_rows], features)
+    weights, bias = fit_softmax(every[:len(fitted)], np.array([index[f] for _, _, f in fitted]), l2, steps)
     cal_labels = np.array([index[f] for _, _, f in cal_rows], dtype=np.int64)
-    cal_features = _features([t for _, t, _ in cal_rows], kinds)
+    cal_features = every[len(fitted):]
     temperature = _temperature(weights, bias, cal_features, cal_labels)
-    predicted = [int(np.argmax(family_probabilities(weights, bias, temperature, "", ids))) for ids in cal_features]
+    predicted = [int(np.argmax(probabilities_of(weights, bias, temperature, ids))) for ids in cal_features]
     accuracy = float(np.mean(np.array(predicted) == cal_labels)) if cal_rows else None
     trained_on = ", ".join(f"{p.name}" for p in paths) + f" ({len(fit_rows)} rows fitted, {len(copies)} of them also without marks, {len(cal_rows)} calibration)"
     out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(out, weights=weights.astype(np.float16).astype(np.float32), bias=bias, temperature=np.float32(temperature),
-                        families=np.array(FAMILIES), trained_on=np.array(trained_on), features=np.array(kinds))
+                        families=np.array(FAMILIES), trained_on=np.array(trained_on), features=np.array(features))
     summary = {"rows_fitted": len(fit_rows), "unmarked_copies": len(copies), "rows_calibration": len(cal_rows), "temperature": round(temperature, 3),
                "calibration_accuracy": None if accuracy is None else round(accuracy, 4), "trained_on": trained_on, "out": str(out)}
     return json.loads(json.dumps(summary))
