@@ -105,6 +105,9 @@ SETS = {
     "blind_v44_fit (the four scored kinds again, 100 each: overheard home talk with capability words, commands for other systems and assistants, fragments and slips, product questions with numbers and symptoms; 60% raw ASR; written blind 2026-12-05 session 44, fit part)":
         ROOT / "data/utterances/blind_v44_fit.jsonl",
     "blind_v44_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v44_holdout.jsonl",
+    "blind_v45_fit (the four scored kinds in new voices, 100 each: talk in a home with elderly parents and a caregiver, roommates, calls, gaming, recipe videos; commands for other systems; fragments and slips; product questions; written blind 2026-12-05 session 45, fit part)":
+        ROOT / "data/utterances/blind_v45_fit.jsonl",
+    "blind_v45_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v45_holdout.jsonl",
     "requests_v39_fit (requests to the robot with reasons, guards, politeness, dialect, several steps, schedules; written blind 2026-12-05 session 42, fit part)":
         ROOT / "data/utterances/requests_v39_fit.jsonl",
     "requests_v39_holdout (same, never tuned on)": ROOT / "data/utterances/requests_v39_holdout.jsonl",
@@ -142,6 +145,8 @@ SETS = {
     "dqr_holdout_v7 questions (written blind, never tuned on)": ROOT / "data/questions/dqr_holdout_v7.jsonl",
     "dqr_train_v8 questions (written blind, fit set)": ROOT / "data/questions/dqr_train_v8.jsonl",
     "dqr_holdout_v8 questions (written blind, never tuned on)": ROOT / "data/questions/dqr_holdout_v8.jsonl",
+    "dqr_train_v9 questions (written blind session 45, fit set)": ROOT / "data/questions/dqr_train_v9.jsonl",
+    "dqr_holdout_v9 questions (written blind session 45, never tuned on)": ROOT / "data/questions/dqr_holdout_v9.jsonl",
 }
 CORPORA = ROOT.parent / "shared" / "corpora"
 
