@@ -7,7 +7,7 @@ screenful of fields per concern.
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
@@ -85,4 +85,47 @@ class Exclusion(_Model):
     verbs: Morphemes
     endings: Morphemes
     """X 말고 Y: 말 + 고 ends the clause that names what is excluded."""
+    note: str = ""
+
+
+class Vocatives(_Model):
+    particles: Morphemes
+    """Vocative particles after any noun (민준아, 로봇아)."""
+    name_particles: Morphemes
+    """아/야 that Kiwi reads as JX after a name (철수야): vocative after a proper or person noun only."""
+    words: Morphemes
+    """Words that call somebody by themselves (여보)."""
+    groups: list[Morphemes]
+    """Morpheme sequences addressing a group of people (다들, 여러분, 너희)."""
+    bare_not_calls: list[str] = Field(default_factory=list)
+    """얘 / 쟤: pronouns of somebody present that call only with a comma or a vocative ending (얘, 이리 와 / 얘야);
+    bare before the sentence (얘 왜 이래) they are its subject."""
+    mover_verbs: Morphemes = Field(default_factory=list)
+    """초코 거실로 와, 엄마 거실로 와: a bare noun before a room with an adverbial particle, in a clause whose verb is one
+    of these, is the one told to move there: it is called (an object is carried: 이불 거실로 가져와 is no call)."""
+    not_callers: list[str] = Field(default_factory=list)
+    """다음, 오늘, 먼저: nouns that say when or in what order, bare before a room, never the one told to go."""
+    wake_words: list[str] = Field(default_factory=list)
+    """하이 / 헤이 / 오케이 before an assistant's name (하이 빅스비: Kiwi reads 하이 as a noun): passed over like an
+    interjection when looking for whom the turn calls."""
+    assistants: list[str] = Field(default_factory=list)
+    """Other voice assistants (시리, 알렉사, 구글): a turn that opens with one is addressed to it, not to the robot
+    (its request may still be one the robot answers as unsupported). Matched as the start of a word."""
+    bare_call_followers: list[str]
+    """Tags after a bare person noun heading the turn that make it a call (a comma, a pronoun, an adverb)."""
+    question_call_followers: list[str] = Field(default_factory=list)
+    """More tags after a bare person noun heading a question (no request form) that make it a call (아빠 로봇 충전대 어디다
+    뒀어?, 아들 오늘 청정 얼마나 돌렸어?): asked of the person, what the person did or thinks."""
+    fused_endings: dict[Literal["closed", "open"], str] = Field(default_factory=dict)
+    """The vocative ending after a closed and after an open syllable (다온아, 민수야): a name Kiwi leaves whole with
+    it (다온아/NNG, 서윤아/NNP), heading the turn with no particle after it, calls that person."""
+    answers: list[Morphemes] = Field(default_factory=list)
+    """Answers to somebody's words (응, 네 네, 어 그래, 나야): heading a turn when the robot asked nothing, they answer
+    a person on the phone or in the room, and what follows is said to that person."""
+    copula_read: Morphemes = Field(default_factory=list)
+    """The ending Kiwi reads as a copula after a name or a person noun said last (은지야, 자기야 -> 이/VCP 야/EF):
+    after a name (NNP), a person noun or a calling word, it is the vocative."""
+    person_suffixes: Morphemes = Field(default_factory=list)
+    """님, 씨: a noun with one of these is a person, whatever the noun (대리님, 원장님, 민수 씨); a name just before such
+    a word belongs to the call (김 대리님, 박 선생님)."""
     note: str = ""

@@ -42,8 +42,12 @@ def vocative(ms: list[Pair], inside: list[bool], p: Patterns, morphemes: list, a
             woke = woke or word.lower() in p.wake_words
             i = end if word.lower() in p.wake_words else i + 1
             continue  # 아, 오메, a comma, 하이 (빅스비), 헤이 (read as 헤 + 이): what precedes the first content word
+        if k[1] == "NNP" and end == i + 1 < len(ms) and _person_word(ms, glued, end, p):
+            i = end
+            continue  # 김 대리님, / 민수 씨,: a name before a title belongs to the call
         called = word[:-1] if word[-1:] in p.voc_forms else word  # 이모, / 자기야, (Kiwi: 이/MM 모, 자기 이/VCP 야/EC)
-        if called in p.persons and end < len(ms) and ms[end][1] in ("SP", "SF") and not inside[i]:
+        if (called in p.persons or ms[end - 1] in p.person_suffixes) and end < len(ms) and ms[end][1] in ("SP", "SF") \
+                and not inside[i]:
             return called, "person"  # a person noun the speaker closes with a mark is called, however Kiwi splits it
         if word.lower().startswith(p.assistants) or (woke and k[1].startswith("NN") and k not in p.robot and not inside[i]):
             return word, "assistant"  # 시리야, 클로바, 헤이 기아: another assistant is addressed
@@ -60,7 +64,7 @@ def vocative(ms: list[Pair], inside: list[bool], p: Patterns, morphemes: list, a
         nxt = ms[j] if j < len(ms) else None
         if nxt is not None and nxt in p.voc_particles and not k[1].startswith(("NN", "NP")):
             return k[0], "robot" if k in p.robot else "person"  # 멍멍아 (read as MAG + 아/JKV): a call all the same
-        if k[1].startswith("NN") and not inside[i] and k not in p.robot and _fused_call(k[0], p) \
+        if k[1].startswith("NN") and not inside[i] and k not in p.robot and morphemes[i].unknown and _fused_call(k[0], p) \
                 and (nxt is None or not nxt[1].startswith("J")):
             return k[0], "person"  # 다온아 한 바퀴 돌아 봐: a name read whole with its vocative ending
         if k[1].startswith("NN") and nxt is not None and nxt[1].startswith("NN") and glued[j] \
@@ -108,6 +112,12 @@ def _word_end(ms: list[Pair], glued: list[bool], i: int) -> int:
     return next((e for e in range(i + 1, len(ms)) if not glued[e] or ms[e][1].startswith("S")), len(ms))
 
 
+def _person_word(ms: list[Pair], glued: list[bool], i: int, p: Patterns) -> bool:
+    """Whether the written word at morpheme i names a person: a person noun, or any noun with a title (대리님, 씨)."""
+    end = _word_end(ms, glued, i)
+    return "".join(m[0] for m in ms[i:end]) in p.persons or ms[end - 1] in p.person_suffixes
+
+
 def robot_called_after(ms: list[Pair], morphemes: list, p: Patterns) -> bool:
     """여보 잠깐, 로봇아 거실 청정해 줘 / ... 아니 로봇아 너한테 묻는 거야: after a person is called, one of the robot's
     names with the vocative written on to it (Kiwi may read that 아 as a noun) turns the clause to the robot."""
@@ -116,7 +126,8 @@ def robot_called_after(ms: list[Pair], morphemes: list, p: Patterns) -> bool:
 
 
 def _fused_call(form: str, p: Patterns) -> bool:
-    """다온아 / 서윤아: a word of three syllables or more ending in the vocative that fits the syllable before it."""
+    """다온아 / 서윤아: a word of three syllables or more ending in the vocative that fits the syllable before it (the
+    caller checks it is outside Kiwi's dictionary: 신생아 is a word, not 신생 called)."""
     if len(form) < 3:
         return False
     return form[-1] == p.fused_endings.get("closed" if closed_syllable(form[:-1]) else "open")

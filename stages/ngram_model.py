@@ -69,25 +69,25 @@ LEARNED_PREFIX = "learned_"
 
 
 def learned_scale(lexical: dict[str, float], strengths: dict[str, float], weights) -> float:
-    """How much the learned terms count on one turn (0 = not at all): 1 in the gray zone (the lexical top two
-    closer than `learned_gray_margin`); `learned_opening.scale` when the lexical winner and the learned winner
-    are both families with no device step of their own and the learned winner is sure enough; 0 while an axis
+    """How much the learned terms count on one turn (0 = not at all): `learned_opening.scale` when the lexical winner
+    and the learned winner are both families with no device step of their own and the learned winner is sure enough
+    (in the gray zone too: a close call is where a sure model should count most); else 1 in the gray zone (the
+    lexical top two closer than `learned_gray_margin`) and 0 outside it; 0 while an axis
     of `learned_closed_by` (a decision by mechanism) or of `learned_opening.unless` (a licensed device anchor)
     is lit. `strengths` maps lit axes to their strength (and `axis=signal` to it for each of its signals, which
     `learned_opening.unless_for` may name). The planner and the re-scorer both call this."""
     if any(strengths.get(a) for a in weights.learned_closed_by):
         return 0.0
     ranked = sorted(lexical.items(), key=lambda kv: -kv[1])
-    if len(ranked) > 1 and ranked[0][1] - ranked[1][1] < weights.learned_gray_margin:
-        return 1.0
+    gray = 1.0 if len(ranked) > 1 and ranked[0][1] - ranked[1][1] < weights.learned_gray_margin else 0.0
     opening = weights.learned_opening
     learned = {a[len(LEARNED_PREFIX):]: v for a, v in strengths.items() if a.startswith(LEARNED_PREFIX) and v}
     if not opening.families or not learned or not ranked or any(strengths.get(a) for a in opening.unless):
-        return 0.0
+        return gray
     winner, p = max(learned.items(), key=lambda kv: kv[1])
     if any(strengths.get(a) for a in opening.unless_for.get(winner, ())):
-        return 0.0
+        return gray
     lexical_winner = ranked[0][0]
     if winner != lexical_winner and winner in opening.families and lexical_winner in opening.families and p >= opening.min_probability:
         return opening.scale
-    return 0.0
+    return gray

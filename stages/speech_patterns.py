@@ -23,7 +23,7 @@ class Patterns:
         """Who a turn calls: vocative particles and words, group calls, answers, wake words, other assistants."""
         self.voc_particles, self.voc_name_particles = _pairs(voc.particles), _pairs(voc.name_particles)
         self.voc_forms = frozenset(form for form, _ in self.voc_particles)  # 아, 야: however Kiwi tags them
-        self.voc_words = _pairs(voc.words)
+        self.voc_words, self.person_suffixes = _pairs(voc.words), _pairs(voc.person_suffixes)
         self.voc_bare_followers, self.bare_not_calls = tuple(voc.bare_call_followers), frozenset(voc.bare_not_calls)
         self.voc_question_followers = tuple(voc.question_call_followers)
         self.assistants, self.wake_words = tuple(a.lower() for a in voc.assistants), frozenset(w.lower() for w in voc.wake_words)

@@ -76,8 +76,13 @@ def test_the_learned_tier_opens_between_reply_families_but_never_toward_an_actio
     # a clear device winner is never re-read by it either
     clear_odl = {**clear_def, "DEF": 0.0, "ODL": 4.0}
     assert learned_scale(clear_odl, {"learned_UNS": 1.0}, weights) == 0.0
-    # the gray zone still counts the learned terms at their weight
-    assert learned_scale({**clear_def, "UNS": 3.0}, {"learned_ODL": 1.0}, weights) == 1.0
+    # the gray zone still counts the learned terms at their weight, and a sure reply family at the opening's scale
+    # there too (a close call is where a sure model should count most, not least)
+    gray = {**clear_def, "UNS": 3.0}
+    assert learned_scale(gray, {"learned_ODL": 1.0}, weights) == 1.0
+    assert learned_scale(gray, {"learned_UNS": sure - 0.01}, weights) == 1.0
+    assert learned_scale({**clear_def, "DQR": 3.0}, {"learned_UNS": sure}, weights) == weights.learned_opening.scale
+    assert learned_scale({**clear_def, "DQR": 3.0}, {"learned_UNS": sure, anchor: 1.0}, weights) == 1.0
 
 
 def test_the_shipped_model_loads_with_its_provenance():

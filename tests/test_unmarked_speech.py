@@ -191,6 +191,33 @@ def test_a_person_called_before_a_mark_is_who_is_asked(runner, text):
     assert [a[0] for a in actions(_route(runner, "로봇! 거실로 와", position="서재"))] == ["move_to_room"]
 
 
+@pytest.mark.parametrize("text", ["김 대리님, 볼륨 좀 키워 주실 수 있어요? 목소리가 너무 작게 들려요.", "원장님, 거실로 가세요",
+                                  "민수 씨, 불 좀 꺼 줘요", "박 선생님, 사진 좀 찍어 주세요",
+                                  "준호야 할머니 댁 가서 가족사진 좀 찍어 오는 거 부탁해"])
+def test_a_title_calls_a_person_whatever_the_noun(runner, text):
+    """Any noun with a title (vocatives person_suffixes: 대리님, 원장님, 씨), and a name before it, closed by a mark calls
+    that person: what follows is asked of them, and nothing is planned."""
+    record = _route(runner, text)
+    assert actions(record) == [] and record.family != "ODL", (text, record.family)
+
+
+@pytest.mark.parametrize("text", ["신생아 방에 둬도 괜찮을까요?", "아기 방에 둬도 괜찮을까요?"])
+def test_a_dictionary_word_ending_in_a_is_no_name_called(runner, text):
+    """신생아 is a word Kiwi knows, not 신생 called with 아 (다온아 is outside its dictionary): the question is the
+    user's, about the robot."""
+    record = _route(runner, text)
+    assert record.family == "DQR", (text, record.family)
+    assert not any(s.startswith("vocative") for c in record.evidence.clauses for s in c.speech_act.signals)
+
+
+@pytest.mark.parametrize("text", ["디스코드 볼륨 좀 줄여 봐", "야 디코 볼륨 좀 줄여 봐 니 키보드 소리 다 들림", "카톡 알림 소리 꺼 줘"])
+def test_an_apps_sound_is_not_the_robots(runner, text):
+    """An app's volume (other_targets things.app) is another thing's: never the robot's own volume."""
+    record = _route(runner, text)
+    assert actions(record) == [] and record.family != "ODL", (text, record.family)
+    assert [a[0] for a in actions(_route(runner, "볼륨 좀 줄여 봐"))] == ["sound_volume"]
+
+
 @pytest.mark.parametrize("text", ["초코 거실로 와 간식 줄게", "엄마 거실로 와", "클로이 거실로 가서 손님한테 인사해",
                                   "이모, 한 바퀴 돌아 봐요. 옷 예쁘다.", "자기야, 나이트 모드 좀 켜 줘. 눈부셔.",
                                   "먼저 씻어 화장실에서 그 다음에 들어가 안방에"])
