@@ -26,6 +26,7 @@ from pathlib import Path
 from dataflow.driver import TurnRunner
 from dataflow.rows import read_set
 from dataflow.workbench.batch import run_batch
+from dataflow.workbench.knowledge_eval import read_questions
 from dataflow.workbench.learned import fit_learned_model
 from registry.learned_model import LearnedFamilyModel
 from registry.loader import load_registry
@@ -47,13 +48,11 @@ def labelled(paths: list[Path]) -> list[dict]:
     """Every row naming its family (a product question is DQR), its id prefixed by its set."""
     rows = []
     for path in paths:
-        for _, row, error in read_set(path):
-            if error or not row:
-                continue
-            if isinstance(row.get("question"), str) and "text" not in row:
-                row = {"id": row["id"], "text": row["question"], "expect": {"family": "DQR"}}
-            if (row.get("expect") or {}).get("family"):
-                rows.append({**row, "id": f"{path.stem}:{row['id']}"})
+        if path.parent.name == "questions":
+            read = [{"id": q["id"], "text": q["question"], "expect": {"family": "DQR"}} for q in read_questions(path)]
+        else:
+            read = [row for _, row, error in read_set(path) if row and not error]
+        rows += [{**row, "id": f"{path.stem}:{row['id']}"} for row in read if (row.get("expect") or {}).get("family")]
     return rows
 
 
