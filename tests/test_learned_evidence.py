@@ -73,6 +73,10 @@ def test_the_learned_tier_opens_between_reply_families_but_never_toward_an_actio
     assert own in weights.learned_opening.unless_for["UNS"]
     assert learned_scale(clear_def, {"learned_UNS": 1.0, "has_unlicensed_speech_act": 1.0, own: 1.0}, weights) == 0.0
     assert learned_scale(clear_def, {"learned_UNS": 1.0, "has_unlicensed_speech_act": 1.0}, weights) > 0
+    # ... nor toward conversation when the turn asks what the robot is (LABELING: product identity is DQR): 넌 누구야
+    clear_dqr = {**clear_def, "DEF": 0.0, "DQR": 4.0}
+    assert learned_scale(clear_dqr, {"learned_DEF": 1.0, "has_product_identity_anchor": 1.0}, weights) == 0.0
+    assert learned_scale(clear_dqr, {"learned_DEF": 1.0}, weights) == weights.learned_opening.scale
     # a clear device winner is never re-read by it either
     clear_odl = {**clear_def, "DEF": 0.0, "ODL": 4.0}
     assert learned_scale(clear_odl, {"learned_UNS": 1.0}, weights) == 0.0

@@ -190,3 +190,11 @@ def test_a_service_asked_about_too_is_a_product_question_even_with_a_time(runner
     7시에 알람 맞출 수 있어? (a time, no 도) wants the alarm."""
     assert runner.route_text("요일마다 반복되게 예약도 되니?").family == "DQR"
     assert runner.route_text("7시에 알람 맞출 수 있어?").family == "SCH"
+
+
+@pytest.mark.parametrize("text", ["그 자리에서 뱅글 돌아 줘유", "빙글빙글 돌아 봐"])
+def test_a_mimetic_word_of_turning_is_how_the_robot_turns(runner, text):
+    """뱅글 / 빙글빙글 (Kiwi reads them as nouns) say how it turns, not what is turned (request_frames
+    rotate_in_place objects); 고개를 빙글 돌려 봐 turns somebody's head, not the robot."""
+    assert [a[0] for a in _route(runner, text)[1]] == ["rotate_in_place"]
+    assert _route(runner, "고개를 빙글 돌려 봐")[1] == []
