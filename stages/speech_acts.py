@@ -1,10 +1,9 @@
 """Step 3a: what each clause does (speech act), and the licence a device action needs.
 
 `speech_acts` reads mood, polarity, agent, reported speech, past time and the target owner of every clause
-(`stages/clause_reading.py` reads one clause, this module the sentence around it) with the patterns of
-`registry/speech_acts.json`; `clause_analyses` keeps a capability hit only where its clause licenses it
-(`stages/licensing.py`). A device action needs an affirmative request addressed to the robot about its own
-device; anything else is a mention, kept as evidence.
+(clause_reading.py reads one clause, this module the sentence around it) with registry/speech_acts.json;
+`clause_analyses` keeps a capability hit only where its clause licenses it (`stages/licensing.py`). A device action
+needs an affirmative request addressed to the robot about its own device; anything else is a mention, kept as evidence.
 """
 
 from __future__ import annotations
@@ -237,8 +236,9 @@ def _agent_carried(clauses: list[ClauseAnalysis], per: list[Reading], order: lis
                 and not any(s.startswith(("robot_vocative", "benefactive")) for s in here.signals):
             here.agent = prev.agent
             here.signals.append("agent:from_previous_clause")
-            if called:
-                here.signals.append("vocative:from_previous_clause")
+            if called:  # (빅스비 ... 말고 에어컨 켜 줘: an assistant's call carries as an assistant's)
+                here.signals += ["vocative:from_previous_clause"] + ["assistant_vocative:from_previous_clause"] * any(
+                    s.startswith("assistant_vocative:") for s in prev.signals)
 
 
 def _answers_somebody(clauses: list[ClauseAnalysis], per: list[Reading], p: Patterns) -> None:

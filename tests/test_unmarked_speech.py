@@ -369,3 +369,18 @@ def test_what_the_speaker_resolves_to_do_is_no_request(runner, text):
     """-어야겠- (a necessity, then 겠): what the speaker resolves to do is the speaker's own act, never the robot's."""
     record = _route(runner, text)
     assert actions(record) == [] and record.family == "DEF", (text, record.family)
+
+
+def test_an_assistants_call_carries_to_the_request_after_it(runner):
+    """하이 빅스비 X 말고 Y 켜 줘: the call heads the turn, and the request in the next clause is still the assistant's
+    (assistant_vocative:from_previous_clause): an unsupported request for another appliance, never an action."""
+    record = _route(runner, "하이 빅스비 거실 공기청정기 말고 안방 에어컨 켜 줘")
+    assert record.family == "UNS" and actions(record) == []
+    assert "other_appliance_control" in record.unsupported_categories
+
+
+def test_a_gyeongsang_imperative_of_kyeoda_is_a_request(runner):
+    """키라 (경상: 켜라, lexicon dialect_words) turns something on: the robot's purifying, or another appliance's."""
+    assert _route(runner, "청정 좀 키라").family == "ODL"
+    record = _route(runner, "에어컨 좀 키라 더버 죽겠다")
+    assert record.family == "UNS" and actions(record) == []
