@@ -129,6 +129,8 @@ SETS = {
         ROOT / "data/utterances/talk_redteam_v40.jsonl",
     "talk_redteam_v42 (red-team against session 43: alternatives with 아니면 / 아님, 원래 / 보통, denials and hedges alone, complaints with 너무 about the robot and other things, complaints as reasons before requests; written 2026-12-05 session 43, fit)":
         ROOT / "data/utterances/talk_redteam_v42.jsonl",
+    "talk_redteam_v45 (red-team against session 45: people called by a title, apps with their own sound, other assistants called before a request, words for turning and dialect imperatives, identity questions as talk; written 2026-12-05 session 45, fit)":
+        ROOT / "data/utterances/talk_redteam_v45.jsonl",
     "other_systems_redteam (red-team, fit)": ROOT / "data/utterances/other_systems_redteam.jsonl",
     "requests_redteam (red-team, fit)": ROOT / "data/utterances/requests_redteam.jsonl",
     "experience_boundary": ROOT / "data/utterances/experience_boundary.jsonl",

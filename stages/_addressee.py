@@ -46,8 +46,8 @@ def vocative(ms: list[Pair], inside: list[bool], p: Patterns, morphemes: list, a
             i = end
             continue  # 김 대리님, / 민수 씨,: a name before a title belongs to the call
         called = word[:-1] if word[-1:] in p.voc_forms else word  # 이모, / 자기야, (Kiwi: 이/MM 모, 자기 이/VCP 야/EC)
-        if (called in p.persons or ms[end - 1] in p.person_suffixes) and end < len(ms) and ms[end][1] in ("SP", "SF") \
-                and not inside[i]:
+        titled = ms[end - 1] in p.person_suffixes and k not in p.robot
+        if (called in p.persons or titled) and end < len(ms) and ms[end][1] in ("SP", "SF") and not inside[i]:
             return called, "person"  # a person noun the speaker closes with a mark is called, however Kiwi splits it
         if word.lower().startswith(p.assistants) or (woke and k[1].startswith("NN") and k not in p.robot and not inside[i]):
             return word, "assistant"  # 시리야, 클로바, 헤이 기아: another assistant is addressed
