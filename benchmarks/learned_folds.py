@@ -24,10 +24,9 @@ import tempfile
 from pathlib import Path
 
 from dataflow.driver import TurnRunner
-from dataflow.rows import read_set
+from dataflow.rows import is_question_row, read_set
 from dataflow.workbench.batch import run_batch
-from dataflow.workbench.knowledge_eval import read_questions
-from dataflow.workbench.learned import fit_learned_model
+from dataflow.workbench.learned import fit_learned_model, row_family
 from registry.learned_model import LearnedFamilyModel
 from registry.loader import load_registry
 
@@ -48,11 +47,11 @@ def labelled(paths: list[Path]) -> list[dict]:
     """Every row naming its family (a product question is DQR), its id prefixed by its set."""
     rows = []
     for path in paths:
-        if path.parent.name == "questions":
-            read = [{"id": q["id"], "text": q["question"], "expect": {"family": "DQR"}} for q in read_questions(path)]
-        else:
-            read = [row for _, row, error in read_set(path) if row and not error]
-        rows += [{**row, "id": f"{path.stem}:{row['id']}"} for row in read if (row.get("expect") or {}).get("family")]
+        for _, row, error in read_set(path):
+            family = row_family(row) if row and not error else None
+            if family is not None:  # a question row is routed as the utterance it is, scored as DQR
+                kept = {"text": row["text"]} if is_question_row(row) else row
+                rows.append({**kept, "id": f"{path.stem}:{row['id']}", "expect": {**(kept.get("expect") or {}), "family": family}})
     return rows
 
 

@@ -10,8 +10,6 @@ from __future__ import annotations
 import hashlib
 import re
 from functools import cached_property
-from typing import Literal
-
 from pydantic import Field
 
 from registry.lexicon_base import AnswerShape, Exclusion, Morphemes, PersonPurposes, Prohibitive, QuantityKind, ScopeQuestion, Vocatives, _Model

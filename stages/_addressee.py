@@ -42,12 +42,11 @@ def vocative(ms: list[Pair], inside: list[bool], p: Patterns, morphemes: list, a
             woke = woke or word.lower() in p.wake_words
             i = end if word.lower() in p.wake_words else i + 1
             continue  # 아, 오메, a comma, 하이 (빅스비), 헤이 (read as 헤 + 이): what precedes the first content word
-        if k[1] == "NNP" and end == i + 1 < len(ms) and _person_word(ms, glued, end, p):
+        if k[1] == "NNP" and end == i + 1 < len(ms) and _person_word(ms, end, _word_end(ms, glued, end), p):
             i = end
             continue  # 김 대리님, / 민수 씨,: a name before a title belongs to the call
         called = word[:-1] if word[-1:] in p.voc_forms else word  # 이모, / 자기야, (Kiwi: 이/MM 모, 자기 이/VCP 야/EC)
-        titled = ms[end - 1] in p.person_suffixes and k not in p.robot
-        if (called in p.persons or titled) and end < len(ms) and ms[end][1] in ("SP", "SF") and not inside[i]:
+        if _person_word(ms, i, end, p) and k not in p.robot and end < len(ms) and ms[end][1] in ("SP", "SF") and not inside[i]:
             return called, "person"  # a person noun the speaker closes with a mark is called, however Kiwi splits it
         if word.lower().startswith(p.assistants) or (woke and k[1].startswith("NN") and k not in p.robot and not inside[i]):
             return word, "assistant"  # 시리야, 클로바, 헤이 기아: another assistant is addressed
@@ -112,10 +111,11 @@ def _word_end(ms: list[Pair], glued: list[bool], i: int) -> int:
     return next((e for e in range(i + 1, len(ms)) if not glued[e] or ms[e][1].startswith("S")), len(ms))
 
 
-def _person_word(ms: list[Pair], glued: list[bool], i: int, p: Patterns) -> bool:
-    """Whether the written word at morpheme i names a person: a person noun, or any noun with a title (대리님, 씨)."""
-    end = _word_end(ms, glued, i)
-    return "".join(m[0] for m in ms[i:end]) in p.persons or ms[end - 1] in p.person_suffixes
+def _person_word(ms: list[Pair], i: int, end: int, p: Patterns) -> bool:
+    """Whether the written word ms[i:end] names a person: a person noun (its vocative ending aside: 이모, / 자기야,),
+    or any noun with a title (대리님, 씨)."""
+    word = "".join(m[0] for m in ms[i:end])
+    return (word[:-1] if word[-1:] in p.voc_forms else word) in p.persons or ms[end - 1] in p.person_suffixes
 
 
 def robot_called_after(ms: list[Pair], morphemes: list, p: Patterns) -> bool:

@@ -41,18 +41,23 @@ def _split(row_id: str, share: float) -> bool:
     return int(hashlib.sha1(row_id.encode("utf-8")).hexdigest()[:8], 16) / 0xFFFFFFFF < share
 
 
+def row_family(row: dict) -> str | None:
+    """The family a labelled row names: its expect.family, or DQR for a row of a product-question set (data/questions:
+    every row is a question about the robot); None when it names none."""
+    family = (row.get("expect") or {}).get("family") if isinstance(row.get("expect"), dict) else None
+    if family is None and isinstance(row.get("question"), str):
+        family = "DQR"
+    return family if family in FAMILIES else None
+
+
 def labelled_rows(paths: list[Path]) -> list[tuple[str, str, str]]:
     """(id, text, family) of every row that names its family; holdout sets are refused."""
     rows = []
     for path in paths:
         refuse_holdout(path)
         for number, row, error in read_set(path):
-            if error or not row:
-                continue
-            family = (row.get("expect") or {}).get("family") if isinstance(row.get("expect"), dict) else None
-            if family is None and isinstance(row.get("question"), str):
-                family = "DQR"  # a product-question set (data/questions): every row is a question about the robot
-            if family in FAMILIES:
+            family = row_family(row) if row and not error else None
+            if family is not None:
                 rows.append((f"{path.name}:{row.get('id', number)}", row["text"], family))
     return rows
 
