@@ -134,6 +134,8 @@ SETS = {
         ROOT / "data/utterances/talk_redteam_v42.jsonl",
     "talk_redteam_v45 (red-team against session 45: people called by a title, apps with their own sound, other assistants called before a request, words for turning and dialect imperatives, identity questions as talk; written 2026-12-05 session 45, fit)":
         ROOT / "data/utterances/talk_redteam_v45.jsonl",
+    "talk_redteam_v46 (red-team against session 46: X 말고 Y with assistants, appliances and persons, the robot named after another assistant, calls alone, quantities of the filter and of other things, its own running without a question mark, words said over and over, ranges with a counter, alternatives without a question mark; written 2026-12-05 session 46, fit)":
+        ROOT / "data/utterances/talk_redteam_v46.jsonl",
     "other_systems_redteam (red-team, fit)": ROOT / "data/utterances/other_systems_redteam.jsonl",
     "requests_redteam (red-team, fit)": ROOT / "data/utterances/requests_redteam.jsonl",
     "experience_boundary": ROOT / "data/utterances/experience_boundary.jsonl",

@@ -49,6 +49,9 @@ class IntonedQuestions(_Model):
     verdict_predicates: Morphemes
     """고양이가 올라타는데 괜찮아: after a premise (-는데, -니까) these ask for a verdict on it."""
     usual_subjects: Morphemes = Field(default_factory=list)  # 이거 원래 이렇게 시끄러워: with a usual adverb, asks
+    state_aspects: list[Morphemes] = Field(default_factory=list)
+    """켜져 있는 거야 / 작동 중인 거야: besides -고 있, aspects that say how the robot is now; with one of its state words
+    and no person named, the statement asks it."""
     note: str = ""
 
 

@@ -11,6 +11,7 @@ from registry.loader import Registry
 from stages._addressee import robot_called
 from stages._asked_about import about_the_robot, going_outside, of_somebody_named, operates_itself, product_topic, said_to_a_person, talked_about
 from stages._clauses import ClauseAnalysis
+from stages._silence import call_only
 from stages._turn_anchoring import CARRIED
 from stages.speech_patterns import asks_how, key, patterns
 
@@ -85,6 +86,9 @@ def close_for_a_person(clause_analyses: list[ClauseAnalysis], axes: dict[str, Ev
     """엄마 오늘 미세먼지 어떻대? 여보 이 로봇 보증 기간이 몇 년이라 그랬지?: a turn said to a person asks nothing of
     the robot. It lights `is_said_to_a_person`; the axes of what a question or a request asks (evidence_weights
     `closed_by_a_person_called`) leave the turn and its clauses, and the record names them."""
+    if len(clause_analyses) == 1 and call_only(clause_analyses[0]):
+        axes.pop("has_unlicensed_speech_act", None)  # 민수야: a call and nothing else asks nothing of anybody yet (as 엄마)
+        return
     about = talked_about(clause_analyses, registry.speech_acts)  # 저 로봇 ... 덜컹거리더라: said of it to somebody else
     persons = said_to_a_person(clause_analyses) or ([f"about:{about}"] if about else [])
     if not persons:
@@ -123,6 +127,9 @@ def quiet_reasons(clause_analyses: list[ClauseAnalysis], per_clause: list[dict[s
                              for c in clause_analyses):
         return per_clause
     merged = []
+    # (카톡 왔나 보네 너 소리 켜 줘: the request names the robot its doer, so another thing the remark names is no owner)
+    owned = called or any(c.act is not None and c.act.licenses_action and any(s.startswith("robot_subject:") for s in c.act.signals)
+                          for c in clause_analyses)
     carried = {h.capability_id for c in clause_analyses for h in c.capabilities if h.via == CARRIED}
     # (바람 소리 때문에 안 들려 풍량 약으로 줄여: the remark names the very capability the turn asks for)
     carried |= {h.capability_id for c in clause_analyses if c.act is not None and c.act.licenses_action for h in c.capabilities}
@@ -132,8 +139,12 @@ def quiet_reasons(clause_analyses: list[ClauseAnalysis], per_clause: list[dict[s
         # 여행 갔다 왔더니: a verb of motion with no room names no device word)
         named = [x for x in c.mentions if not x.endswith(":past") and x.split(":", 1)[0] not in carried
                  and (c.rooms or x.split(":", 1)[0] not in moves)]
-        if act is None or c.capabilities or act.mood not in ("statement", "exclamation") or (act.reported and not other) \
-                or any(s.startswith("vocative") for s in act.signals) or (not other and named):
+        # (티비 말고 너 소리 줄여: what X 말고 sets aside is the request's contrast, not talk)
+        contrast = act is not None and not c.capabilities and ("exclusion" in act.signals or (  # (구글 불 꺼, 로봇 너는 ...:
+            act.agent != "robot" and any(s.startswith("assistant_vocative:") for s in act.signals)))  # another's business)
+        if not contrast and (act is None or c.capabilities or act.mood not in ("statement", "exclamation")
+                             or (act.reported and not other) or any(s.startswith("vocative") for s in act.signals)
+                             or (not other and named and not owned)):
             merged.append(axes)
             continue
         quieted = [a for a in (*_REMARK_AXES, *_REPORT_AXES) if a in axes]  # (화면이 너무 눈부셔, 밝기 낮춰: why, no report)

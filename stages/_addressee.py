@@ -38,7 +38,7 @@ def vocative(ms: list[Pair], inside: list[bool], p: Patterns, morphemes: list, a
             return k[0], "person"
         end = _word_end(ms, glued, i)
         word = "".join(m[0] for m in ms[i:end])  # the written word (클로바, read as 클로 + 바)
-        if word.lower() in p.wake_words or k[1] in ("IC", "SP", "SF"):
+        if word.lower() in p.wake_words or k[1] in ("IC", "SP", "SF", "MAJ"):  # (그리고 오케이 구글 ...)
             woke = woke or word.lower() in p.wake_words
             i = end if word.lower() in p.wake_words else i + 1
             continue  # 아, 오메, a comma, 하이 (빅스비), 헤이 (read as 헤 + 이): what precedes the first content word
@@ -65,7 +65,8 @@ def vocative(ms: list[Pair], inside: list[bool], p: Patterns, morphemes: list, a
             return k[0], "robot" if k in p.robot else "person"  # 멍멍아 (read as MAG + 아/JKV): a call all the same
         if k[1].startswith("NN") and not inside[i] and k not in p.robot and morphemes[i].unknown and _fused_call(k[0], p) \
                 and (nxt is None or not nxt[1].startswith("J")):
-            return k[0], "person"  # 다온아 한 바퀴 돌아 봐: a name read whole with its vocative ending
+            robot = (k[0][:-1], "NNG") in p.robot  # 시리 말고 로봇아 청정해 줘: Kiwi reads the robot's name called whole
+            return k[0], "robot" if robot else "person"  # 다온아 한 바퀴 돌아 봐: a name read whole with its vocative ending
         if k[1].startswith("NN") and nxt is not None and nxt[1].startswith("NN") and glued[j] \
                 and j + 1 < len(ms) and glued[j + 1] and ms[j + 1] in p.voc_particles and not (inside[i] or inside[j]):
             return k[0] + nxt[0], "person"  # 서윤아 read as 서 + 윤 + 아: one written word, a name called
@@ -188,3 +189,20 @@ def named_subject(c: ClauseAnalysis, ms: list[Pair], p: Patterns, out: "Reading"
         if nxt[1] == "JKS" and k[1].startswith("NN") and (not inside[i] or any((m[0], m[1].split("-")[0]) in p.malfunction for m in ms[j + 1:])):
             thing_subject = k[0]  # a thing acts; only a request form could still address the robot
     return thing_subject
+
+
+def robot_named(prev: "Reading", here: "Reading", p: Patterns) -> bool:
+    """오케이 구글 볼륨 올려 로봇 너는 볼륨 내려 / 빅스비 말고 너한테 말한 거야: a clause whose subject is one of the robot's
+    nouns, or 너 set against another assistant the clause before excludes, is the robot's whoever was called before."""
+    named = [s.split(":", 1)[1] for s in here.signals if s.startswith("robot_subject:")]
+    contrast = "exclusion" in prev.signals and any(s.startswith("assistant_vocative:") for s in prev.signals)
+    return any(contrast or (w, "NNG") in p.robot for w in named)
+
+
+def call_set_aside(c: ClauseAnalysis, r: "Reading") -> bool:
+    """빅스비 말고 청정해 줘: the one called is what X 말고 sets aside, so the call addresses nobody after it (a call does
+    address the rest of the turn: 하이 빅스비 거실 공기청정기 말고 에어컨 켜 줘)."""
+    if "exclusion" not in r.signals or len(c.morphemes) < 3:
+        return False
+    words = "".join(m.form for m in c.morphemes[:-2] if not m.tag.startswith(("IC", "S", "J")))
+    return any(words.endswith(s.split(":", 1)[1]) for s in r.signals if s.startswith("vocative:"))

@@ -126,6 +126,9 @@ def build_device_steps(b: _Builder, clauses: list[ClauseAnalysis], registry: Reg
     for c, rooms in zip(clauses, rooms_referred(clauses, registry)):
         if c.role == "temporal":
             continue
+        if c.role == "guard" and c.act is not None and c.act.agent != "robot" \
+                and any(s.startswith("vocative") for s in c.act.signals):
+            continue  # 시리야 하고 부르면 폰이 대답해, 로봇아 ...: a condition said to somebody else guards nothing of the robot's
         if c.role == "guard":
             guard_from_clause = c
             b.guarded = True

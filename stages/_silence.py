@@ -17,8 +17,8 @@ def hesitation_only(c: ClauseAnalysis, m: Matchers) -> bool:
     return any(words) and all(w in m.filler_words or w in interjections for w in words if w)
 
 
-def _call_only(c: ClauseAnalysis) -> bool:
-    """사진 좀 찍어 줘 언니: one word that calls somebody."""
+def call_only(c: ClauseAnalysis) -> bool:
+    """사진 좀 찍어 줘 언니 / 민수야: one word that calls somebody."""
     return c.act is not None and len(c.text.split()) == 1 and not c.has_predicate and any(
         s.startswith("vocative:") and s != "vocative:from_previous_clause" for s in c.act.signals)
 
@@ -30,5 +30,5 @@ def silent_clauses(clauses: list[ClauseAnalysis], m: Matchers) -> list[bool]:
     hesitating = [hesitation_only(c, m) for c in clauses]
     last_said = max((i for i, h in enumerate(hesitating) if not h), default=-1)
     last = len(clauses) - 1
-    silent = [(h and i < last_said) or (i == last and _call_only(c)) for i, (c, h) in enumerate(zip(clauses, hesitating))]
+    silent = [(h and i < last_said) or (i == last and call_only(c)) for i, (c, h) in enumerate(zip(clauses, hesitating))]
     return [False] * len(silent) if all(silent) else silent

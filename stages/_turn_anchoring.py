@@ -67,6 +67,19 @@ def _carried_heads(clauses: list[ClauseAnalysis], registry: Registry, m: Matcher
             break
 
 
+def _paired_copulas(before: ClauseAnalysis, after: ClauseAnalysis) -> bool:
+    """너 삼성 거야 엘지 거야 / 지금 거실이야 안방이야: a bare noun with the copula, said right after a sentence that ends in
+    another noun with the same copula ending, offers the two as alternatives (철수는 학생이야 영희는 선생님이야 gives each
+    its own subject: two statements)."""
+    a = [(x.form, x.tag) for x in after.morphemes if not x.tag.startswith("S")]
+    b = [(x.form, x.tag) for x in before.morphemes if not x.tag.startswith("S")]
+    if not (2 <= len(a) <= 4 and len(b) >= 2 and a[-1][1] == "EF" and b[-1] == a[-1]):
+        return False
+    a_nouns, b_rest = a[:-2] if a[-2][1] == "VCP" else a[:-1], b[:-2] if b[-2][1] == "VCP" else b[:-1]
+    return bool(a_nouns) and all(t.startswith("NN") for _, t in a_nouns) and bool(b_rest) \
+        and b_rest[-1][1].startswith("NN") and b_rest[-len(a_nouns):] != a_nouns
+
+
 def analyse(nt: NormalizedText, registry: Registry, m: Matchers) -> list[ClauseAnalysis]:
     """Segment the utterance and find every registry anchor, room, time and cue per clause."""
     if not nt.text:
@@ -75,7 +88,7 @@ def analyse(nt: NormalizedText, registry: Registry, m: Matchers) -> list[ClauseA
     scope = (bool(m.indoor.first(nt.compact)), bool(m.outdoor.first(nt.compact)))
     out = [_clause(nt, span, index, index == len(spans) - 1, registry, m, scope) for index, span in enumerate(spans)]
     for before, after in zip(out, out[1:]):
-        if nt.text[before.end:after.start].strip(" ,.;?!"):  # the conjunction of alternatives segment left out (아니면, 아님)
+        if nt.text[before.end:after.start].strip(" ,.;?!") or _paired_copulas(before, after):  # (아니면, 아님 left out)
             before.alternative = after.alternative = True
     _carried_heads(out, registry, m)
     _scope_variants(out, registry, m)

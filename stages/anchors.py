@@ -1,7 +1,5 @@
-"""Step 3: registry anchors and the evidence axes (the preclassifier).
-
-Each axis is a strength in [0, 1] with the signals that lit it. No axis picks a family: the planner weighs them.
-"""
+"""Step 3: registry anchors and the evidence axes (the preclassifier). Each axis is a strength in [0, 1] with the
+signals that lit it. No axis picks a family: the planner weighs them."""
 
 from __future__ import annotations
 
@@ -133,8 +131,9 @@ def _public_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers, registry: Registry)
         frg_strength *= 0.3  # 날씨 진짜 좋다 / 어제 바람 엄청 불었어 / 바람 불던 거 기억나?: asks nothing of the world
     elif c.act is not None and c.act.mood == "request" and any(s.startswith("promissive") for s in c.act.signals):
         frg_strength *= 0.3  # 식당 예약은 내가 할게: the speaker's own act looks nothing up
-    elif owned_by_robot(c.morphemes, cues.get("frg_scope", []), m.speech):
-        frg_strength *= 0.3  # 너 정체가 뭐야: what the robot is, not a traffic jam
+    elif owned_by_robot(c.morphemes, cues.get("frg_scope", []), m.speech) or (
+            c.act is not None and "asks_criterion" in c.act.signals and not cues.get("frg_scope") and not weather):
+        frg_strength *= 0.3  # 너 정체가 뭐야: what the robot is, not a traffic jam; 몇부터 나쁨이야: the manual's grades
     elif c.unsupported and c.act is not None and c.act.mood == "request" \
             and any(w in m.public_places for w in cues.get("frg_scope", [])):
         frg_strength *= 0.3  # 식당 예약해 줘: the place is what an unsupported act is done to, not something looked up
@@ -157,8 +156,8 @@ def _public_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers, registry: Registry)
     lit("has_outdoor_scope", (0.18 if talk else 0.6) if cues.get("outdoor") else 0.0, *cues.get("outdoor", [])[:2])  # (오늘 날씨 좋다)
     # 물 닿아도 괜찮아?: the verb a permission question about the robot ends on is asked, not said back as a reply
     # (오늘 창문 열어도 괜찮아?: the speaker's own doing; the reply shape stays)
-    asks_leave = c.act is not None and c.act.mood == "knowledge_question" and "permission" in c.act.signals \
-        and robots_doing(c, registry)
+    asks_leave = c.act is not None and c.act.mood == "knowledge_question" and robots_doing(c, registry) \
+        and any(s in ("permission", "permission_intoned") for s in c.act.signals)  # (돌려도 괜찮아, heard without "?")
     lit("has_clear_conversation_reply_shape", 1.0 if cues.get("reply_shape") and not asks_leave else 0.0, *cues.get("reply_shape", []))
     lit("has_generic_help", 1.0 if cues.get("generic_help") else 0.0, *cues.get("generic_help", []))
     said = _said(c)

@@ -12,7 +12,7 @@ from registry.contracts import Agent, Mood, Polarity
 from stages._clauses import ENDS_SENTENCE, VERB_TAGS, ClauseAnalysis
 from stages._matchers import compact
 from stages._addressee import named_subject, person_act, person_purpose, robot_called_after, vocative
-from stages.speech_patterns import (Patterns, asks_by_shape, asks_what_is_usual, asks_how, asks_leave, awaits_predicate, diagnoses, closed_syllable, complains, confirms, offers, ends_on_a_period,
+from stages.speech_patterns import (Patterns, asks_by_shape, asks_criterion, asks_what_is_usual, ends_intoned, asks_how, asks_leave, awaits_predicate, diagnoses, closed_syllable, complains, confirms, offers, ends_on_a_period,
                                     contains, finds_out, follows, happens, key)
 
 Pair = tuple[str, str]
@@ -235,8 +235,8 @@ def _cues(c: ClauseAnalysis, s: _Shape, p: Patterns, out: Reading) -> _Cues:
     able = able_at is not None and any(k in p.able_verb for k in matrix[able_at + 1: able_at + 3])
     # 말려도 돼 / 넘을 수 있어 heard without "?": said to the robot, an affirmative ability, permission or necessity
     # clause in an ending only intonation marks is asked (a past or somebody else's is told)
-    intoned = (s.question or (s.final in p.intonation_end and out.polarity == "affirmative" and not out.past
-                              and out.agent == "robot" and not s.benefactive))
+    intoned = (s.question or (ends_intoned(s.final, c.connective in ENDS_SENTENCE, p) and out.polarity == "affirmative"
+                              and not out.past and out.agent == "robot" and not s.benefactive))
     how_phrase = any(asks_how(matrix, seq, p.how_state) for seq in p.how_phrases)
     asked = [k for i, k in enumerate(matrix) if not (i + 1 < len(matrix) and matrix[i + 1] in p.how_state)]
     base = len(ms) - len(matrix)
@@ -257,7 +257,7 @@ def _cues(c: ClauseAnalysis, s: _Shape, p: Patterns, out: Reading) -> _Cues:
               or follows(matrix, p.wish_cond, p.wish_good, within=2) is not None),
         how=how_phrase or any(k in p.how_words for k in asked),
         explains=how_phrase or any(k in p.explain_words for k in asked),
-        criterion=any(asks_how(matrix, seq, frozenset()) for seq in p.criterion) or ends_on_a_period(matrix, p),
+        criterion=asks_criterion(matrix, p) or ends_on_a_period(matrix, p),
         tells=any(k in p.telling for k in matrix), state_caps=any(h.kind == "state_query" for h in c.capabilities),
         pred_at=pred_at, last_pred=last_pred, adjective=adjective,
         words=[k for k in ms if not k[1].startswith(("J", "E", "S", "X"))])
@@ -388,6 +388,10 @@ def _told_mood(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: Reading
         sig.append("negated_statement" if not f.permits else "not_needed")  # 바퀴가 안 굴러가 / 안 갈아도 돼
         return "statement"  # 안/못 never makes a command (a prohibition is -지 마)
     habitual = not s.benefactive and any(contains(s.matrix, run) for run in p.habitual)  # 혼자 움직이기도 해
+    aspect = progressive or any(contains(s.matrix, seq) for seq in p.state_aspects)  # (켜져 있는 / 작동 중인 거야)
+    if aspect and f.intoned and f.state_caps and not any(k[0] in p.persons for k in s.ms):  # (엄마 ... 있어: told)
+        sig.append("progressive_intoned")
+        return "state_question"
     if final in p.promissive or (out.past and not s.benefactive) or progressive or habitual:
         sig.append("progressive" if progressive else "past_statement" if out.past else "habitual" if habitual else "promise")
         return "statement"

@@ -74,7 +74,8 @@ def _frame_mismatch(hit, c: ClauseAnalysis, registry: Registry) -> str | None:
         elif j > 0 and morphs[j].form in frame.subjects and morphs[j - 1].tag == "ETM":
             j = _relative_subject(morphs, j - 1)  # 니 지금 있는 데가 어디냐 / 화장실 있는 데가 어디야: whose place it is
         if j >= 0 and morphs[j].tag in ("NNG", "NNP", "NP", "NNB") and morphs[j].form not in frame.subjects \
-                and not _slip_of(morphs[j].form, hit.capability_id, registry):
+                and not _slip_of(morphs[j].form, hit.capability_id, registry) \
+                and registry.resolve_room(morphs[j].form) is None:  # (안방 청정 중이야: a room says where)
             return "subject:" + morphs[j].form  # 약국 어디야: the question is about the pharmacy
     if hit.via == "lemma" and frame is not None and frame.objects:
         at = next((i for i, mo in enumerate(morphs) if mo.form == hit.surface), None)
@@ -119,9 +120,10 @@ def _frame_element(c: ClauseAnalysis, hit, repaired: bool = False) -> bool:
 
 
 def _noun_after(hit, c: ClauseAnalysis) -> bool:
-    """A noun follows the capability word's first noun in its clause (배터리 잔량, 공기 상태): it is not named alone."""
-    nouns = [at for at, mo in zip(c.compact_offsets, c.morphemes) if at >= hit.position and mo.tag.startswith("NN")]
-    return len(nouns) >= 2
+    """A noun follows the capability word's first noun in its clause (배터리 잔량, 공기 상태): it is not named alone
+    (공기 공기 공기: the same word said again names it alone all the same)."""
+    nouns = [mo.form for at, mo in zip(c.compact_offsets, c.morphemes) if at >= hit.position and mo.tag.startswith("NN")]
+    return len(set(nouns)) >= 2
 
 
 def _head_noun_after(hit, c: ClauseAnalysis) -> str | None:
@@ -241,6 +243,19 @@ def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, registry:
     return _frame_mismatch(hit, c, registry)
 
 
+def _state_of(reason: str | None, hit, c: ClauseAnalysis, registry: Registry):
+    """A state query asked of a subject its frame does not take, re-read as the one state query whose frame subjects
+    take that noun (몇 프로 of 필터 is filter_status); None when no other one does or the clause has it already."""
+    if reason is None or not reason.startswith("subject:") or hit.kind != "state_query":
+        return None
+    word = reason.split(":", 1)[1]
+    owners = [cid for cid, f in registry.frames.capabilities.items() if cid != hit.capability_id and word in f.subjects
+              and registry.capability_by_id[cid].kind == "state_query"]
+    if len(owners) != 1 or any(h.capability_id == owners[0] for h in c.capabilities):
+        return None
+    return dataclasses.replace(hit, capability_id=owners[0])
+
+
 def _told_in_passing(hit, c: ClauseAnalysis, registry: Registry) -> bool:
     """The state query's word is the subject of an adjective that closes a sentence of its own (탁하다, 탁해요) before
     the clause's own request verb: the user tells the state, nobody asks it."""
@@ -342,6 +357,9 @@ def license_clauses(clauses: list[ClauseAnalysis], acts: list[SpeechAct], regist
     """The clauses with only the capability hits their speech act licenses; the rest kept as mentions."""
     category = registry.speech_acts.other_targets.category
     requested = any(a.licenses_action or a.licenses_state_query for c, a in zip(clauses, acts) if c.role == "action")
+    # 오케이 구글 불 꺼 그리고 로봇 너는 청정해: what another assistant is asked is not the robot's to refuse
+    robot_asked = any(a.agent == "robot" and a.asks_for_an_act and a.polarity == "affirmative" for c, a in zip(clauses, acts)
+                      if c.role == "action" and (c.capabilities or c.unsupported))
     # 안방으로 가. 아 아니다, 취소: what was asked before a retraction is taken back (a request after it still counts)
     retracted_before = max((i for i, c in enumerate(clauses) if i and _retracts(c, registry)), default=0)
     out = []
@@ -350,6 +368,9 @@ def license_clauses(clauses: list[ClauseAnalysis], acts: list[SpeechAct], regist
         event = _world_event(c, registry)
         for hit in c.capabilities:
             reason = "retracted" if i < retracted_before else _licensed(hit, c, act, requested, registry, event)
+            owner = _state_of(reason, hit, c, registry)
+            if owner is not None:  # 필터 지금 몇 프로 남았어요: the quantity asked is the filter's, not the battery's
+                hit, reason = owner, _licensed(owner, c, act, requested, registry, event)
             if reason is not None and hit.via == "fuzzy":
                 reason = SLIP  # a repaired word that is not licensed was a guess: no word of the robot's was said
             if reason is None:
@@ -370,7 +391,7 @@ def license_clauses(clauses: list[ClauseAnalysis], acts: list[SpeechAct], regist
                 unsupported.append(category)  # 전기밥솥 취사 눌러 줘 / 안마의자 켜 줘: asked to work another thing in the home
         asks = act.asks_for_an_act or act.mood == "fragment" or (act.mood == "question" and act.target_owner)
         if unsupported and c.role == "action" and not (
-                asks and act.polarity == "affirmative" and (act.agent == "robot" or to_assistant)
+                asks and act.polarity == "affirmative" and (act.agent == "robot" or (to_assistant and not robot_asked))
                 and not act.reported and not act.past):
             mentions += [f"{cat}:{act.polarity if act.polarity != 'affirmative' else act.mood}" for cat in unsupported]
             unsupported = []

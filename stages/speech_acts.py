@@ -11,7 +11,7 @@ from __future__ import annotations
 from registry.contracts import ACTING_MOODS, HistoryEvidence, NormalizedText, SpeechAct
 from registry.loader import Registry
 from registry.speech_contracts import SpeechActLexicon
-from stages._addressee import DESCRIBED, robot_called
+from stages._addressee import DESCRIBED, call_set_aside, robot_called, robot_named
 from stages._calls import called_after_the_request, called_at_the_end, called_first, calls_people, retracted, trailed_off
 from stages._anchoring import bare_directions
 from stages._turn_anchoring import analyse
@@ -229,10 +229,10 @@ def _agent_carried(clauses: list[ClauseAnalysis], per: list[Reading], order: lis
     request on a benefactive (친구들이 와서 ... 청정 좀 해 줘: -어 줘 bids whoever listens)."""
     for prev_i, i in zip(order, order[1:]):
         prev, here = per[prev_i], per[i]
-        called = any(s.startswith("vocative:") for s in prev.signals)  # a call addresses the rest of the turn
+        called = any(s.startswith("vocative:") for s in prev.signals) and not call_set_aside(clauses[prev_i], prev)
         asked = here.mood == "request" and any(key(m) in p.benefactive for m in clauses[i].morphemes[-3:])
         joined = clauses[prev_i].role == "action" and not prev.final and not asked
-        if prev.agent != "robot" and here.agent == "robot" and (called or joined) \
+        if prev.agent != "robot" and here.agent == "robot" and (called or joined) and not robot_named(prev, here, p) \
                 and not any(s.startswith(("robot_vocative", "benefactive")) for s in here.signals):
             here.agent = prev.agent
             here.signals.append("agent:from_previous_clause")

@@ -82,7 +82,7 @@ class Patterns:
         iq = lex.intoned_questions
         self.feature_nouns = pairs(iq.feature_nouns) if iq else frozenset()
         self.diagnosis_nouns = pairs(iq.diagnosis_nouns) if iq else frozenset()
-        self.verdict_preds = pairs(iq.verdict_predicates) if iq else frozenset()
+        self.verdict_preds, self.state_aspects = (pairs(iq.verdict_predicates), _sequences(iq.state_aspects)) if iq else (frozenset(), ())
         self.social_ic = pairs(lex.social_interjections)
         self.event_verbs, self.malfunction = pairs(lex.event_verbs), pairs(lex.malfunction_predicates)
         self.unbidden, self.inchoative, self.inner_events = pairs(lex.unbidden_verbs), pairs(lex.inchoative_aux), pairs(lex.inner_events)
@@ -259,6 +259,20 @@ def asks_how(ms: list[tuple[str, str]], seq: tuple[tuple[str, str], ...], state_
                for i in range(len(ms) - n + 1))
 
 
+def ends_intoned(final: tuple[str, str] | None, closes: bool, p: Patterns) -> bool:
+    """The clause ends on an ending only intonation tells from a question (어/EF, 야/EF); at the end of a sentence a last
+    어 Kiwi reads as a connective (어/EC) is the same ending."""
+    return final is not None and (final in p.intonation_end or (closes and (final[0], "EF") in p.intonation_end))
+
+
+def asks_criterion(matrix: list[tuple[str, str]], p: Patterns) -> bool:
+    """몇부터 나쁨이야 / 사용 온도가 몇 도까지야: a criterion phrase (speech_acts criterion_phrases), the counter noun
+    said after its number word aside: the manual's threshold or range, not the state now."""
+    counted = [k for i, k in enumerate(matrix)
+               if not (i and k[1] == "NNB" and any(len(seq) > 1 and seq[0] == matrix[i - 1] for seq in p.criterion))]
+    return any(asks_how(counted, seq, frozenset()) for seq in p.criterion)
+
+
 def asks_by_shape(matrix: list[tuple[str, str]], last_pred: tuple[str, str] | None, pred_at: int | None,
                    ms: list[tuple[str, str]], p: Patterns, other_thing: bool) -> bool:
     """A statement shape that asks (see IntonedQuestions): a feature noun with an existence verb, a diagnosis
@@ -319,8 +333,11 @@ def happens(matrix: list[tuple[str, str]], pred_at: int | None, final: tuple[str
     if k in p.event_verbs:
         return True
     became = k in p.inchoative and pred_at >= 2 and matrix[pred_at - 2][1] in ("VA", "VA-I", "VA-R")
+    # 켜져 있어 / 꺼져 있어: the state an unbidden change left (not 가만히 있어, 멈춰 있어: told to stay)
+    left = pred_at >= 2 and any(tuple(matrix[pred_at - len(seq) + 1:pred_at + 1]) == seq for seq in p.state_aspects) \
+        and (matrix[pred_at - 2] in p.inchoative or matrix[pred_at - 2] in p.unbidden)
     intoned = final is not None and (final[0], "EF") in p.intonation_end  # (Kiwi reads a last 어 as EC as often)
-    return closes and intoned and (k in p.unbidden or became)
+    return closes and intoned and (k in p.unbidden or became or left)
 
 
 def complains(matrix: list[tuple[str, str]], p: Patterns) -> bool:

@@ -1,0 +1,123 @@
+"""Whom a request is for when the turn sets somebody or something aside (X 말고 Y), names the robot after another
+assistant, or only calls a person; and which of the robot's states a quantity question asks after."""
+
+import pytest
+
+from registry.contracts import DeviceContext, TurnInput
+from tests.conftest import actions
+
+
+def _route(runner, text):
+    record = runner.route(TurnInput(recognized_text=text, device_context=DeviceContext(position="거실")))
+    return record, [(cap, op) for cap, op, _, _ in actions(record)]
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("시리 말고 로봇아 청정해 주세요", [("selected_room_clean", "start")]),  # Kiwi reads 로봇아 whole
+    ("알렉사 말고 청정기야 풍량 강으로 해 줘", [("fan_speed", "level")]),
+    ("빅스비 말고 청정해 줘", [("selected_room_clean", "start")]),  # the assistant is what is set aside
+    ("빅스비 말고 너한테 말한 거야, 볼륨 줄여.", [("sound_volume", "level")]),
+    ("티비 말고 너 소리 줄여", [("sound_volume", "level")]),
+    ("에어컨 말고 너 바람 세게 해", [("fan_speed", "level")]),
+])
+def test_what_x_malgo_sets_aside_leaves_the_request_to_the_robot(runner, text, expected):
+    record, caps = _route(runner, text)
+    assert record.family == "ODL" and caps == expected
+
+
+def test_an_assistant_called_before_the_exclusion_still_owns_the_request(runner):
+    record, caps = _route(runner, "하이 빅스비 거실 공기청정기 말고 안방 에어컨 켜 줘")
+    assert caps == [] and record.family == "UNS"
+
+
+def test_the_robot_named_after_another_assistant_takes_its_own_request(runner):
+    record, caps = _route(runner, "오케이 구글 볼륨 올려 로봇 너는 볼륨 내려")
+    speech = [c.speech_act for c in record.evidence.clauses]
+    assert speech[0].agent == "third_person" and speech[1].agent == "robot"
+
+
+def test_a_person_set_aside_leaves_the_you_after_it_a_person(runner):
+    assert _route(runner, "민수야 말고 너 거실로 가")[1] == []
+
+
+def test_the_robot_named_as_the_doer_makes_another_thing_in_the_remark_no_owner(runner):
+    record, caps = _route(runner, "카톡 왔나 보네 너 소리 켜 줘")
+    assert record.family == "ODL" and caps == [("mute", "off")]
+    assert _route(runner, "카톡 왔나 보네 소리 켜 줘")[1] == []  # whose sound is not said: the app's
+
+
+@pytest.mark.parametrize("text", ["민수야", "여보", "할머니"])
+def test_a_call_and_nothing_else_asks_nothing(runner, text):
+    record, caps = _route(runner, text)
+    assert caps == [] and record.family == "STT_NULL"
+
+
+@pytest.mark.parametrize("text", ["필터 지금 몇 프로 남았어요", "지금 헤파 필터 몇 프로 남았어"])
+def test_a_quantity_asked_of_the_filter_is_the_filter_status(runner, text):
+    record, caps = _route(runner, text)
+    assert record.family == "ODL" and caps == [("filter_status", "check")]
+
+
+def test_a_quantity_asked_without_a_subject_stays_the_battery(runner):
+    assert _route(runner, "몇 프로 남았어")[1] == [("battery_status", "check")]
+
+
+def test_a_quantity_of_another_things_filter_checks_nothing(runner):
+    assert _route(runner, "정수기 필터 몇 프로 남았어")[1] == []
+
+
+def test_its_own_running_asked_without_a_question_mark_is_a_state_question(runner):
+    record, caps = _route(runner, "지금 청정 돌아가고 있는 거야")
+    assert record.family == "ODL" and caps == [("air_clean_operation", "check")]
+    assert _route(runner, "엄마 청정 돌아가고 있어")[1] == []  # told to mom
+
+
+@pytest.mark.parametrize("text", ["공기 공기 공기", "배터리 배터리"])
+def test_a_state_word_said_over_and_over_is_a_fragment(runner, text):
+    record, caps = _route(runner, text)
+    assert caps == [] and record.family == "STT_NULL"
+
+
+@pytest.mark.parametrize("text", ["사용 온도가 몇 도에서 몇 도까지야?", "배터리 몇 시간까지 가"])
+def test_a_range_with_its_counter_asks_the_manual(runner, text):
+    record, caps = _route(runner, text)
+    assert caps == [] and record.family == "DQR"
+
+
+def test_another_assistants_command_is_not_the_robots_to_refuse_when_the_robot_is_asked_too(runner):
+    record, caps = _route(runner, "오케이 구글 불 꺼 그리고 로봇 너는 청정해")
+    assert record.family == "ODL" and caps == [("selected_room_clean", "start")]
+    assert _route(runner, "오케이 구글 불 꺼")[0].family == "UNS"  # asked alone, it is still declined
+
+
+def test_a_grade_threshold_asks_the_manual_not_the_forecast(runner):
+    assert _route(runner, "초미세먼지 몇부터 나쁨이야")[0].family == "DQR"
+    assert _route(runner, "오늘 미세먼지 어때")[0].family == "FRG"
+
+
+def test_a_state_left_by_a_change_is_told_or_asked_never_requested(runner):
+    record, caps = _route(runner, "청정 켜져 있는 거예요")
+    assert record.family == "ODL" and caps == [("air_clean_operation", "check")]
+    assert _route(runner, "불 켜져 있어")[1] == []  # the light is on: nobody asks for anything
+
+
+def test_two_nouns_with_the_same_copula_ending_offer_alternatives(runner):
+    record, _ = _route(runner, "너 삼성 거야 엘지 거야")
+    assert [c.speech_act.mood for c in record.evidence.clauses] == ["question", "question"]
+    statement, _ = _route(runner, "철수는 학생이야 영희는 선생님이야")
+    assert all(c.speech_act.mood == "statement" for c in statement.evidence.clauses)
+
+
+def test_a_condition_said_to_somebody_else_guards_nothing_of_the_robots(runner):
+    record = runner.route(TurnInput(recognized_text="시리야 하고 부르면 폰이 대답해 로봇아 너는 거실로 와",
+                                    device_context=DeviceContext(position="안방")))
+    assert [(cap, op, guarded) for cap, op, _, guarded in actions(record)] == [("move_to_room", "start", False)]
+
+
+@pytest.mark.parametrize("text", ["청정 켜져 있어", "안방 청정 중이야?"])
+def test_its_own_operation_asked_is_checked(runner, text):
+    assert _route(runner, text)[1] == [("air_clean_operation", "check")]
+
+
+def test_another_parts_state_is_not_the_purifiers_operation(runner):
+    assert _route(runner, "카메라 항상 켜져 있는 거야")[1] == []
