@@ -219,6 +219,7 @@ class Matchers:
         self.at_hand = frozenset(compact(w) for w in lex["fragments"]["at_hand_references"]["words"])
         self.product_deictics = {compact(w) for w in lex["fragments"].get("product_deictics", [])}
         """이거 밤에 틀어 놓으면 시끄러워?: in a question to the robot, "this" is the robot, not a vague reference."""
+        self.pro_forms = frozenset(tuple(w.split("/")) for w in lex["fragments"].get("pro_forms", []))
         self.filler_words = set(lex["fragments"]["filler_words"])
         self.bound_forms = frozenset(compact(w) for w in lex["fragments"].get("bound_forms", []))
         """Particles and endings that never stand as a word (는, 까지, 더라고요): see `spelled_by_bound_forms`."""

@@ -337,7 +337,7 @@ def _deictic_identity(c: ClauseAnalysis, act: SpeechAct, cues: dict, registry: R
     p, light = patterns(registry), registry.frames.light_set
     # 이거 어떻게 (된 거야)?: with no word of its own besides question words and light verbs it stays vague
     said = any(mo.tag in _CONTENT_TAGS and key(mo) not in p.question_words and key(mo) not in light
-               and compact(mo.form) not in deictic for mo in c.morphemes)
+               and compact(mo.form) not in deictic and key(mo) not in matchers_for(registry).pro_forms for mo in c.morphemes)
     return (True, {k: v for k, v in cues.items() if k != "vague"}) if said else (c.identity, cues)
 
 

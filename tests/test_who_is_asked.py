@@ -121,3 +121,13 @@ def test_its_own_operation_asked_is_checked(runner, text):
 
 def test_another_parts_state_is_not_the_purifiers_operation(runner):
     assert _route(runner, "카메라 항상 켜져 있는 거야")[1] == []
+
+
+@pytest.mark.parametrize("text", ["이거 왜 이래", "이거 왜 이래 또"])
+def test_this_with_only_words_that_point_asks_about_nothing_named(runner, text):
+    record, caps = _route(runner, text)
+    assert caps == [] and record.family == "STT_NULL" and record.stt_null_subtype == "GENERIC"
+
+
+def test_this_with_a_word_of_its_own_still_asks_about_the_product(runner):
+    assert _route(runner, "이거 밤에 틀어 놓으면 시끄러워?")[0].family == "DQR"
