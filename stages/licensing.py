@@ -320,7 +320,8 @@ def unsupported_frame(c: ClauseAnalysis, registry: Registry) -> str | None:
 def _topic_of_other_thing(c: ClauseAnalysis, topic: str, registry: Registry) -> bool:
     """Whether another thing in the home is named right before the words that anchored this manual topic."""
     at = [c.compact.find(compact(a.surface)) for a in c.anchors if a.kind == "device_qna" and a.target == topic]
-    return thing_before(c, registry.speech_acts, [a for a in at if a >= 0], owning=True) is not None
+    kind = thing_before(c, registry.speech_acts, [a for a in at if a >= 0], owning=True)
+    return kind is not None and topic not in registry.speech_acts.other_targets.hosted_topics.get(kind, [])
 
 
 _CONTENT_TAGS = frozenset({"NNG", "NNP", "NR", "SN", "SL", "VV", "VA", "VA-I", "XR"})

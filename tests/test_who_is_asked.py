@@ -131,3 +131,8 @@ def test_this_with_only_words_that_point_asks_about_nothing_named(runner, text):
 
 def test_this_with_a_word_of_its_own_still_asks_about_the_product(runner):
     assert _route(runner, "이거 밤에 틀어 놓으면 시끄러워?")[0].family == "DQR"
+
+
+def test_the_robots_app_on_a_phone_is_the_robots(runner):
+    assert _route(runner, "휴대폰 앱으로는 뭘 할 수 있는지 궁금한데")[0].family == "DQR"
+    assert _route(runner, "정수기 필터 언제 갈아")[0].family != "DQR"  # another thing's part
