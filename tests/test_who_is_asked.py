@@ -46,10 +46,14 @@ def test_the_robot_named_as_the_doer_makes_another_thing_in_the_remark_no_owner(
     assert _route(runner, "카톡 왔나 보네 소리 켜 줘")[1] == []  # whose sound is not said: the app's
 
 
-@pytest.mark.parametrize("text", ["민수야", "여보", "할머니"])
-def test_a_call_and_nothing_else_asks_nothing(runner, text):
+@pytest.mark.parametrize("text,family", [
+    ("민수야", "STT_NULL"), ("여보", "STT_NULL"), ("할머니", "STT_NULL"),  # a call and nothing else asks nothing
+    ("공기 공기 공기", "STT_NULL"), ("배터리 배터리", "STT_NULL"),  # a state word said over and over names it alone
+    ("사용 온도가 몇 도에서 몇 도까지야?", "DQR"), ("배터리 몇 시간까지 가", "DQR"),  # a range with its counter: the manual
+])
+def test_turns_that_ask_no_device_step(runner, text, family):
     record, caps = _route(runner, text)
-    assert caps == [] and record.family == "STT_NULL"
+    assert caps == [] and record.family == family
 
 
 @pytest.mark.parametrize("text", ["필터 지금 몇 프로 남았어요", "지금 헤파 필터 몇 프로 남았어"])
@@ -70,18 +74,6 @@ def test_its_own_running_asked_without_a_question_mark_is_a_state_question(runne
     record, caps = _route(runner, "지금 청정 돌아가고 있는 거야")
     assert record.family == "ODL" and caps == [("air_clean_operation", "check")]
     assert _route(runner, "엄마 청정 돌아가고 있어")[1] == []  # told to mom
-
-
-@pytest.mark.parametrize("text", ["공기 공기 공기", "배터리 배터리"])
-def test_a_state_word_said_over_and_over_is_a_fragment(runner, text):
-    record, caps = _route(runner, text)
-    assert caps == [] and record.family == "STT_NULL"
-
-
-@pytest.mark.parametrize("text", ["사용 온도가 몇 도에서 몇 도까지야?", "배터리 몇 시간까지 가"])
-def test_a_range_with_its_counter_asks_the_manual(runner, text):
-    record, caps = _route(runner, text)
-    assert caps == [] and record.family == "DQR"
 
 
 def test_another_assistants_command_is_not_the_robots_to_refuse_when_the_robot_is_asked_too(runner):
