@@ -240,7 +240,24 @@ def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, registry:
         return FRAMELESS
     if hit.kind == "state_query" and act.mood == "request" and _told_in_passing(hit, c, registry):
         return "told"  # 거실 공기가 탁하다 거실 청정 좀 해 줘: the state is told as the reason; the request is the other verb
+    if hit.kind == "state_query" and act.mood == "request" and _acted_on(hit, c):
+        return "object_of_action"  # 공기 좀 싹 정화해 줘: the air is what is purified, nobody asks how it is
     return _frame_mismatch(hit, c, registry)
+
+
+def _acted_on(hit, c: ClauseAnalysis) -> bool:
+    """The state word is followed, past adverbs and object or topic particles only, by the word of an execution
+    capability the clause holds: it is that action's object."""
+    end = hit.position + len(hit.surface)
+    acts = {h.position for h in c.capabilities if h.kind == "execution" and h.position >= end}
+    for at, mo in zip(c.compact_offsets, c.morphemes):
+        if at < end:
+            continue
+        if at in acts:
+            return True
+        if mo.tag not in ("MAG", "JKO", "JX"):
+            return False
+    return False
 
 
 def _state_of(reason: str | None, hit, c: ClauseAnalysis, registry: Registry):

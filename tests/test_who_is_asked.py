@@ -128,3 +128,9 @@ def test_this_with_a_word_of_its_own_still_asks_about_the_product(runner):
 def test_the_robots_app_on_a_phone_is_the_robots(runner):
     assert _route(runner, "휴대폰 앱으로는 뭘 할 수 있는지 궁금한데")[0].family == "DQR"
     assert _route(runner, "정수기 필터 언제 갈아")[0].family != "DQR"  # another thing's part
+
+
+def test_the_air_a_request_acts_on_is_not_also_checked(runner):
+    record = runner.route(TurnInput(recognized_text="작은방 가서 공기 좀 싹 정화해 줘", device_context=DeviceContext(position="거실")))
+    assert [(cap, op) for cap, op, _, _ in actions(record)] == [("move_to_room", "start"), ("selected_room_clean", "start")]
+    assert _route(runner, "공기 확인하고 청정해 줘")[1] == [("air_quality", "check"), ("selected_room_clean", "start")]
