@@ -139,18 +139,23 @@ def quiet_reasons(clause_analyses: list[ClauseAnalysis], per_clause: list[dict[s
         # 여행 갔다 왔더니: a verb of motion with no room names no device word)
         named = [x for x in c.mentions if not x.endswith(":past") and x.split(":", 1)[0] not in carried
                  and (c.rooms or x.split(":", 1)[0] not in moves)]
-        # (티비 말고 너 소리 줄여: what X 말고 sets aside is the request's contrast, not talk)
-        contrast = act is not None and not c.capabilities and ("exclusion" in act.signals or (  # (구글 불 꺼, 로봇 너는 ...:
-            act.agent != "robot" and any(s.startswith("assistant_vocative:") for s in act.signals)))  # another's business)
-        if not contrast and (act is None or c.capabilities or act.mood not in ("statement", "exclamation")
-                             or (act.reported and not other) or any(s.startswith("vocative") for s in act.signals)
-                             or (not other and named and not owned)):
+        if not _beside_the_request(c) and (
+                act is None or c.capabilities or act.mood not in ("statement", "exclamation") or (act.reported and not other)
+                or any(s.startswith("vocative") for s in act.signals) or (not other and named and not owned)):
             merged.append(axes)
             continue
         quieted = [a for a in (*_REMARK_AXES, *_REPORT_AXES) if a in axes]  # (화면이 너무 눈부셔, 밝기 낮춰: why, no report)
         merged.append({**{a: x for a, x in axes.items() if a not in quieted},
                        **({"reason_of_request": EvidenceAxis(strength=1.0, signals=quieted)} if quieted else {})})
     return merged
+
+
+def _beside_the_request(c: ClauseAnalysis) -> bool:
+    """A clause that is no talk beside a request the turn licenses: what X 말고 sets aside (티비 말고 너 소리 줄여), or
+    what another assistant is asked (오케이 구글 불 꺼 그리고 로봇 너는 청정해), when it names no capability of its own."""
+    act = c.act
+    return act is not None and not c.capabilities and ("exclusion" in act.signals or (
+        act.agent != "robot" and any(s.startswith("assistant_vocative:") for s in act.signals)))
 
 
 def without_quieted_reports(per_clause: list[dict[str, EvidenceAxis]], reasons: list[dict[str, EvidenceAxis]]) -> list[dict[str, EvidenceAxis]]:

@@ -65,8 +65,8 @@ def vocative(ms: list[Pair], inside: list[bool], p: Patterns, morphemes: list, a
             return k[0], "robot" if k in p.robot else "person"  # 멍멍아 (read as MAG + 아/JKV): a call all the same
         if k[1].startswith("NN") and not inside[i] and k not in p.robot and morphemes[i].unknown and _fused_call(k[0], p) \
                 and (nxt is None or not nxt[1].startswith("J")):
-            robot = (k[0][:-1], "NNG") in p.robot  # 시리 말고 로봇아 청정해 줘: Kiwi reads the robot's name called whole
-            return k[0], "robot" if robot else "person"  # 다온아 한 바퀴 돌아 봐: a name read whole with its vocative ending
+            # 다온아 한 바퀴 돌아 봐: a name read whole with its vocative ending (시리 말고 로봇아: the robot's own name)
+            return k[0], "robot" if k[0][:-1] in p.robot_nouns else "person"
         if k[1].startswith("NN") and nxt is not None and nxt[1].startswith("NN") and glued[j] \
                 and j + 1 < len(ms) and glued[j + 1] and ms[j + 1] in p.voc_particles and not (inside[i] or inside[j]):
             return k[0] + nxt[0], "person"  # 서윤아 read as 서 + 윤 + 아: one written word, a name called
@@ -196,7 +196,7 @@ def robot_named(prev: "Reading", here: "Reading", p: Patterns) -> bool:
     nouns, or 너 set against another assistant the clause before excludes, is the robot's whoever was called before."""
     named = [s.split(":", 1)[1] for s in here.signals if s.startswith("robot_subject:")]
     contrast = "exclusion" in prev.signals and any(s.startswith("assistant_vocative:") for s in prev.signals)
-    return any(contrast or (w, "NNG") in p.robot for w in named)
+    return any(contrast or w in p.robot_nouns for w in named)
 
 
 def call_set_aside(c: ClauseAnalysis, r: "Reading") -> bool:

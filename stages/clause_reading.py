@@ -390,7 +390,7 @@ def _told_mood(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: Reading
     habitual = not s.benefactive and any(contains(s.matrix, run) for run in p.habitual)  # 혼자 움직이기도 해
     aspect = progressive or any(contains(s.matrix, seq) for seq in p.state_aspects)  # (켜져 있는 / 작동 중인 거야)
     if aspect and f.intoned and f.state_caps and not any(k[0] in p.persons for k in s.ms):  # (엄마 ... 있어: told)
-        sig.append("progressive_intoned")
+        sig.append("state_intoned")
         return "state_question"
     if final in p.promissive or (out.past and not s.benefactive) or progressive or habitual:
         sig.append("progressive" if progressive else "past_statement" if out.past else "habitual" if habitual else "promise")

@@ -24,6 +24,8 @@ class Patterns:
         self.voc_particles, self.voc_name_particles = _pairs(voc.particles), _pairs(voc.name_particles)
         self.voc_forms = frozenset(form for form, _ in self.voc_particles)  # 아, 야: however Kiwi tags them
         self.voc_words, self.person_suffixes = _pairs(voc.words), _pairs(voc.person_suffixes)
+        # the robot's own names as nouns (로봇, 청정기; not 너): called whole (로봇아) or the subject of a clause (로봇 너는)
+        self.robot_nouns = frozenset(form for form, tag in self.robot if tag.startswith("NN"))
         self.voc_bare_followers, self.bare_not_calls = tuple(voc.bare_call_followers), frozenset(voc.bare_not_calls)
         self.voc_question_followers = tuple(voc.question_call_followers)
         self.assistants, self.wake_words = tuple(a.lower() for a in voc.assistants), frozenset(w.lower() for w in voc.wake_words)
@@ -336,8 +338,7 @@ def happens(matrix: list[tuple[str, str]], pred_at: int | None, final: tuple[str
     # 켜져 있어 / 꺼져 있어: the state an unbidden change left (not 가만히 있어, 멈춰 있어: told to stay)
     left = pred_at >= 2 and any(tuple(matrix[pred_at - len(seq) + 1:pred_at + 1]) == seq for seq in p.state_aspects) \
         and (matrix[pred_at - 2] in p.inchoative or matrix[pred_at - 2] in p.unbidden)
-    intoned = final is not None and (final[0], "EF") in p.intonation_end  # (Kiwi reads a last 어 as EC as often)
-    return closes and intoned and (k in p.unbidden or became or left)
+    return closes and ends_intoned(final, closes, p) and (k in p.unbidden or became or left)
 
 
 def complains(matrix: list[tuple[str, str]], p: Patterns) -> bool:
