@@ -111,6 +111,9 @@ SETS = {
     "blind_v46_fit (the four scored kinds in new voices, 100 each: a farming household in 충청도 and 전라도 speech, a night-shift nurse, a teenager, newlyweds, a home office, a grandparent babysitting, a spouse learning Korean; other systems; fragments; product questions; written blind 2026-12-05 session 46, fit part)":
         ROOT / "data/utterances/blind_v46_fit.jsonl",
     "blind_v46_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v46_holdout.jsonl",
+    "blind_v47_fit (the four scored kinds in new voices, 100 each: a 경상도 household, a 제주 grandmother, a user who cannot see, a primary-school child, a shop owner, a retired man alone, a night streamer, a cook, a Vietnamese-Korean spouse, a couple arguing, raw ASR; written blind 2026-12-05 session 47, fit part)":
+        ROOT / "data/utterances/blind_v47_fit.jsonl",
+    "blind_v47_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v47_holdout.jsonl",
     "requests_v39_fit (requests to the robot with reasons, guards, politeness, dialect, several steps, schedules; written blind 2026-12-05 session 42, fit part)":
         ROOT / "data/utterances/requests_v39_fit.jsonl",
     "requests_v39_holdout (same, never tuned on)": ROOT / "data/utterances/requests_v39_holdout.jsonl",
@@ -156,6 +159,8 @@ SETS = {
     "dqr_holdout_v9 questions (written blind session 45, never tuned on)": ROOT / "data/questions/dqr_holdout_v9.jsonl",
     "dqr_train_v10 questions (written blind session 46, fit set)": ROOT / "data/questions/dqr_train_v10.jsonl",
     "dqr_holdout_v10 questions (written blind session 46, never tuned on)": ROOT / "data/questions/dqr_holdout_v10.jsonl",
+    "dqr_train_v11 questions (written blind session 47, fit set)": ROOT / "data/questions/dqr_train_v11.jsonl",
+    "dqr_holdout_v11 questions (written blind session 47, never tuned on)": ROOT / "data/questions/dqr_holdout_v11.jsonl",
 }
 CORPORA = ROOT.parent / "shared" / "corpora"
 
