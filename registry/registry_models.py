@@ -78,7 +78,8 @@ class Capability(_Model):
     aliases: list[str]
     lemmas: list[str] = Field(default_factory=list)
     """Kiwi lemma/tag cues (e.g. a verb of motion) that anchor only with their companions; a run written
-    lemma/tag+lemma/tag (어디/NP+이/VCP) anchors as an alias does, in whatever ending it is said."""
+    lemma/tag+lemma/tag (어디/NP+이/VCP) anchors as an alias does, in whatever ending it is said; a first part
+    {room}/NNG stands for any registered room name (거실이야 -> {room}/NNG+이/VCP)."""
     requires_room: bool = False
     internal: bool = False
     requires_consent: bool = False

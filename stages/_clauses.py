@@ -61,6 +61,9 @@ class ClauseAnalysis:
     """Every word only holds the floor (저 뭐시냐: lexicon fragments floor_holders and fillers): nothing is asked."""
     alternative: bool = False
     """One of two sentences offered as alternatives (거실 정도야 아님 집 전체야): asked, whatever its ending."""
+    polar_at: int = -1
+    """The morpheme where the clause's polar alternative begins (청정 켜져 있어 | 꺼져 있어, 충전 중이야 | 아니야), or -1:
+    what follows restates the question, so neither its predicate nor its negator is the clause's."""
     bound_forms_only: bool = False
     """Every word is particles and endings only (는, 를요, 더라고요): the tail of a sentence recognition lost."""
     start: int = 0

@@ -67,6 +67,10 @@ class CueSet:
         return m.group(0) if m else None
 
 
+ROOM_PART = "{room}"
+"""The first part of a capability lemma run that stands for any registered room name."""
+
+
 class Matchers:
     """Anchor, room and cue matchers derived from one Registry."""
 
@@ -146,11 +150,15 @@ class Matchers:
         self.lemma_index: dict[tuple[str, str], str] = {}
         self.lemma_runs: dict[tuple[str, str], list[tuple[tuple[tuple[str, str], ...], str]]] = {}
         """First morpheme -> (the whole run, capability): a lemma written form/tag+form/tag (어디/NP+이/VCP) is a run of
-        morphemes that anchors as an alias does, whatever ending follows (어디니, 어디예요, 어디고)."""
+        morphemes that anchors as an alias does, whatever ending follows (어디니, 어디예요, 어디고). A run whose first part
+        is {room}/NNG starts at any room name (지금 거실이야): it is indexed under the room names."""
         for cap in caps.capabilities:
             for lemma in cap.lemmas:
                 run = tuple(tuple(part.split("/", 1)) for part in lemma.split("+"))
-                if len(run) == 1:
+                if run[0][0] == ROOM_PART:
+                    for name in {n for n, _ in registry.room_names if " " not in n}:
+                        self.lemma_runs.setdefault((name, run[0][1]), []).append((((name, run[0][1]), *run[1:]), cap.capability_id))  # type: ignore[arg-type]
+                elif len(run) == 1:
                     self.lemma_index[run[0]] = cap.capability_id  # type: ignore[index]
                 else:
                     self.lemma_runs.setdefault(run[0], []).append((run, cap.capability_id))  # type: ignore[arg-type]
@@ -261,6 +269,12 @@ class Matchers:
         self.alternatives = (tuple(tuple(tuple(x.split("/")) for x in seq) for seq in alt["conjunctions"]),
                              frozenset(alt["after_tags"]), frozenset(tuple(x.split("/")) for x in alt["after_forms"]))
         """아니면 / 아님 / 혹은 said alone after a sentence's ending: alternatives are offered (A야 아니면 B야)."""
+        polar = alt["polar"]
+        self.polar_opposites = frozenset((a, b) for one, other in polar["opposites"] for x in one for y in other for a, b in ((x, y), (y, x)))
+        self.polar_negators = frozenset(tuple(x.split("/")) for x in polar["negators"])
+        self.polar_denials = frozenset(tuple(x.split("/")) for x in polar["denials"])
+        """켜져 있어 꺼져 있어 / 충전 중이야 아니야: a predicate's opposite, a denial or the predicate negated said alone
+        after a sentence offers alternatives (stages._segments.polar_pair)."""
         self.split_punct = set(clauses["split_punctuation"])
         self.before_nouns = set(clauses["before_nouns"])
         self.connector_fragments = {compact(c) for c in clauses["connector_fragments"]}

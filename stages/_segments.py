@@ -30,6 +30,8 @@ def segment(nt: NormalizedText, m: Matchers) -> list[tuple[int, int, str]]:
         if (offered := _offers_alternatives(morphs, i, m)) is not None:
             cuts.append((mo.start, "?"))  # 거실 정도야 아님 집 전체야: two sentences asked, the word between them dropped
             skip[mo.start] = offered
+        elif _polar_at(morphs, i, m):
+            continue  # 청정 켜져 있어 꺼져 있어: a sentence and its opposite are one question (polar_within)
         elif _runs_on(morphs, i, m):
             cuts.append((end, "."))
         elif mo.tag == "EC" and mo.form in m.connective_endings and mo.form not in m.quotatives:
@@ -82,6 +84,56 @@ def _offers_alternatives(morphs: list[Morpheme], i: int, m: Matchers) -> int | N
             last = run[-1].start + run[-1].length
             return last if morphs[i + len(seq)].start > last else None
     return None
+
+
+_STEM_TAGS = ("VV", "VA", "VCN", "XR")
+
+
+def _stems(morphs: list[Morpheme]) -> list[str]:
+    """The predicate stems of a span, in order: verbs, adjectives, 아니, a root before -하 (조용하다), and a noun the
+    copula or a verb suffix makes a predicate (충전 중이야, 충전되고)."""
+    out = []
+    for j, mo in enumerate(morphs):
+        nxt = morphs[j + 1].tag if j + 1 < len(morphs) else ""
+        if mo.tag in _STEM_TAGS or (mo.tag.startswith("NN") and nxt in ("VCP", "XSV", "XSA")):
+            out.append(mo.form)
+    return out
+
+
+def polar_pair(before: list[Morpheme], after: list[Morpheme], m: Matchers) -> bool:
+    """Whether `after` says only the opposite of `before`'s last predicate (켜져 있어 | 꺼져 있어), a denial (충전
+    중이야 | 아니야) or that predicate negated (돌아가 | 안 돌아가): a yes-or-no asked as two alternatives (lexicon
+    clauses.alternatives.polar). `after` names nothing (no noun) and `before` ends in an ending."""
+    words = [mo for mo in after if not mo.tag.startswith("S")]
+    said = [mo for mo in before if not mo.tag.startswith("S")]
+    if not words or not said or not said[-1].tag.startswith("E") or any(mo.tag.startswith(("NN", "NP", "NR", "SL", "SN")) for mo in words):
+        return False
+    stems, mine = _stems(said), _stems(words)
+    if not stems or len(mine) != 1:
+        return False
+    first = (words[0].form, words[0].tag)
+    if words[0].tag not in _STEM_TAGS and first not in m.polar_negators:
+        return False  # (켜져 | 있어: the auxiliary ends the sentence before it)
+    if (mine[0], words[0].tag) in m.polar_denials and len(words) <= 3:
+        return True
+    negated = first in m.polar_negators and len(words) > 1
+    return (negated and mine[0] == stems[-1]) or (not negated and (stems[-1], mine[0]) in m.polar_opposites)
+
+
+def _polar_at(morphs: list[Morpheme], i: int, m: Matchers) -> bool:
+    """Whether the ending at morpheme i closes a sentence whose polar alternative (polar_pair) follows, alone to the end
+    of the turn or a mark, in the next written words: no clause is cut there."""
+    mo, nxt = morphs[i], morphs[i + 1]
+    if not mo.tag.startswith("E") or mo.tag == "ETM" or nxt.start <= mo.start + mo.length:
+        return False
+    end = next((j for j in range(i + 1, len(morphs)) if morphs[j].tag in ("SF", "SP")), len(morphs))
+    start = max((j + 1 for j in range(i) if morphs[j].tag in ("SF", "SP")), default=0)
+    return polar_pair(morphs[start:i + 1], morphs[i + 1:end], m)
+
+
+def polar_within(morphs: list[Morpheme], m: Matchers) -> int:
+    """Where the polar alternative of a clause's sentence (_polar_at) begins, or -1: one question offered as two."""
+    return next((i + 1 for i in range(len(morphs) - 1) if _polar_at(morphs, i, m)), -1)
 
 
 def _calls_next(morphs: list[Morpheme], j: int) -> bool:

@@ -11,7 +11,7 @@ from registry.loader import Registry
 from stages._anchoring import _clause, _manner_at, _operation, level_arguments
 from stages._clauses import CapabilityHit, ClauseAnalysis
 from stages._matchers import Matchers
-from stages._segments import merge_shapeless, segment
+from stages._segments import merge_shapeless, polar_within, segment
 
 CARRIED = "carried"
 """How a capability hit was found whose head noun the clause before said (바람이 약해 / 좀 세게 해 줘)."""
@@ -90,6 +90,9 @@ def analyse(nt: NormalizedText, registry: Registry, m: Matchers) -> list[ClauseA
     for before, after in zip(out, out[1:]):
         if nt.text[before.end:after.start].strip(" ,.;?!") or _paired_copulas(before, after):  # (아니면, 아님 left out)
             before.alternative = after.alternative = True
+    for c in out:
+        c.polar_at = polar_within(c.morphemes, m)  # 공기 좋아 나빠: one question, two ways
+        c.alternative = c.alternative or c.polar_at >= 0
     _carried_heads(out, registry, m)
     _scope_variants(out, registry, m)
     # "사진 찍기 전에 동의부터": a clause cut at a before-noun runs after the next one

@@ -164,7 +164,7 @@ def _polarity(c: ClauseAnalysis, s: _Shape, p: Patterns, out: Reading) -> str | 
         sig.append("asks_leave")  # 해 주면 안 돼: the negator asks leave, it negates no act
         leave += len(ms) - len(s.matrix)
     negator = next((k[0] for i, k in enumerate(ms)
-                    if k in p.negators and i != leave and not c.in_registry_word[i] and i >= len(ms) - len(s.matrix)
+                    if k in p.negators and i != leave and not c.in_registry_word[i] and i >= len(ms) - len(s.matrix) and not 0 <= c.polar_at <= i
                     and _scopes_over_request(c, s.tags, i, first_word) and not _negates_elsewhere(ms, s.tags, i, p)), None)
     if follows(s.matrix, p.prohibit_conn, p.prohibit_aux, within=2) is not None:
         out.polarity = "prohibited"

@@ -230,7 +230,7 @@ def governing_predicate(hit, c: ClauseAnalysis, p: Patterns) -> tuple[int, tuple
     morphs, offsets = c.morphemes, c.compact_offsets
     ms = [key(mo) for mo in morphs]
     end = hit.position + len(hit.surface)
-    for i, mo in enumerate(morphs):
+    for i, mo in enumerate(morphs[:c.polar_at] if c.polar_at >= 0 else morphs):  # (not the alternative's: 꺼져 있어)
         if offsets[i] < end or c.in_registry_word[i] or (c.after_registry_word[i] and not (
                 mo.tag == "NNG" and i + 1 < len(morphs) and morphs[i + 1].tag in ("XSV", "XSA"))):
             continue  # before the word, or part of a registry word (청/NNG 정하/VV for 청정하, 크/VA ᆫ/ETM 방 for 큰방;

@@ -1,0 +1,54 @@
+"""A yes-or-no asked as two alternatives with no conjunction and no question mark (청정 켜져 있어 꺼져 있어, 충전
+중이야 아니야) is one question: a state of the robot asked this way is checked, and nothing is started, stopped or
+changed. A room name with the copula, asked, asks where the robot is."""
+
+import pytest
+
+from registry.contracts import DeviceContext, TurnInput
+from tests.conftest import actions
+
+
+def _route(runner, text):
+    record = runner.route(TurnInput(recognized_text=text, device_context=DeviceContext(position="거실")))
+    return record, [(cap, op) for cap, op, _, _ in actions(record)]
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("청정 켜져 있어 꺼져 있어", ("air_clean_operation", "check")),  # the opposite predicate (lexicon polar opposites)
+    ("충전 중이야 아니야", ("battery_status", "check")),  # a denial alone after the sentence
+    ("지금 켜져 있어 안 켜져 있어", ("air_clean_operation", "check")),  # the predicate negated
+    ("습도 높아 낮아", ("temperature_humidity", "check")),  # 높다 is a state's predicate (request_frames)
+    ("니 지금 충전 되고 있나 아이면 안 되고 있나", ("battery_status", "check")),  # 아이면: 경상도 아니면
+])
+def test_a_polar_pair_asks_the_state_and_changes_nothing(runner, text, expected):
+    record, caps = _route(runner, text)
+    assert record.family == "ODL" and caps == [expected]
+    reading = record.evidence.clauses[0].speech_act
+    assert reading.mood == "state_question" and reading.polarity == "affirmative" and "alternative" in reading.signals
+
+
+def test_the_alternative_is_one_clause_and_its_predicate_is_not_the_question_s(runner):
+    record, _ = _route(runner, "청정 켜져 있어 꺼져 있어")
+    assert len(record.evidence.clauses) == 1
+    assert not any("predicate:꺼지" in s for axis in record.evidence.axes.values() for s in axis.signals)
+
+
+@pytest.mark.parametrize("text", [
+    "배고파 졸려",  # two states of the speaker, not opposites
+    "엄마 밖에 추워 더워",  # a person is asked
+    "티비 켜져 있어 꺼져 있어",  # another appliance's state
+    "청정 켜졌다 꺼졌다 난리야",  # told: it goes on and off
+])
+def test_no_state_of_the_robot_is_checked_when_it_is_not_asked(runner, text):
+    assert _route(runner, text)[1] == []
+
+
+@pytest.mark.parametrize("text", ["지금 거실이야 안방이야", "로봇 지금 안방이에요?", "너 지금 거실이야 아님 안방이야"])
+def test_a_room_with_the_copula_asked_of_the_robot_asks_where_it_is(runner, text):
+    record, caps = _route(runner, text)
+    assert record.family == "ODL" and caps == [("current_location", "check")]
+
+
+@pytest.mark.parametrize("text", ["나 지금 안방이야", "여기 거실이야", "엄마 지금 거실이야?"])
+def test_a_room_told_or_asked_of_a_person_checks_nothing(runner, text):
+    assert _route(runner, text)[1] == []
