@@ -139,6 +139,8 @@ SETS = {
         ROOT / "data/utterances/talk_redteam_v45.jsonl",
     "talk_redteam_v46 (red-team against session 46: X 말고 Y with assistants, appliances and persons, the robot named after another assistant, calls alone, quantities of the filter and of other things, its own running without a question mark, words said over and over, ranges with a counter, alternatives without a question mark; written 2026-12-05 session 46, fit)":
         ROOT / "data/utterances/talk_redteam_v46.jsonl",
+    "talk_redteam_v47 (red-team against session 47: yes-or-no asked as two alternatives with and without a conjunction or mark, rooms with the copula, the same shapes said to people, about other appliances and places, contrasts, quotes, requests after an alternative; dialects; written 2026-12-05 session 47, fit)":
+        ROOT / "data/utterances/talk_redteam_v47.jsonl",
     "other_systems_redteam (red-team, fit)": ROOT / "data/utterances/other_systems_redteam.jsonl",
     "requests_redteam (red-team, fit)": ROOT / "data/utterances/requests_redteam.jsonl",
     "experience_boundary": ROOT / "data/utterances/experience_boundary.jsonl",

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from stages._clauses import ClauseAnalysis
-from stages.speech_patterns import Patterns, closed_syllable, contains, premise_between
+from stages.speech_patterns import Patterns, closed_syllable, contains, key, premise_between
 
 if TYPE_CHECKING:
     from stages.clause_reading import Reading
@@ -206,3 +206,21 @@ def call_set_aside(c: ClauseAnalysis, r: "Reading") -> bool:
         return False
     words = "".join(m.form for m in c.morphemes[:-2] if not m.tag.startswith(("IC", "S", "J")))
     return any(words.endswith(s.split(":", 1)[1]) for s in r.signals if s.startswith("vocative:"))
+
+
+def agent_carried(clauses: list[ClauseAnalysis], per: list["Reading"], order: list[int], p: Patterns) -> None:
+    """A person called, or named as the subject of a clause joined on, is the agent of the clause after it; not of a
+    request on a benefactive (친구들이 와서 ... 청정 좀 해 줘: -어 줘 bids whoever listens)."""
+    for prev_i, i in zip(order, order[1:]):
+        prev, here = per[prev_i], per[i]
+        called = any(s.startswith("vocative:") for s in prev.signals) and not call_set_aside(clauses[prev_i], prev)
+        asked = here.mood == "request" and any(key(m) in p.benefactive for m in clauses[i].morphemes[-3:])
+        joined = clauses[prev_i].role == "action" and not prev.final and not asked and not (  # 내가 끌게, 너는 바꿔: the
+            prev.agent == "user" and any(s.startswith("robot_subject:") for s in here.signals))  # hearer is set apart
+        if prev.agent != "robot" and here.agent == "robot" and (called or joined) and not robot_named(prev, here, p) \
+                and not any(s.startswith(("robot_vocative", "benefactive")) for s in here.signals):
+            here.agent = prev.agent
+            here.signals.append("agent:from_previous_clause")
+            if called:  # (빅스비 ... 말고 에어컨 켜 줘: an assistant's call carries as an assistant's)
+                here.signals += ["vocative:from_previous_clause"] + ["assistant_vocative:from_previous_clause"] * any(
+                    s.startswith("assistant_vocative:") for s in prev.signals)

@@ -89,13 +89,23 @@ def _offers_alternatives(morphs: list[Morpheme], i: int, m: Matchers) -> int | N
 _STEM_TAGS = ("VV", "VA", "VCN", "XR")
 
 
+def _nominal(morphs: list[Morpheme], j: int) -> bool:
+    """A bound noun after a modifier ending (돌아가는 거야): it nominalizes the verb, which stays the predicate."""
+    return morphs[j].tag == "NNB" and j > 0 and morphs[j - 1].tag == "ETM"
+
+
+def _closes(mo: Morpheme, m: Matchers) -> bool:
+    """An ending, or the 야 Kiwi reads as a particle (작은방이야), that may close a sentence."""
+    return (mo.tag.startswith("E") and mo.tag != "ETM") or (mo.form, mo.tag) in m.alternatives[2]
+
+
 def _stems(morphs: list[Morpheme]) -> list[str]:
     """The predicate stems of a span, in order: verbs, adjectives, 아니, a root before -하 (조용하다), and a noun the
     copula or a verb suffix makes a predicate (충전 중이야, 충전되고)."""
     out = []
     for j, mo in enumerate(morphs):
         nxt = morphs[j + 1].tag if j + 1 < len(morphs) else ""
-        if mo.tag in _STEM_TAGS or (mo.tag.startswith("NN") and nxt in ("VCP", "XSV", "XSA")):
+        if mo.tag in _STEM_TAGS or (mo.tag.startswith("NN") and nxt in ("VCP", "XSV", "XSA") and not _nominal(morphs, j)):
             out.append(mo.form)
     return out
 
@@ -106,7 +116,8 @@ def polar_pair(before: list[Morpheme], after: list[Morpheme], m: Matchers) -> bo
     clauses.alternatives.polar). `after` names nothing (no noun) and `before` ends in an ending."""
     words = [mo for mo in after if not mo.tag.startswith("S")]
     said = [mo for mo in before if not mo.tag.startswith("S")]
-    if not words or not said or not said[-1].tag.startswith("E") or any(mo.tag.startswith(("NN", "NP", "NR", "SL", "SN")) for mo in words):
+    if not words or not said or not _closes(said[-1], m) or any(
+            mo.tag.startswith(("NN", "NP", "NR", "SL", "SN")) and not _nominal(words, j) for j, mo in enumerate(words)):
         return False
     stems, mine = _stems(said), _stems(words)
     if not stems or len(mine) != 1:
@@ -116,6 +127,9 @@ def polar_pair(before: list[Morpheme], after: list[Morpheme], m: Matchers) -> bo
         return False  # (켜져 | 있어: the auxiliary ends the sentence before it)
     if (mine[0], words[0].tag) in m.polar_denials and len(words) <= 3:
         return True
+    last = max(j for j, mo in enumerate(said) if mo.form == stems[-1])
+    if any(mo.tag == "VX" for mo in said[last:]) and not any(mo.tag == "VX" for mo in words):
+        return False  # 켜져 있어 | 꺼: a bare command after a state, not its alternative
     negated = first in m.polar_negators and len(words) > 1
     return (negated and mine[0] == stems[-1]) or (not negated and (stems[-1], mine[0]) in m.polar_opposites)
 
@@ -124,8 +138,8 @@ def _polar_at(morphs: list[Morpheme], i: int, m: Matchers) -> bool:
     """Whether the ending at morpheme i closes a sentence whose polar alternative (polar_pair) follows, alone to the end
     of the turn or a mark, in the next written words: no clause is cut there."""
     mo, nxt = morphs[i], morphs[i + 1]
-    if not mo.tag.startswith("E") or mo.tag == "ETM" or nxt.start <= mo.start + mo.length:
-        return False
+    if not _closes(mo, m) or (nxt.start <= mo.start + mo.length and nxt.tag not in _STEM_TAGS):
+        return False  # (a stem right after an ending starts a new word even unspaced: 켜져있어꺼져있어)
     end = next((j for j in range(i + 1, len(morphs)) if morphs[j].tag in ("SF", "SP")), len(morphs))
     start = max((j + 1 for j in range(i) if morphs[j].tag in ("SF", "SP")), default=0)
     return polar_pair(morphs[start:i + 1], morphs[i + 1:end], m)

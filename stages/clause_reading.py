@@ -175,7 +175,7 @@ def _polarity(c: ClauseAnalysis, s: _Shape, p: Patterns, out: Reading) -> str | 
     elif negator is not None:
         out.polarity = "negated"
         sig.append(f"negator:{negator}")
-    elif follows(s.matrix, p.need_nouns, p.need_verbs, within=4) is not None:
+    elif (j := follows(s.matrix, p.need_nouns, p.need_verbs, within=4)) is not None and not any(k in p.premise for k in s.matrix[j + 1:j + 3]):  # (없으니까: a reason)
         out.polarity = "negated"
         sig.append("need_denied")
     return negator

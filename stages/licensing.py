@@ -371,6 +371,14 @@ def _retracts(c: ClauseAnalysis, registry: Registry) -> bool:
     return any((mo.form, mo.tag) in words for mo in c.morphemes)
 
 
+def _subjects_offered(c: ClauseAnalysis, before: list[ClauseAnalysis]) -> dict[str, str]:
+    """우리 강아지 지금 거실이야 아니면 안방이야: an alternative says nothing of whose state it asks; the subject the
+    alternative before it names holds (capability -> the reason its hit was refused there)."""
+    if not (c.alternative and before and before[-1].alternative):
+        return {}
+    return {m.split(":")[0]: m.split(":", 1)[1] for m in before[-1].mentions if ":subject:" in m}
+
+
 def license_clauses(clauses: list[ClauseAnalysis], acts: list[SpeechAct], registry: Registry) -> list[ClauseAnalysis]:
     """The clauses with only the capability hits their speech act licenses; the rest kept as mentions."""
     category = registry.speech_acts.other_targets.category
@@ -380,12 +388,14 @@ def license_clauses(clauses: list[ClauseAnalysis], acts: list[SpeechAct], regist
                       if c.role == "action" and (c.capabilities or c.unsupported))
     # 안방으로 가. 아 아니다, 취소: what was asked before a retraction is taken back (a request after it still counts)
     retracted_before = max((i for i, c in enumerate(clauses) if i and _retracts(c, registry)), default=0)
-    out = []
+    out: list[ClauseAnalysis] = []
     for i, (c, act) in enumerate(zip(clauses, acts)):
         kept, mentions = [], []
         event = _world_event(c, registry)
+        offered = _subjects_offered(c, out)
         for hit in c.capabilities:
             reason = "retracted" if i < retracted_before else _licensed(hit, c, act, requested, registry, event)
+            reason = offered.get(hit.capability_id, reason) if reason is None else reason
             owner = _state_of(reason, hit, c, registry)
             if owner is not None:  # 필터 지금 몇 프로 남았어요: the quantity asked is the filter's, not the battery's
                 hit, reason = owner, _licensed(owner, c, act, requested, registry, event)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from registry.contracts import ACTING_MOODS, HistoryEvidence, NormalizedText, SpeechAct
 from registry.loader import Registry
 from registry.speech_contracts import SpeechActLexicon
-from stages._addressee import DESCRIBED, call_set_aside, robot_called, robot_named
+from stages._addressee import DESCRIBED, agent_carried, robot_called
 from stages._calls import called_after_the_request, called_at_the_end, called_first, calls_people, retracted, trailed_off
 from stages._anchoring import bare_directions
 from stages._turn_anchoring import analyse
@@ -221,24 +221,7 @@ def _spread_over_sentences(clauses: list[ClauseAnalysis], per: list[Reading], p:
         if governing.polarity == "prohibited" and c.connective in p.spreads:
             here.polarity = "prohibited"
             here.signals.append("prohibited:from_sentence")
-    _agent_carried(clauses, per, order, p)
-
-
-def _agent_carried(clauses: list[ClauseAnalysis], per: list[Reading], order: list[int], p: Patterns) -> None:
-    """A person called, or named as the subject of a clause joined on, is the agent of the clause after it; not of a
-    request on a benefactive (친구들이 와서 ... 청정 좀 해 줘: -어 줘 bids whoever listens)."""
-    for prev_i, i in zip(order, order[1:]):
-        prev, here = per[prev_i], per[i]
-        called = any(s.startswith("vocative:") for s in prev.signals) and not call_set_aside(clauses[prev_i], prev)
-        asked = here.mood == "request" and any(key(m) in p.benefactive for m in clauses[i].morphemes[-3:])
-        joined = clauses[prev_i].role == "action" and not prev.final and not asked
-        if prev.agent != "robot" and here.agent == "robot" and (called or joined) and not robot_named(prev, here, p) \
-                and not any(s.startswith(("robot_vocative", "benefactive")) for s in here.signals):
-            here.agent = prev.agent
-            here.signals.append("agent:from_previous_clause")
-            if called:  # (빅스비 ... 말고 에어컨 켜 줘: an assistant's call carries as an assistant's)
-                here.signals += ["vocative:from_previous_clause"] + ["assistant_vocative:from_previous_clause"] * any(
-                    s.startswith("assistant_vocative:") for s in prev.signals)
+    agent_carried(clauses, per, order, p)
 
 
 def _answers_somebody(clauses: list[ClauseAnalysis], per: list[Reading], p: Patterns) -> None:

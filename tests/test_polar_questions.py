@@ -52,3 +52,23 @@ def test_a_room_with_the_copula_asked_of_the_robot_asks_where_it_is(runner, text
 @pytest.mark.parametrize("text", ["나 지금 안방이야", "여기 거실이야", "엄마 지금 거실이야?"])
 def test_a_room_told_or_asked_of_a_person_checks_nothing(runner, text):
     assert _route(runner, text)[1] == []
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("충전 중이유 아니유", ("battery_status", "check")),  # 충청: -유 for -요 (lexicon dialect_words)
+    ("충전 다 됐당가 안 됐당가?", ("battery_status", "check")),  # 전라: -당가 for -나
+    ("청정 돌아가는 겨 안 돌아가는 겨", ("air_clean_operation", "check")),  # 겨 for 거야; 는 거 keeps the verb
+    ("청정켜져있어꺼져있어", ("air_clean_operation", "check")),  # unspaced: a stem after an ending starts a word
+])
+def test_polar_pairs_in_dialect_and_unspaced_speech(runner, text, expected):
+    assert _route(runner, text)[1] == [expected]
+
+
+def test_the_subject_of_the_first_alternative_holds_for_the_second(runner):
+    assert _route(runner, "우리 강아지 지금 거실이야 아니면 안방이야")[1] == []
+    assert _route(runner, "너 지금 거실이야 아니면 안방이야")[1] == [("current_location", "check")]
+
+
+def test_a_bare_command_after_a_state_is_not_its_alternative(runner):
+    record, _ = _route(runner, "켜져 있어 꺼")
+    assert not record.evidence.clauses[0].speech_act.signals.count("alternative")

@@ -134,3 +134,14 @@ def test_the_air_a_request_acts_on_is_not_also_checked(runner):
     record = runner.route(TurnInput(recognized_text="작은방 가서 공기 좀 싹 정화해 줘", device_context=DeviceContext(position="거실")))
     assert [(cap, op) for cap, op, _, _ in actions(record)] == [("move_to_room", "start"), ("selected_room_clean", "start")]
     assert _route(runner, "공기 확인하고 청정해 줘")[1] == [("air_quality", "check"), ("selected_room_clean", "start")]
+
+
+def test_the_speaker_s_own_act_is_no_doer_for_the_hearer_s(runner):
+    record, caps = _route(runner, "거실 불은 내가 끌게, 너는 야간 모드로 바꿔")
+    assert caps == [("night_mode", "on")]
+    assert _route(runner, "엄마 내가 불 끌게 너는 자")[1] == []  # the person called is the 너
+
+
+def test_a_need_denied_as_the_reason_leaves_the_request_affirmative(runner):
+    assert _route(runner, "화면은 나한테 필요 없으니까 밝기 1로 낮춰 줘")[1] == [("screen_brightness", "level")]
+    assert _route(runner, "청정 필요 없어")[1] == []
