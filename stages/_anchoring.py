@@ -203,10 +203,20 @@ def _manner_at(morphs: list[Morpheme], j: int, manners: frozenset[tuple[str, str
     return (mo.form, mo.tag) in manners and j + 1 < len(morphs) and (morphs[j + 1].form, morphs[j + 1].tag) in m.speech.manner_end
 
 
+def _due_at(morphs: list[Morpheme], j: int, run: tuple) -> bool:
+    """Whether a due run (request_frames due_runs) starts at morpheme j and ends the predicate, not a modifier (갈 때
+    된 거 같지 않아: an opinion sought about it, not its state asked)."""
+    k = j + len(run)
+    while k < len(morphs) and morphs[k].tag == "EP":
+        k += 1
+    return tuple((x.form, x.tag) for x in morphs[j:j + len(run)]) == run and not (k < len(morphs) and morphs[k].tag == "ETM")
+
+
 def _manner_hits(w: _Words, f: _Found, registry: Registry, m: Matchers) -> None:
     """A head noun of a capability and, later in the clause, one of its manners in the -게 form (화면 쪼매 어둡게
-    해라) or one of its level verbs (소리 좀 올려): the capability's frame in any wording, when no alias of it was found."""
-    for cap_id, heads, manners, level_verbs, level_heads in m.manner_frames:
+    해라), one of its level verbs (소리 좀 올려) or one of its due runs (필터 갈 때 됐어): the capability's frame in any
+    wording, when no alias of it was found."""
+    for cap_id, heads, manners, level_verbs, level_heads, due in m.manner_frames:
         if any(h.capability_id == cap_id for h in f.caps):
             continue
         for i, mo in enumerate(w.morphs):
@@ -214,17 +224,20 @@ def _manner_hits(w: _Words, f: _Found, registry: Registry, m: Matchers) -> None:
             if mo.tag != "NNG" or mo.form not in heads or at < 0:
                 continue
             within = [h for h in f.caps if h.position <= at < h.position + len(compact(h.surface))]
-            if any(h.via != "ambiguous" for h in within) or (not within and any(s <= at < e for s, e in f.taken)):
+            if any(h.via != "ambiguous" for h in within):
                 continue  # the noun is part of another capability's word; an ambiguous one (공기) gives way
-            j = next((j for j in range(i + 1, len(w.morphs))
-                      if _manner_at(w.morphs, j, manners, m)
-                      or (mo.form in level_heads and (w.morphs[j].form, w.morphs[j].tag) in level_verbs)), None)
+            taken = not within and any(s <= at < e for s, e in f.taken)  # (a manual topic's 필터 still asks when due)
+            j = next((j for j in range(i + 1, len(w.morphs)) if not taken and (
+                _manner_at(w.morphs, j, manners, m) or (mo.form in level_heads and (w.morphs[j].form, w.morphs[j].tag) in level_verbs))
+                      or any(_due_at(w.morphs, j, run) for run in due)), None)
             if j is None:
                 continue
             for h in within:
                 f.caps.remove(h)
                 f.anchors = [a for a in f.anchors if not (a.target == h.capability_id and a.via == "ambiguous")]
-            end = w.offsets[j] + len(w.morphs[j].form) if w.offsets[j] >= 0 else at + len(mo.form)
+            run = next((len(r) for r in due if _due_at(w.morphs, j, r)), 1)
+            last = next((k for k in reversed(range(j, j + run)) if w.offsets[k] >= 0), j)  # (the due run is the frame's)
+            end = w.offsets[last] + len(w.morphs[last].form) if w.offsets[last] >= 0 else at + len(mo.form)
             cap = registry.capability_by_id[cap_id]
             surface = w.cc[at:end]
             f.hit(cap, _operation(cap, surface, w.cc[end:], m), surface, "frame", registry.weights.strengths["alias"],

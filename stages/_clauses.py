@@ -161,3 +161,11 @@ def only_modifiers(c: ClauseAnalysis) -> bool:
             at = next((j for j in range(i + 1, len(ms)) if ms[j].tag.startswith("E") and ms[j].tag != "EP"), None)
             ends.append(at is not None and ms[at].tag == "ETM" and at + 1 < len(ms) and ms[at + 1].tag in ("NNG", "NNP"))
     return bool(ends) and all(ends)
+
+
+def qualifies_a_noun(c: ClauseAnalysis) -> bool:
+    """A modifier ending before a noun (배터리 없을 때도 돌아가는 건 돼?: the question is about a case, not the state
+    now), unless it lies inside the words of a capability's frame (필터 갈 때 됐어: the due run asks the state)."""
+    spans = [(h.position, h.position + len(h.surface)) for h in c.capabilities if h.via == "frame"]
+    return any(a.tag == "ETM" and b.tag.startswith("NN") and not any(s <= c.compact_offsets[i + 1] < e for s, e in spans)
+               for i, (a, b) in enumerate(zip(c.morphemes, c.morphemes[1:])))

@@ -165,10 +165,11 @@ class Matchers:
 
         self.manner_frames = tuple(
             (cap_id, frozenset(f.heads), frozenset(tuple(v.split("/")) for v in f.manners),  # type: ignore[misc]
-             frozenset(tuple(v.split("/")) for v in f.level_verbs), frozenset(f.level_heads))  # type: ignore[misc]
-            for cap_id, f in registry.frames.capabilities.items() if f.heads and f.manners)
-        """(capability, head nouns, manner adjectives, level verbs, the heads they set): 화면 ... 어둡게 sets the
-        brightness, 소리 좀 올려 the volume (request_frames heads)."""
+             frozenset(tuple(v.split("/")) for v in f.level_verbs), frozenset(f.level_heads),  # type: ignore[misc]
+             tuple(tuple(tuple(x.split("/", 1)) for x in run.split("+")) for run in f.due_runs))
+            for cap_id, f in registry.frames.capabilities.items() if f.heads and (f.manners or f.due_runs))
+        """(capability, head nouns, manner adjectives, level verbs, the heads they set, due runs): 화면 ... 어둡게 sets
+        the brightness, 소리 좀 올려 the volume, 필터 갈 때 됐어 asks the filter's state (request_frames heads)."""
 
         settings_aliases = [a for c in caps.capabilities if c.kind == "settings" for a in c.aliases]
         self.settings_alias_set = {compact(a) for a in settings_aliases}

@@ -9,7 +9,7 @@ from registry.contracts import Clause, EvidenceAxis, HistoryEvidence, LearnedEvi
 from registry.loader import Registry
 from stages._across_clauses import anchored, close_for_a_person, cross_clause_axes, how_to_schedule, quiet_premises, quiet_reasons, supposed_only, without_quieted_reports
 from stages._asked_about import about_the_robot, asks_the_hearers_mind, calls_a_person, of_somebody_named, problem_report, robots_doing, product_topic, public_place_asked, world_question
-from stages._clauses import ENDS_SENTENCE, ClauseAnalysis, schedule_of_another_thing
+from stages._clauses import ENDS_SENTENCE, ClauseAnalysis, qualifies_a_noun, schedule_of_another_thing
 from stages.ngram_model import LEARNED_PREFIX
 from stages.licensing import FRAMELESS, OTHER_THINGS_PART, SLIP, TOPIC_ALONE
 from stages._matchers import Matchers, matchers_for, weather_state_of
@@ -197,7 +197,7 @@ def _question_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: 
     about_device = bool(about_robot or anchored(c) or c.identity)
     # 청정 켜져 있나? 무슨 모드로 돌고 있어?: a state question its state query answers asks the robot, not the manual (the
     # execution word is what the state is of; not when a modifier clause qualifies a noun: 배터리 없을 때도 돌아가는 건 돼?)
-    modified = any(a.tag == "ETM" and b.tag.startswith("NN") for a, b in zip(c.morphemes, c.morphemes[1:]))
+    modified = qualifies_a_noun(c)
     answered = act.mood == "state_question" and not modified and any(h.kind == "state_query" for h in c.capabilities)
     asks_about = act.mood in ("question", "state_question") and bool(about_robot) and not answered
     # 날씨도 물어볼 수 있어? 알람 맞출 수 있어?: whether it can, asked of one of the product's own services (no time
@@ -239,7 +239,8 @@ def _act_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: bool)
             and "has_device_problem_report" not in lit and "has_device_malfunction_report" not in lit:
         lit("has_talk_shape", 1.0, act.mood, *act.signals[:2])
     message = "message_of_request" in act.signals  # ... 간다고: what to send, not talk
-    if not message and (act.polarity != "affirmative" or act.reported or act.past or act.agent != "robot" or "standing_rule" in act.signals):
+    perfect = act.past and act.mood == "state_question" and any(h.kind == "state_query" for h in c.capabilities)  # 갈 때 됐어?
+    if not message and (act.polarity != "affirmative" or act.reported or (act.past and not perfect) or act.agent != "robot" or "standing_rule" in act.signals):
         lit("has_unlicensed_speech_act", 1.0, act.polarity, act.agent, "reported" if act.reported else "",
             "past" if act.past else "")
 

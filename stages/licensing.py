@@ -50,7 +50,7 @@ def _frame_mismatch(hit, c: ClauseAnalysis, registry: Registry) -> str | None:
     if any((mo.form, mo.tag) in p.how_to_conditionals for mo in window):
         return "purpose"  # 사진 찍으려면 폰 꺼내: what one means to do, nothing is asked of the robot
     light = frames.light_set if hit.kind != "state_query" else frozenset()
-    if predicate is not None and predicate not in light:
+    if predicate is not None and predicate not in light and not (hit.via == "frame" and hit.kind == "state_query"):  # (due run)
         fits = frames.fits(hit.capability_id, hit.kind, registry.capability_by_id[hit.capability_id].schedulable)
         if predicate not in fits:
             return "predicate:" + predicate[0]

@@ -198,3 +198,20 @@ def test_a_mimetic_word_of_turning_is_how_the_robot_turns(runner, text):
     rotate_in_place objects); 고개를 빙글 돌려 봐 turns somebody's head, not the robot."""
     assert [a[0] for a in _route(runner, text)[1]] == ["rotate_in_place"]
     assert _route(runner, "고개를 빙글 돌려 봐")[1] == []
+
+
+@pytest.mark.parametrize("text", ["필터 갈 때 됐어?", "필터 교체한 지 얼마나 됐어", "프리필터 마지막으로 언제 씻었지?",
+                                  "필터 갈 때 됐나 좀 봐 줘"])
+def test_whether_an_act_on_the_filter_is_due_asks_its_status(runner, text):
+    """request_frames filter_status heads + due_runs: 갈 때 됐어 / 한 지 얼마나 됐어 / 마지막으로 언제 ask the state
+    the robot reports (the due run is the frame: no other predicate is needed, and 됐어 is a perfect, not a past)."""
+    record, caps = _route(runner, text)
+    assert record.family == "ODL" and caps == [("filter_status", "check", {})]
+
+
+@pytest.mark.parametrize("text", ["필터 언제 갈아야 돼?", "필터 갈 때 장갑 껴야 돼?", "우리 집 정수기 필터 갈 때 됐어",
+                                  "필터 갈 때 된 거 같지 않아?"])
+def test_when_an_act_is_due_in_general_or_for_another_thing_checks_nothing(runner, text):
+    """When to do it in general is the manual's; another thing's filter is not the robot's; an opinion sought (된 거
+    같지 않아) is no state asked."""
+    assert _route(runner, text)[1] == []

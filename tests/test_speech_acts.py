@@ -1072,7 +1072,8 @@ def test_the_weather_quoted_is_still_the_weather(runner):
 
 
 @pytest.mark.parametrize("about, asked, family", [
-    ("저 로봇 필터 갈 때 된 거 같지 않아?", "필터 갈 때 됐어?", "DQR"),   # the robot pointed at from afar is talked about
+    ("저 로봇 필터 갈 때 된 거 같지 않아?", "필터 갈 때 됐어?", "ODL"),   # the robot pointed at from afar is talked about;
+    # asked of the robot, whether its filter is due is its filter status (request_frames filter_status due_runs)
     ("쟤 배터리 금방 닳더라", "배터리 얼마나 남았어?", "ODL"),
 ])
 def test_the_robot_pointed_at_from_afar_is_talked_about_not_asked(runner, about, asked, family):
