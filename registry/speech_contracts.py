@@ -136,6 +136,9 @@ class OtherTargets(_Model):
     hosted_topics: dict[str, list[str]] = Field(default_factory=dict)
     """Kind of thing -> manual topics of the robot's that live on it (the robot's app on a phone): 폰 앱으로 뭐 할 수 있어
     asks about the robot's app, not the phone's part."""
+    carried_by_a_person: list[str] = Field(default_factory=list)
+    """Kinds of thing a person carries or uses alone (phone, watch, car): their state (폰 배터리 몇 프로야) is asked of
+    their owner, not of the robot; an appliance of the home's state asked (에어컨 켜져 있어?) is a request it cannot serve."""
 
 
 def _runs(runs: list[Morphemes]) -> tuple[tuple[tuple[str, str], ...], ...]:

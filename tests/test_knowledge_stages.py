@@ -381,7 +381,8 @@ def test_a_problem_is_answered_from_the_care_chapter_too(answering_runner):
 
 
 @pytest.mark.parametrize("text, band", [("초미세먼지가 80이면 어느 정도로 나쁜 거예요?", "80이면 매우 나쁨이에요"),
-                                        ("초미세먼지 40.5면 무슨 등급이야?", "40.5면 나쁨이에요")])
+                                        ("초미세먼지 40.5면 무슨 등급이야?", "40.5면 나쁨이에요"),
+                                        ("초미세먼지 30이면 보통이야 나쁨이야?", "30이면 보통이에요")])  # grades offered
 def test_a_number_asked_about_is_placed_in_the_manuals_bands(answering_runner, text, band):
     """The grade table (좋음(15 이하), 보통(16~35) ...) is read out, and the band the stated number falls in is said
     first; 35.5 stays one number (a point between digits is not a full stop)."""

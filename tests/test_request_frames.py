@@ -215,3 +215,23 @@ def test_when_an_act_is_due_in_general_or_for_another_thing_checks_nothing(runne
     """When to do it in general is the manual's; another thing's filter is not the robot's; an opinion sought (된 거
     같지 않아) is no state asked."""
     assert _route(runner, text)[1] == []
+
+
+@pytest.mark.parametrize("text", ["에어컨 켜져 있어?", "냉장고 온도 몇 도로 돼 있어?", "티비 켜져 있어 꺼져 있어"])
+def test_a_state_of_another_thing_asked_of_the_robot_is_not_its_to_check(runner, text):
+    """Another appliance's state asked with nobody else called is a request the robot cannot serve: UNS
+    other_appliance_control, as writers label it, and no check of the robot's own state."""
+    record, caps = _route(runner, text)
+    assert record.family == "UNS" and caps == [] and record.unsupported_categories[:1] == ["other_appliance_control"]
+
+
+def test_another_things_state_asked_of_a_person_is_conversation(runner):
+    record, caps = _route(runner, "엄마 티비 켜져 있어?")
+    assert record.family == "DEF" and caps == []
+
+
+@pytest.mark.parametrize("text", ["폰 배터리 몇 프로야", "갤럭시 버즈 배터리 보통 얼마나 가?"])
+def test_the_state_of_what_a_person_carries_is_asked_of_its_owner(runner, text):
+    """speech_acts other_targets carried_by_a_person: a phone's battery is asked of whoever holds it."""
+    record, caps = _route(runner, text)
+    assert record.family == "DEF" and caps == []
