@@ -630,6 +630,12 @@ def test_regional_request_words_are_requests(runner, text, capability):
     assert record.family == "ODL" and capability in [a[0] for a in actions(record)]
 
 
+def test_a_regional_obligation_is_told_not_asked(runner):
+    """둬사 헌다 (Jeju: 둬야 한다, one should keep) says what ought to be done; 하영 is 많이: no photo is taken."""
+    record = _route(runner, "우리 손지 사진 하영 찍어 둬사 헌다, 금방 커 버려")
+    assert record.family == "DEF" and actions(record) == []
+
+
 @pytest.mark.parametrize("text", ["약국 가서 약 좀 사 와", "편의점 가서 우유 사 와"])
 def test_a_move_to_a_place_outside_the_home_is_no_move(runner, text):
     """The robot reaches rooms only: an errand to a place of the world plans no step; it is unsupported, or (우유
