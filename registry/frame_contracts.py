@@ -31,6 +31,9 @@ class CapabilityFrame(_Model):
     """Verbs that raise or lower what one of `level_heads` names (소리 좀 올려, 바람 좀 줄여): after it, like a manner."""
     level_heads: list[str] = Field(default_factory=list)
     """The heads a level verb sets (소리, not 목소리: 목소리 좀 낮춰 is said to people: keep your voice down)."""
+    bare_goals: Morphemes = Field(default_factory=list)
+    """Goal particles (로/JKB) with which a room said alone (거실로, 안방으로 좀) is this capability's request, its verb
+    left out: the room is the frame's goal, in the frame's own case."""
     due_runs: list[str] = Field(default_factory=list)
     """For a state query: runs (lemma/TAG+lemma/TAG) that ask whether an act on a head is due or how long ago it was
     last done (갈 때 됐어: 때/NNG+되/VV; 씻은 지 며칠: 지/NNB+며칠/NNG). After a head, the state the capability reports;

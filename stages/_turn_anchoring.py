@@ -67,6 +67,24 @@ def _carried_heads(clauses: list[ClauseAnalysis], registry: Registry, m: Matcher
             break
 
 
+def _bare_goals(clauses: list[ClauseAnalysis], registry: Registry) -> None:
+    """거실로 / 안방으로 좀: one room with a goal particle, said alone (adverbs and interjections aside), is the request
+    of the capability whose frame takes that goal (request_frames bare_goals), its verb left out. The hit is evidence
+    like any other; licensing reads the clause's own speech act."""
+    goals = [(cap_id, f.bare_goals) for cap_id, f in registry.frames.capabilities.items() if f.bare_goals]
+    for c in clauses:
+        said = [i for i, mo in enumerate(c.morphemes) if not mo.tag.startswith(("S", "IC", "MAG"))]
+        if c.capabilities or c.unsupported or len(c.rooms) != 1 or len(said) < 2 or not all(c.in_registry_word[i] for i in said[:-1]):
+            continue
+        last = c.morphemes[said[-1]]
+        cap_id = next((cap_id for cap_id, particles in goals if f"{last.form}/{last.tag}" in particles), None)
+        if cap_id is None:
+            continue
+        cap, strength, surface = registry.capability_by_id[cap_id], registry.weights.strengths["alias"], c.compact
+        c.capabilities.append(CapabilityHit(cap_id, cap.kind, cap.operations[0].operation_id, surface, "frame", strength, 0))
+        c.anchors.append(AnchorMatch(kind=cap.kind, target=cap_id, surface=surface, via="frame", strength=strength, clause=c.index))
+
+
 def _paired_copulas(before: ClauseAnalysis, after: ClauseAnalysis) -> bool:
     """너 삼성 거야 엘지 거야 / 지금 거실이야 안방이야: a bare noun with the copula, said right after a sentence that ends in
     another noun with the same copula ending, offers the two as alternatives (철수는 학생이야 영희는 선생님이야 gives each
@@ -94,6 +112,7 @@ def analyse(nt: NormalizedText, registry: Registry, m: Matchers) -> list[ClauseA
         c.polar_at = polar_within(c.morphemes, m)  # 공기 좋아 나빠: one question, two ways
         c.alternative = c.alternative or c.polar_at >= 0
     _carried_heads(out, registry, m)
+    _bare_goals(out, registry)
     _scope_variants(out, registry, m)
     # "사진 찍기 전에 동의부터": a clause cut at a before-noun runs after the next one
     i = 0

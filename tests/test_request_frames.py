@@ -231,3 +231,15 @@ def test_another_things_state_asked_of_a_person_or_of_what_one_carries_is_conver
     phone's battery is asked of whoever holds it): nothing the robot is asked to serve."""
     record, caps = _route(runner, text)
     assert record.family == "DEF" and caps == []
+
+
+@pytest.mark.parametrize("text,room", [("거실로", "거실"), ("작은방으로 좀", "작은방")])
+def test_a_room_said_alone_in_the_goal_case_is_a_move_with_its_verb_left_out(runner, text, room):
+    """request_frames move_to_room bare_goals: 거실로 is the move's goal in the move's own case."""
+    record, caps = _route(runner, text)
+    assert record.family == "ODL" and caps == [("move_to_room", "start", {"room_name": room})]
+
+
+@pytest.mark.parametrize("text", ["엄마 거실로", "거실로 갈까", "화장실로"])
+def test_a_goal_said_to_a_person_suggested_or_outside_the_rooms_moves_nothing(runner, text):
+    assert _route(runner, text)[1] == []
