@@ -203,13 +203,14 @@ def _manner_at(morphs: list[Morpheme], j: int, manners: frozenset[tuple[str, str
     return (mo.form, mo.tag) in manners and j + 1 < len(morphs) and (morphs[j + 1].form, morphs[j + 1].tag) in m.speech.manner_end
 
 
-def _due_at(morphs: list[Morpheme], j: int, run: tuple) -> bool:
-    """Whether a due run (request_frames due_runs) starts at morpheme j and ends the predicate, not a modifier (갈 때
-    된 거 같지 않아: an opinion sought about it, not its state asked)."""
-    k = j + len(run)
-    while k < len(morphs) and morphs[k].tag == "EP":
-        k += 1
-    return tuple((x.form, x.tag) for x in morphs[j:j + len(run)]) == run and not (k < len(morphs) and morphs[k].tag == "ETM")
+def _due_at(morphs: list[Morpheme], j: int, due: tuple) -> int:
+    """The length of the due run (request_frames due_runs) that starts at morpheme j and ends the predicate, not a
+    modifier (갈 때 된 거 같지 않아: an opinion sought about it, not its state asked); 0 when none does."""
+    for run in due:
+        k = next((k for k in range(j + len(run), len(morphs)) if morphs[k].tag != "EP"), len(morphs))  # (됐 -> 되 + 었)
+        if tuple((x.form, x.tag) for x in morphs[j:j + len(run)]) == run and not (k < len(morphs) and morphs[k].tag == "ETM"):
+            return len(run)
+    return 0
 
 
 def _manner_hits(w: _Words, f: _Found, registry: Registry, m: Matchers) -> None:
@@ -229,13 +230,13 @@ def _manner_hits(w: _Words, f: _Found, registry: Registry, m: Matchers) -> None:
             taken = not within and any(s <= at < e for s, e in f.taken)  # (a manual topic's 필터 still asks when due)
             j = next((j for j in range(i + 1, len(w.morphs)) if not taken and (
                 _manner_at(w.morphs, j, manners, m) or (mo.form in level_heads and (w.morphs[j].form, w.morphs[j].tag) in level_verbs))
-                      or any(_due_at(w.morphs, j, run) for run in due)), None)
+                      or _due_at(w.morphs, j, due)), None)
             if j is None:
                 continue
             for h in within:
                 f.caps.remove(h)
                 f.anchors = [a for a in f.anchors if not (a.target == h.capability_id and a.via == "ambiguous")]
-            run = next((len(r) for r in due if _due_at(w.morphs, j, r)), 1)
+            run = _due_at(w.morphs, j, due) or 1
             last = next((k for k in reversed(range(j, j + run)) if w.offsets[k] >= 0), j)  # (the due run is the frame's)
             end = w.offsets[last] + len(w.morphs[last].form) if w.offsets[last] >= 0 else at + len(mo.form)
             cap = registry.capability_by_id[cap_id]

@@ -171,6 +171,9 @@ class Matchers:
         """(capability, head nouns, manner adjectives, level verbs, the heads they set, due runs): 화면 ... 어둡게 sets
         the brightness, 소리 좀 올려 the volume, 필터 갈 때 됐어 asks the filter's state (request_frames heads)."""
 
+        self.bare_goals = {tuple(v.split("/")): cap_id for cap_id, f in registry.frames.capabilities.items() for v in f.bare_goals}
+        """Goal particle -> the capability a room said alone with it asks for, its verb left out (거실로: request_frames)."""
+
         settings_aliases = [a for c in caps.capabilities if c.kind == "settings" for a in c.aliases]
         self.settings_alias_set = {compact(a) for a in settings_aliases}
         self.mode_suffix = caps.classification_hints.unknown_mode_pattern_suffix

@@ -16,8 +16,8 @@ CLOSING_MARKS = ("SF", "SP", "SE")
 """Kiwi's tags of a full stop, a question or exclamation mark, a comma and an ellipsis."""
 
 
-def segment(nt: NormalizedText, m: Matchers) -> list[tuple[int, int, str]]:
-    """(start, end, connective) spans of the normalized text."""
+def segment(nt: NormalizedText, m: Matchers, polar: frozenset[int] = frozenset()) -> list[tuple[int, int, str]]:
+    """(start, end, connective) spans of the normalized text; no cut before the offsets in `polar` (polar_starts)."""
     morphs = nt.morphemes
     # 갔으면 좋겠어 / 해 주면 안 돼: a conditional ending before a wish's 좋다, or one that asks leave, is one clause
     p = m.speech
@@ -30,8 +30,8 @@ def segment(nt: NormalizedText, m: Matchers) -> list[tuple[int, int, str]]:
         if (offered := _offers_alternatives(morphs, i, m)) is not None:
             cuts.append((mo.start, "?"))  # 거실 정도야 아님 집 전체야: two sentences asked, the word between them dropped
             skip[mo.start] = offered
-        elif _polar_at(morphs, i, m):
-            continue  # 청정 켜져 있어 꺼져 있어: a sentence and its opposite are one question (polar_within)
+        elif nxt.start in polar:
+            continue  # 청정 켜져 있어 꺼져 있어: a sentence and its opposite are one question (polar_starts)
         elif _runs_on(morphs, i, m):
             cuts.append((end, "."))
         elif mo.tag == "EC" and mo.form in m.connective_endings and mo.form not in m.quotatives:
@@ -145,9 +145,10 @@ def _polar_at(morphs: list[Morpheme], i: int, m: Matchers) -> bool:
     return polar_pair(morphs[start:i + 1], morphs[i + 1:end], m)
 
 
-def polar_within(morphs: list[Morpheme], m: Matchers) -> int:
-    """Where the polar alternative of a clause's sentence (_polar_at) begins, or -1: one question offered as two."""
-    return next((i + 1 for i in range(len(morphs) - 1) if _polar_at(morphs, i, m)), -1)
+def polar_starts(morphs: list[Morpheme], m: Matchers) -> frozenset[int]:
+    """The offsets where the polar alternative of a sentence (_polar_at) begins: one question offered as two, read
+    once per turn for the segmentation and the clauses both."""
+    return frozenset(morphs[i + 1].start for i in range(len(morphs) - 1) if _polar_at(morphs, i, m))
 
 
 def _calls_next(morphs: list[Morpheme], j: int) -> bool:

@@ -11,7 +11,7 @@ from registry.loader import Registry
 from stages._anchoring import _clause, _manner_at, _operation, level_arguments
 from stages._clauses import CapabilityHit, ClauseAnalysis
 from stages._matchers import Matchers
-from stages._segments import merge_shapeless, polar_within, segment
+from stages._segments import merge_shapeless, polar_starts, segment
 
 CARRIED = "carried"
 """How a capability hit was found whose head noun the clause before said (바람이 약해 / 좀 세게 해 줘)."""
@@ -67,17 +67,16 @@ def _carried_heads(clauses: list[ClauseAnalysis], registry: Registry, m: Matcher
             break
 
 
-def _bare_goals(clauses: list[ClauseAnalysis], registry: Registry) -> None:
+def _bare_goals(clauses: list[ClauseAnalysis], registry: Registry, m: Matchers) -> None:
     """거실로 / 안방으로 좀: one room with a goal particle, said alone (adverbs and interjections aside), is the request
     of the capability whose frame takes that goal (request_frames bare_goals), its verb left out. The hit is evidence
     like any other; licensing reads the clause's own speech act."""
-    goals = [(cap_id, f.bare_goals) for cap_id, f in registry.frames.capabilities.items() if f.bare_goals]
     for c in clauses:
         said = [i for i, mo in enumerate(c.morphemes) if not mo.tag.startswith(("S", "IC", "MAG"))]
         if c.capabilities or c.unsupported or len(c.rooms) != 1 or len(said) < 2 or not all(c.in_registry_word[i] for i in said[:-1]):
             continue
         last = c.morphemes[said[-1]]
-        cap_id = next((cap_id for cap_id, particles in goals if f"{last.form}/{last.tag}" in particles), None)
+        cap_id = m.bare_goals.get((last.form, last.tag))
         if cap_id is None:
             continue
         cap, strength, surface = registry.capability_by_id[cap_id], registry.weights.strengths["alias"], c.compact
@@ -102,17 +101,18 @@ def analyse(nt: NormalizedText, registry: Registry, m: Matchers) -> list[ClauseA
     """Segment the utterance and find every registry anchor, room, time and cue per clause."""
     if not nt.text:
         return []
-    spans = merge_shapeless(nt, segment(nt, m), m)
+    polar = polar_starts(nt.morphemes, m)
+    spans = merge_shapeless(nt, segment(nt, m, polar), m)
     scope = (bool(m.indoor.first(nt.compact)), bool(m.outdoor.first(nt.compact)))
     out = [_clause(nt, span, index, index == len(spans) - 1, registry, m, scope) for index, span in enumerate(spans)]
     for before, after in zip(out, out[1:]):
         if nt.text[before.end:after.start].strip(" ,.;?!") or _paired_copulas(before, after):  # (아니면, 아님 left out)
             before.alternative = after.alternative = True
-    for c in out:
-        c.polar_at = polar_within(c.morphemes, m)  # 공기 좋아 나빠: one question, two ways
+    for c in out:  # 공기 좋아 나빠: one question, two ways
+        c.polar_at = next((j for j, mo in enumerate(c.morphemes) if j and mo.start in polar), -1)
         c.alternative = c.alternative or c.polar_at >= 0
     _carried_heads(out, registry, m)
-    _bare_goals(out, registry)
+    _bare_goals(out, registry, m)
     _scope_variants(out, registry, m)
     # "사진 찍기 전에 동의부터": a clause cut at a before-noun runs after the next one
     i = 0

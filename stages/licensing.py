@@ -381,7 +381,7 @@ def _subjects_offered(c: ClauseAnalysis, before: list[ClauseAnalysis]) -> dict[s
 
 def license_clauses(clauses: list[ClauseAnalysis], acts: list[SpeechAct], registry: Registry) -> list[ClauseAnalysis]:
     """The clauses with only the capability hits their speech act licenses; the rest kept as mentions."""
-    category, carried = registry.speech_acts.other_targets.category, registry.speech_acts.other_targets.carried_by_a_person
+    category, carried_things = registry.speech_acts.other_targets.category, registry.speech_acts.other_targets.carried_by_a_person
     requested = any(a.licenses_action or a.licenses_state_query for c, a in zip(clauses, acts) if c.role == "action")
     # 오케이 구글 불 꺼 그리고 로봇 너는 청정해: what another assistant is asked is not the robot's to refuse
     robot_asked = any(a.agent == "robot" and a.asks_for_an_act and a.polarity == "affirmative" for c, a in zip(clauses, acts)
@@ -395,7 +395,7 @@ def license_clauses(clauses: list[ClauseAnalysis], acts: list[SpeechAct], regist
         offered = _subjects_offered(c, out)
         for hit in c.capabilities:
             reason = "retracted" if i < retracted_before else _licensed(hit, c, act, requested, registry, event)
-            reason = offered.get(hit.capability_id, reason) if reason is None else reason
+            reason = reason or offered.get(hit.capability_id)
             owner = _state_of(reason, hit, c, registry)
             if owner is not None:  # 필터 지금 몇 프로 남았어요: the quantity asked is the filter's, not the battery's
                 hit, reason = owner, _licensed(owner, c, act, requested, registry, event)
@@ -417,7 +417,7 @@ def license_clauses(clauses: list[ClauseAnalysis], acts: list[SpeechAct], regist
                 unsupported.append(framed)
             elif thing_named(c, registry.speech_acts) is not None:
                 unsupported.append(category)  # 전기밥솥 취사 눌러 줘 / 안마의자 켜 줘: asked to work another thing in the home
-        asks = act.asks_for_an_act or act.mood == "fragment" or (act.mood == "question" and act.target_owner) or (act.mood == "state_question" and act.target_owner not in (None, *carried))  # 에어컨 켜져 있어?
+        asks = act.asks_for_an_act or act.mood == "fragment" or act.target_owner is not None and (act.mood == "question" or (act.mood == "state_question" and act.target_owner not in carried_things))  # 에어컨 켜져 있어?
         if unsupported and c.role == "action" and not (
                 asks and act.polarity == "affirmative" and (act.agent == "robot" or (to_assistant and not robot_asked))
                 and not act.reported and not act.past):
