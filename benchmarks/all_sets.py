@@ -114,6 +114,9 @@ SETS = {
     "blind_v47_fit (the four scored kinds in new voices, 100 each: a 경상도 household, a 제주 grandmother, a user who cannot see, a primary-school child, a shop owner, a retired man alone, a night streamer, a cook, a Vietnamese-Korean spouse, a couple arguing, raw ASR; written blind 2026-12-05 session 47, fit part)":
         ROOT / "data/utterances/blind_v47_fit.jsonl",
     "blind_v47_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v47_holdout.jsonl",
+    "blind_v48_fit (the four scored kinds in new voices, 100 each: a 부산/대구 couple, a 강원도 farmer, a texting teenager, a 조선족 caregiver, a hurried home worker, a grandmother hard of hearing, a night-shift nurse, heavy ASR, a parent with a toddler, a gamer; written blind 2026-12-06 session 48, fit part)":
+        ROOT / "data/utterances/blind_v48_fit.jsonl",
+    "blind_v48_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v48_holdout.jsonl",
     "requests_v39_fit (requests to the robot with reasons, guards, politeness, dialect, several steps, schedules; written blind 2026-12-05 session 42, fit part)":
         ROOT / "data/utterances/requests_v39_fit.jsonl",
     "requests_v39_holdout (same, never tuned on)": ROOT / "data/utterances/requests_v39_holdout.jsonl",
@@ -163,6 +166,8 @@ SETS = {
     "dqr_holdout_v10 questions (written blind session 46, never tuned on)": ROOT / "data/questions/dqr_holdout_v10.jsonl",
     "dqr_train_v11 questions (written blind session 47, fit set)": ROOT / "data/questions/dqr_train_v11.jsonl",
     "dqr_holdout_v11 questions (written blind session 47, never tuned on)": ROOT / "data/questions/dqr_holdout_v11.jsonl",
+    "dqr_train_v12 questions (written blind session 48, fit set)": ROOT / "data/questions/dqr_train_v12.jsonl",
+    "dqr_holdout_v12 questions (written blind session 48, never tuned on)": ROOT / "data/questions/dqr_holdout_v12.jsonl",
 }
 CORPORA = ROOT.parent / "shared" / "corpora"
 
