@@ -13,56 +13,10 @@ from registry.contracts import AnchorMatch, Morpheme, NormalizedText
 from registry.loader import Registry
 from stages._clauses import FINAL_TAGS, PREDICATE_TAGS, CapabilityHit, ClauseAnalysis
 from stages._matchers import Matchers, compact
+from stages._operations import argument_words, level_arguments, level_of, operation_of
 from stages._segments import (clause_morphemes, compact_positions, compound_tail, has_tags, merge_shapeless,
                               noun_and_particle, noun_spans, registry_word_masks, segment, splits_a_noun)
 from stages._times import time_parser_for
-
-_DIGITS = re.compile(r"\d+")
-
-
-def _operation(cap, alias: str, after: str, m: Matchers) -> str:
-    """The operation a capability word asks for; `after` is the clause's compact text after the word (청정 지금: the
-    off words are looked for there, never across the word itself: 청정지금 holds 정지)."""
-    ops = [op.operation_id for op in cap.operations]
-    hint = next((op for spoken, op in cap.op_hint_in_alias.items() if compact(spoken) == alias), None)
-    if hint:
-        return hint
-    if cap.kind == "state_query":
-        return "check"
-    if "level" in ops:
-        return "level"
-    if "off" in ops:
-        return "off" if m.off.first(after) else "on"
-    return "stop" if "stop" in ops and m.off.first(after) else ops[0]
-
-
-def _level(cap, after: str, m: Matchers) -> int | None:
-    """An explicit level: digits, else a level word used as a target ("터보로", not "강하게")."""
-    digits = _DIGITS.search(after)
-    if digits:
-        return int(digits.group(0))
-    for word in sorted(cap.level_words, key=len, reverse=True):
-        at = after.find(compact(word))
-        if at >= 0:
-            rest = after[at + len(compact(word)):]
-            if not rest or rest.startswith(m.level_word_followers) or not ("\uac00" <= rest[0] <= "\ud7a3"):
-                return cap.level_words[word]
-    return None
-
-
-def _range_end(cap, direction: int) -> int | None:
-    """제일 밝게 / 최대한 작게: the level argument's maximum (or minimum), as the registry bounds it."""
-    spec = next((op.arguments.get("level") for op in cap.operations if op.operation_id == "level"), None)
-    return None if spec is None else (spec.maximum if direction > 0 else spec.minimum)
-
-
-def _argument_words(cap, cc: str, hit: "CapabilityHit") -> None:
-    for name, words in cap.argument_words.items():
-        for word in sorted(words, key=len, reverse=True):
-            if compact(word) in cc:
-                hit.arguments[name] = words[word]
-                break
-
 
 CUE_SETS = {
     "on": "on", "off": "off", "check": "check", "increase": "increase", "decrease": "decrease",
@@ -101,7 +55,7 @@ class _Found:
         """A capability hit with its anchor; a level operation reads its level from the words after it."""
         hit = CapabilityHit(cap.capability_id, cap.kind, operation_id, surface, via, strength, position, arguments or {})
         if level_from is not None and hit.operation_id == "level":
-            level = _level(cap, level_from, m)
+            level = level_of(cap, level_from, m)
             if level is not None:
                 hit.arguments["level"] = level
         self.caps.append(hit)
@@ -181,7 +135,7 @@ def _alias_hits(w: _Words, f: _Found, nt: NormalizedText, registry: Registry, m:
                 # 스테이션 복귀: a second word of the same capability is one more anchor of the one hit
                 f.anchor(cap.kind, cap_id, surface, via, strength)
                 continue
-            f.hit(cap, _operation(cap, surface, cc[mt.end():], m), surface, via, strength, mt.start(), cc[mt.end():], m)
+            f.hit(cap, operation_of(cap, surface, cc[mt.end():], m), surface, via, strength, mt.start(), cc[mt.end():], m)
 
 
 def _scope(cc: str, amb, m: Matchers, utterance_scope: tuple[bool, bool]) -> str:
@@ -241,7 +195,7 @@ def _manner_hits(w: _Words, f: _Found, registry: Registry, m: Matchers) -> None:
             end = w.offsets[last] + len(w.morphs[last].form) if w.offsets[last] >= 0 else at + len(mo.form)
             cap = registry.capability_by_id[cap_id]
             surface = w.cc[at:end]
-            f.hit(cap, _operation(cap, surface, w.cc[end:], m), surface, "frame", registry.weights.strengths["alias"],
+            f.hit(cap, operation_of(cap, surface, w.cc[end:], m), surface, "frame", registry.weights.strengths["alias"],
                   at, w.cc[at:], m)  # (터보로 올려: a head that is a level word sets that level)
             f.taken.append((at, end))
             break
@@ -259,7 +213,7 @@ def _fuzzy_hit(w: _Words, f: _Found, registry: Registry, m: Matchers) -> None:
         if entry.kind not in ("execution", "settings", "state_query"):
             continue
         cap = registry.capability_by_id[entry.target]
-        f.hit(cap, _operation(cap, alias, w.cc[f_end:], m), w.cc[f_start:f_end], "fuzzy",
+        f.hit(cap, operation_of(cap, alias, w.cc[f_end:], m), w.cc[f_start:f_end], "fuzzy",
               registry.weights.strengths["fuzzy"], f_start, w.cc[f_end:], m)
         f.taken.append((f_start, f_end))
         break
@@ -346,16 +300,6 @@ def _lemma_hits(w: _Words, f: _Found, nt: NormalizedText, registry: Registry, m:
             f.anchor("room", fuzzy_room, w.cc, "fuzzy", weights["fuzzy"])
 
 
-def level_arguments(hits: list[CapabilityHit], cc: str, registry: Registry, m: Matchers) -> None:
-    """A level operation with no level of its own takes the clause's direction (크게: one step up; 제일 크게: the end)."""
-    direction = 1 if m.increase.first(cc) else -1 if m.decrease.first(cc) else 0
-    to_the_limit = bool(direction) and m.to_the_limit[direction].first(cc) is not None
-    for hit in hits:
-        if hit.operation_id == "level" and "level" not in hit.arguments and direction:
-            end = _range_end(registry.capability_by_id[hit.capability_id], direction) if to_the_limit else None
-            hit.arguments.update({"delta": direction} if end is None else {"level": end})
-
-
 def _refine_hits(w: _Words, f: _Found, registry: Registry, m: Matchers) -> None:
     """Intensity (청정 좀 세게 is its fan setting, one step), subsumed capabilities, argument words, and the
     subject of a state query (청정 기능이 켜져 있는지 확인: what precedes the query is not an action)."""
@@ -374,7 +318,7 @@ def _refine_hits(w: _Words, f: _Found, registry: Registry, m: Matchers) -> None:
         f.caps = [h for h in f.caps if h.capability_id not in subsumed]
         f.anchors = [a for a in f.anchors if a.kind not in ("execution", "settings") or a.target not in subsumed]
     for hit in f.caps:
-        _argument_words(by_id[hit.capability_id], cc, hit)
+        argument_words(by_id[hit.capability_id], cc, hit)
     query_at = min((h.position for h in f.caps if h.kind == "state_query"), default=None)
     if query_at is not None and (m.check.first(cc) or "?" in w.text):
         f.caps = [h for h in f.caps if h.kind == "state_query" or h.position > query_at]

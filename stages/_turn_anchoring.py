@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from registry.contracts import AnchorMatch, NormalizedText
 from registry.loader import Registry
-from stages._anchoring import _clause, _manner_at, _operation, level_arguments
+from stages._anchoring import _clause, _manner_at
+from stages._operations import level_arguments, operation_of
 from stages._clauses import CapabilityHit, ClauseAnalysis
 from stages._matchers import Matchers
 from stages._segments import merge_shapeless, polar_starts, segment
@@ -58,7 +59,7 @@ def _carried_heads(clauses: list[ClauseAnalysis], registry: Registry, m: Matcher
             cap, at = registry.capability_by_id[cap_id], c.compact_offsets[j]
             surface = c.compact[at:at + len(c.morphemes[j].form)]
             strength = registry.weights.strengths["alias"]
-            hit = CapabilityHit(cap_id, cap.kind, _operation(cap, head + surface, c.compact[at:], m), surface, CARRIED,
+            hit = CapabilityHit(cap_id, cap.kind, operation_of(cap, head + surface, c.compact[at:], m), surface, CARRIED,
                                 strength, at)
             level_arguments([hit], c.compact, registry, m)
             c.capabilities.append(hit)
