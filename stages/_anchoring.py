@@ -45,14 +45,23 @@ class _Found:
     taken: list[tuple[int, int]] = field(default_factory=list)
     identity: bool = False
     outdoor_dust: bool = False
+    stops_at: int | None = None
+    """Where the clause first asks to stop (request_frames cessation), in compact offsets."""
+    unstoppable: set[str] = field(default_factory=set)
 
     def anchor(self, kind: str, target: str, surface: str, via: str, strength: float) -> None:
         self.anchors.append(AnchorMatch(kind=kind, target=target, surface=surface, via=via, strength=strength,
                                         clause=self.index))
 
     def hit(self, cap, operation_id: str, surface: str, via: str, strength: float, position: int,
-            level_from: str | None, m: Matchers, arguments: dict | None = None) -> CapabilityHit:
-        """A capability hit with its anchor; a level operation reads its level from the words after it."""
+            level_from: str | None, m: Matchers, arguments: dict | None = None) -> CapabilityHit | None:
+        """A capability hit with its anchor; a level operation reads its level from the words after it. Asked to stop
+        after its word, a capability with nothing to stop is no hit, by any of its words in the clause (사진 그만 찍어:
+        neither 사진 nor 찍 takes a photo)."""
+        if cap.capability_id in self.unstoppable or (self.stops_at is not None and position < self.stops_at and cap.kind == "execution"
+                                                      and not {"stop", "off"} & {op.operation_id for op in cap.operations}):
+            self.unstoppable.add(cap.capability_id)
+            return None
         hit = CapabilityHit(cap.capability_id, cap.kind, operation_id, surface, via, strength, position, arguments or {})
         if level_from is not None and hit.operation_id == "level":
             level = level_of(cap, level_from, m)
@@ -364,6 +373,8 @@ def _clause(nt: NormalizedText, span: tuple[int, int, str], index: int, is_last:
     start, end, connective = span
     w = _words(nt, start, end, m)
     f = _Found(index)
+    f.stops_at = next((w.offsets[i] for i, mo in enumerate(w.morphs)
+                       if w.offsets[i] >= 0 and (mo.form, mo.tag) in registry.frames.cessation_set), None)
     _alias_hits(w, f, nt, registry, m, utterance_scope)
     _run_hits(w, f, registry, m)
     _manner_hits(w, f, registry, m)

@@ -243,3 +243,17 @@ def test_a_room_said_alone_in_the_goal_case_is_a_move_with_its_verb_left_out(run
 @pytest.mark.parametrize("text", ["엄마 거실로", "거실로 갈까", "화장실로"])
 def test_a_goal_said_to_a_person_suggested_or_outside_the_rooms_moves_nothing(runner, text):
     assert _route(runner, text)[1] == []
+
+
+@pytest.mark.parametrize("text", ["사진 그만 찍어", "언니사진그만찍어진짜", "스캐닝 그만해", "사진 찍는 거 멈춰"])
+def test_asked_to_stop_a_capability_that_cannot_stop_starts_nothing(runner, text):
+    """request_frames cessation: said after the word of a capability with no stop or off operation, a cessation word
+    asks for none of its operations, by any of its words in the clause."""
+    assert _route(runner, text)[1] == []
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("청정 그만해", [("selected_room_clean", "stop", {})]), ("사진 찍어 줘", [("request_consent", "start", {"purpose": "take_photo"}), ("take_photo", "start", {})]),
+    ("심박 재 줘", [("vital_signs", "start", {})])])
+def test_a_capability_that_can_stop_stops_and_one_asked_plainly_starts(runner, text, expected):
+    assert _route(runner, text)[1] == expected
