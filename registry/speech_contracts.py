@@ -76,6 +76,9 @@ class Wish(_Model):
     conditional_endings: Morphemes
     curiosity: Morphemes = Field(default_factory=list)
     """오늘 날씨 알고 싶어 / 궁금하다: wishing to know, or being curious, asks a question."""
+    not_knowing: Morphemes = Field(default_factory=list)
+    """모르겠네: not knowing what a question embedded before it (indirect_question_endings, particles aside) asks
+    asks it (어디 있는지 모르겠네)."""
 
 
 class AskingLeave(_Model):

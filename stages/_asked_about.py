@@ -113,6 +113,16 @@ def calls_a_person(act) -> bool:
     return bool(called - {s.split(":", 1)[1] for s in act.signals if s.startswith("assistant_vocative:")})
 
 
+def asks_of_another_thing(act, carried_things) -> bool:
+    """The clause asks about another thing in the home (에어컨 켜져 있어?, 티비 뭐 나와?): a question, or a state asked
+    of a thing nobody carries (폰 배터리 몇 프로야 is its owner's to answer). Not knowing aloud (볼륨 버튼이 어디
+    있는지 모르겠네) asks nobody about it."""
+    if act.target_owner is None:
+        return False
+    return (act.mood == "question" and "not_knowing" not in act.signals) or (
+        act.mood == "state_question" and act.target_owner not in carried_things)
+
+
 def of_somebody_named(c: ClauseAnalysis, registry: Registry) -> bool:
     """민수는 왜 안 와? 심판은 뭐 하는 거야: the clause's subject is somebody named (a person, 누구), so what it asks
     or says is about their doing, not the robot's; not a subject of a premise said before it (애가 화면을 눌러 대는데

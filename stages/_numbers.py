@@ -23,6 +23,7 @@ class NumberConverter:
         self.verb_spellings = frozenset(numbers.get("standalone_verb_spellings", []))
         self.verb_after = frozenset(numbers.get("standalone_verb_after_words", []))
         self.verb_forms = frozenset(numbers.get("standalone_verb_forms", []))
+        self.verb_before = frozenset(numbers.get("standalone_verb_before_words", []))
         self.level_counters = set(numbers.get("level_counters", []))
         self.ambiguous_lone = set(numbers.get("ambiguous_lone_sino", []))
         self.lookalikes = frozenset(numbers.get("word_lookalikes", []))
@@ -95,9 +96,10 @@ class NumberConverter:
 
         def standalone(m: re.Match) -> str:
             spelled = m.string[m.start():].split(" ", 1)[0].rstrip("?.!,")
-            before = m.string[:m.start()].split()
-            if spelled in self.verb_spellings or (before and before[-1] in self.verb_after and spelled in self.verb_forms):
-                return m.group(0)  # 몇 시까지 하나요? / 건강 측정 못 하나: the verb 하다 asked, not the number one
+            before, after = m.string[:m.start()].split(), m.string[m.end():].split()
+            if spelled in self.verb_spellings or (before and before[-1] in self.verb_after and spelled in self.verb_forms) \
+                    or (spelled == m.group(1) and after and after[0].rstrip("?.!,") in self.verb_before):
+                return m.group(0)  # 몇 시까지 하나요? / 건강 측정 못 하나 / 걸어 둘 수 있어: a verb, not a number
             return str(self.native_units[m.group(1)])
 
         def after_head(m: re.Match) -> str:

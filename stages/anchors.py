@@ -97,11 +97,11 @@ def _anchor_axes(c: ClauseAnalysis, lit: _Axes, history: HistoryEvidence, regist
     appliances_own = bool(c.unsupported) and not c.capabilities and (not any(cues.get(k) for k in _SCHEDULE_KINDS)
                                                                        or schedule_of_another_thing(c, registry.speech_acts))
     # (9시 뉴스가 이어집니다, 알람이 크게 울려요: a time or an alarm told of as a subject is nothing set for the robot)
-    said_of_another = c.act is not None and c.act.mood in ("statement", "exclamation") \
-        and any(s.startswith("subject:") for s in c.act.signals)
+    said_of_another = c.act is not None and c.act.mood in ("statement", "exclamation") and any(s.startswith("subject:") for s in c.act.signals)
     if not appliances_own:
         lit("has_schedule_workflow_scope", (0.3 if said_of_another else 1.0) if cues.get("sch_scope") else 0.0, *cues.get("sch_scope", []))
-    managing = cues.get("sch_cancel", []) + cues.get("sch_list", [])
+    # (예약 걸어 둘 수 있어?: asked what the robot can do, its 있어 lists no schedule)
+    managing = [] if c.act and "ability" in c.act.signals else cues.get("sch_cancel", []) + cues.get("sch_list", [])
     if managing and (cues.get("sch_nouns") or history.active_schedule_workflow):
         lit("has_schedule_management_anchor", 1.0, *managing[:2])
     if not said_of_another:

@@ -12,7 +12,7 @@ from registry.contracts import Agent, Mood, Polarity
 from stages._clauses import ENDS_SENTENCE, VERB_TAGS, ClauseAnalysis
 from stages._matchers import compact
 from stages._addressee import named_subject, person_act, person_purpose, robot_called_after, vocative
-from stages.speech_patterns import (Patterns, asks_by_shape, asks_criterion, asks_what_is_usual, ends_intoned, asks_how, asks_leave, awaits_predicate, diagnoses, closed_syllable, complains, confirms, offers, ends_on_a_period,
+from stages.speech_patterns import (Patterns, asks_by_not_knowing, asks_by_shape, asks_criterion, asks_what_is_usual, ends_intoned, asks_how, asks_leave, awaits_predicate, diagnoses, closed_syllable, complains, confirms, offers, ends_on_a_period,
                                     contains, finds_out, follows, happens, key)
 
 Pair = tuple[str, str]
@@ -321,9 +321,9 @@ def _asked_knowledge(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: R
     if f.tells and (f.how or s.asks_word) and not f.state_caps or f.tells and f.criterion:
         sig.append("asks_to_explain")  # 음소거 뭔지 설명해 줘 / 사용 온도 범위 알려 줘: how it works, what the manual sets
         return "knowledge_question"
-    if not s.question:
+    if not s.question and not (asks_by_not_knowing(s.ms, p) and out.polarity == "affirmative"):
         return None
-    sig.append("question")
+    sig.append("question" if s.question else "not_knowing")  # (어디 있는지 모르겠네: not knowing what is embedded asks it)
     if out.polarity == "negated" and any(k in p.unable for k in s.matrix):
         sig.append("ability_denied")  # 노래 같은 건 못 틀어 주지?: whether it can, asked as "it can't, can it?"
         return "knowledge_question"

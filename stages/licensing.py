@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from registry.contracts import SpeechAct
 from registry.loader import Registry
+from stages._asked_about import asks_of_another_thing
 from stages._clauses import ClauseAnalysis, thing_before, thing_named
 from stages._matchers import compact, matchers_for, public_place_of
 from stages.speech_patterns import final_predicate, governing_predicate, key, patterns
@@ -417,16 +418,15 @@ def license_clauses(clauses: list[ClauseAnalysis], acts: list[SpeechAct], regist
                 unsupported.append(framed)
             elif thing_named(c, registry.speech_acts) is not None:
                 unsupported.append(category)  # 전기밥솥 취사 눌러 줘 / 안마의자 켜 줘: asked to work another thing in the home
-        asks = act.asks_for_an_act or act.mood == "fragment" or act.target_owner is not None and (act.mood == "question" or (act.mood == "state_question" and act.target_owner not in carried_things))  # 에어컨 켜져 있어?
+        asks = act.asks_for_an_act or act.mood == "fragment" or asks_of_another_thing(act, carried_things)
         if unsupported and c.role == "action" and not (
                 asks and act.polarity == "affirmative" and (act.agent == "robot" or (to_assistant and not robot_asked))
                 and not act.reported and not act.past):
             mentions += [f"{cat}:{act.polarity if act.polarity != 'affirmative' else act.mood}" for cat in unsupported]
             unsupported = []
         # 필터는 아직 안 갈아도 돼 / 요즘 다이어트 모드야: a manual topic or an unknown mode in talk asks nothing
-        talk = c.role == "action" and not act.displayed and (
-            act.mood in ("statement", "exclamation", "wish") or act.reported
-            or (act.past and act.mood not in ("question", "knowledge_question")))
+        talk = c.role == "action" and not act.displayed and (act.mood in ("statement", "exclamation", "wish") or act.reported
+                                                              or (act.past and act.mood not in ("question", "knowledge_question")))
         topics, modes = (c.qna_topics, c.unknown_modes) if not talk else ([], [])
         if talk:
             mentions += [f"{t}:{act.mood}" for t in c.qna_topics] + [f"mode:{w}:{act.mood}" for w in c.unknown_modes]

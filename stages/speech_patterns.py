@@ -68,7 +68,7 @@ class Patterns:
         self.thing_of = lex.thing_of  # another thing in the home called by name is addressed like an assistant
         self.wish_aux, self.wish_verb = pairs(lex.wish.auxiliaries), pairs(lex.wish.verbs)
         self.wish_good, self.wish_cond = pairs(lex.wish.after_conditional), pairs(lex.wish.conditional_endings)
-        self.curiosity = pairs(lex.wish.curiosity)
+        self.curiosity, self.not_knowing = pairs(lex.wish.curiosity), pairs(lex.wish.not_knowing)
         self.leave_neg, self.leave_verb = pairs(lex.asking_leave.negators), pairs(lex.asking_leave.verbs)
         self.benefactive, self.request_nouns = pairs(lex.benefactives), pairs(lex.request_nouns)
         self.request_end, self.suggest_end = pairs(lex.request_endings), pairs(lex.suggestion_endings)
@@ -386,3 +386,14 @@ def awaits_predicate(morphemes: list, connective: str) -> bool:
     noun, particle = rest[-2], rest[-1]
     # (받을게 read as 받 + 을 + 것 + 이: a particle on a bound noun is a contracted ending; 필라테스 가: spaced, a verb)
     return noun.tag != "NNB" and particle.start == noun.start + noun.length
+
+
+def asks_by_not_knowing(ms: list[tuple[str, str]], p: Patterns) -> bool:
+    """전원 버튼이 어디 있는지 모르겠네: not knowing what an embedded question asks (wish.not_knowing after one of
+    indirect_question_endings, particles between aside) asks it; 몰라 alone asks nothing."""
+    for i, k in enumerate(ms):
+        if k in p.not_knowing and not any(x[1] == "ETM" for x in ms[i + 1:i + 3]):  # (누군지도 모르는 사람: a modifier)
+            before = [x for x in ms[:i] if not x[1].startswith(("J", "S"))]
+            if before and before[-1] in p.indirect_question:
+                return True
+    return False

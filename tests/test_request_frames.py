@@ -257,3 +257,9 @@ def test_asked_to_stop_a_capability_that_cannot_stop_starts_nothing(runner, text
     ("심박 재 줘", [("vital_signs", "start", {})])])
 def test_a_capability_that_can_stop_stops_and_one_asked_plainly_starts(runner, text, expected):
     assert _route(runner, text)[1] == expected
+
+
+def test_the_doorbells_sound_is_another_things(runner):
+    """speech_acts other_targets household: 초인종 소리 꺼줘 asks the doorbell, not the robot's mute."""
+    record, caps = _route(runner, "아기 자니까 초인종 소리 꺼줘")
+    assert caps == [] and record.family == "UNS"

@@ -65,6 +65,8 @@ def test_dialect_and_release_words_turn_things_off(runner, text, expected):
 @pytest.mark.parametrize("text,expected", [
     ("충전하러 가그래이", [("return_to_station", "start")]),
     ("청정 돌리그라", [("selected_room_clean", "start")]),
+    ("안방 가쇼", [("move_to_room", "start")]),  # -쇼: -세요 (lexicon dialect_words)
+    ("안방 공기 우떠요", [("air_quality", "check")]),  # 우떠요: 어때요
 ])
 def test_a_dialect_imperative_glued_to_its_verb_is_still_a_request(runner, text, expected):
     record, caps = _caps(runner, text)

@@ -722,6 +722,30 @@ def test_an_elliptical_command_or_question_still_acts(runner, text, capability):
     assert capability in [a[0] for a in actions(record)], (text, record.family, actions(record))
 
 
+@pytest.mark.parametrize("text,family", [("전원 버튼이 어디 붙어 있는지 모르겠네", "DQR"), ("필터 언제 갈아야 하는지 모르겠네", "DQR"),
+                                         ("내일 비 오는지 모르겠네", "FRG")])
+def test_not_knowing_what_an_embedded_question_asks_asks_it(runner, text, family):
+    """wish.not_knowing after wish.embedded_questions: -는지 모르겠네 asks what the embedded question asks."""
+    record = _route(runner, text)
+    assert record.family == family and actions(record) == []
+
+
+@pytest.mark.parametrize("text", ["나도 몰라", "엄마가 어디 갔는지 모르겠네", "청정 켜는 법을 몰라서 그래"])
+def test_not_knowing_with_nothing_asked_of_the_robot_is_talk(runner, text):
+    _replied(runner, text, "DEF")
+
+
+@pytest.mark.parametrize("text", ["아침 7시에 안방으로 가라고 예약 걸어 둘 수 있어?", "예약 취소할 수 있어?"])
+def test_whether_it_can_keep_a_schedule_asks_the_manual_and_lists_no_schedule(runner, text):
+    """-ㄹ 수 있어? asks what the robot can do: its 있어 is no schedule list asked (예약 있어?)."""
+    record = _route(runner, text)
+    assert record.family == "DQR" and "has_schedule_management_anchor" not in record.evidence.axes
+
+
+def test_whether_there_is_a_schedule_still_lists_them(runner):
+    assert _route(runner, "예약 있어?").family == "SCH"
+
+
 def test_not_wanting_to_know_asks_nothing(runner):
     _replied(runner, "공기 상태는 하나도 안 궁금하거든", "DEF")
     assert [a[0] for a in actions(_route(runner, "공기 상태 궁금해"))] == ["air_quality"]

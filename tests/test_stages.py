@@ -32,6 +32,8 @@ def test_normalization_turns_number_words_into_digits(registry):
     # after a negator or 왜 / 잘, a lone 하나 is the verb asked (numbers standalone_verb_after_words)
     assert _nt("건강 측정 못 하나", registry).text == "건강 측정 못 하나"
     assert _nt("사진 하나만 찍어 줘", registry).text == "사진 1만 찍어 줘"
+    # before a bound noun said alone, a lone 둘 is 두다 + ㄹ (numbers standalone_verb_before_words)
+    assert _nt("예약 걸어 둘 수 있어?", registry).text == "예약 걸어 둘 수 있어?" and _nt("사진 둘 찍어", registry).text == "사진 2 찍어"
     # a lone sino numeral said last after a setting's name is its level (numbers level_heads); not 볼륨이 / 이 정도
     assert _nt("볼륨 영", registry).text == "볼륨 0" and _nt("밝기 삼으로 해 줘", registry).text == "밝기 3으로 해 줘"
     assert _nt("볼륨이 너무 커", registry).text == "볼륨이 너무 커" and _nt("볼륨 이 정도면 돼", registry).text == "볼륨 이 정도면 돼"
