@@ -46,6 +46,15 @@ class Operation(_Model):
     """Switching this lowers a protection the user set up (privacy off, sensor off, sound back on): a plan may
     hold it only when the turn asked for exactly this operation (stages/boundaries.py)."""
 
+    def unset(self, arguments: dict) -> str | None:
+        """The argument a call must give and `arguments` does not: a required one, or one that others stand in for
+        (level, or delta for it: 바람 좀 해 줘 says neither) when neither is given."""
+        for name, spec in self.arguments.items():
+            stand_ins = [n for n, s in self.arguments.items() if s.alternative_to == name]
+            if (spec.required or stand_ins) and name not in arguments and not any(n in arguments for n in stand_ins):
+                return name
+        return None
+
 
 class GuardTemplate(_Model):
     kind: Literal["state", "step_output"]

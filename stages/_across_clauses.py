@@ -151,10 +151,12 @@ def quiet_reasons(clause_analyses: list[ClauseAnalysis], per_clause: list[dict[s
 
 
 def _beside_the_request(c: ClauseAnalysis) -> bool:
-    """A clause that is no talk beside a request the turn licenses: what X 말고 sets aside (티비 말고 너 소리 줄여), or
-    what another assistant is asked (오케이 구글 불 꺼 그리고 로봇 너는 청정해), when it names no capability of its own."""
+    """A clause that is no talk beside a request the turn licenses: what X 말고 sets aside (티비 말고 너 소리 줄여), what
+    X 하지 말고 forbids in its place (빙빙 돌지 말고 서재로 가라: a prohibition joined to the request), or what another
+    assistant is asked (오케이 구글 불 꺼 그리고 로봇 너는 청정해), when it names no capability of its own."""
     act = c.act
     return act is not None and not c.capabilities and ("exclusion" in act.signals or (
+        act.polarity == "prohibited" and "joined_predicate" in act.signals and c.connective == "고") or (
         act.agent != "robot" and any(s.startswith("assistant_vocative:") for s in act.signals)))
 
 

@@ -91,6 +91,8 @@ def _clause_groups(request: PlanRequest, inputs: PlanInputs, b: _Builder, draft:
         # a move with no registered room ("화장실로 가줘") asks which room instead of pretending
         if any(h.capability_id == "move_to_room" for c in inputs.clauses for h in c.capabilities):
             draft.missing = ["room_name"]
+        elif b.unset:  # 바람 좀 해 줘: which level is asked back, no step that the device would refuse
+            draft.missing = b.unset[:1]
 
 
 def _owner_and_lookups(request: PlanRequest, inputs: PlanInputs, b: _Builder, draft: _Draft) -> None:

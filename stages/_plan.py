@@ -51,6 +51,8 @@ class _Builder:
     utterance_compact: str = ""
     pending_guard: StepOutputCondition | None = None
     """A guard set by an earlier cloud step (a lookup the device steps wait on)."""
+    unset: list[str] = field(default_factory=list)
+    """Arguments an asked operation needs and the turn did not give (바람 좀 해 줘: which level): no step, ask back."""
 
     def next_id(self) -> str:
         return f"step_{len(self.steps) + 1}"
@@ -144,6 +146,10 @@ def build_device_steps(b: _Builder, clauses: list[ClauseAnalysis], registry: Reg
                 args["room_name"] = registry.room_by_id[rooms[-1]].canonical_name
             if b.steps and b.steps[-1].action == Action(capability_id=cap.capability_id, operation_id=hit.operation_id, arguments=args):
                 continue  # "충전대 가서 충전해", "찍어도 되는지 물어보고 된다 하면 찍어": one action said twice is one step
+            unset = next((op.unset(args) for op in cap.operations if op.operation_id == hit.operation_id), None)
+            if unset is not None:
+                b.unset.append(unset)
+                continue
             if guard_from_clause is not None and guard is None:
                 guard = _resolve_guard(b, guard_from_clause, registry)
             rooms_for_action: list[str] = []

@@ -263,3 +263,18 @@ def test_the_doorbells_sound_is_another_things(runner):
     """speech_acts other_targets household: 초인종 소리 꺼줘 asks the doorbell, not the robot's mute."""
     record, caps = _route(runner, "아기 자니까 초인종 소리 꺼줘")
     assert caps == [] and record.family == "UNS"
+
+
+@pytest.mark.parametrize("text", ["바람 좀 해 줘", "풍량 바꿔 줘"])
+def test_a_level_asked_with_no_level_nor_direction_is_asked_back_not_sent(runner, text):
+    """A level operation needs its level or a delta for it (registry alternative_to): with neither the device would
+    refuse the step, so the plan holds none and asks which level."""
+    record, caps = _route(runner, text)
+    assert caps == [] and record.family == "ODL" and record.missing_slots == ["level"] and "어느 정도" in record.ask_follow_up
+
+
+@pytest.mark.parametrize("text,expected", [("바람 좀 세게 내 봐", [("fan_speed", "level", {"delta": 1})]),
+                                           ("니 빙빙 돌지 말고 서재로 가라", [("move_to_room", "start", {"room_name": "서재"})])])
+def test_wind_given_harder_and_a_request_in_place_of_a_prohibition_act(runner, text, expected):
+    """request_frames fan_speed 내다; X 하지 말고 Y 해: the prohibition joined to the request is no talk beside it."""
+    assert _route(runner, text)[1] == expected
