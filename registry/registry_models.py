@@ -173,6 +173,9 @@ class CapabilityRegistry(_Model):
     device_qna_topics: list[QnaTopic]
     product_identity_anchors: list[str]
     classification_hints: ClassificationHints
+    product_identity_runs: list[list[str]] = Field(default_factory=list)
+    """Lemma runs (form/TAG, in order) that ask who made the robot or what it is, in a clause that names it."""
+    product_identity_runs_note: str = ""
 
     @cached_property
     def shown_topics(self) -> frozenset[str]:

@@ -210,6 +210,25 @@ def _manner_hits(w: _Words, f: _Found, registry: Registry, m: Matchers) -> None:
             break
 
 
+def _identity_runs(w: _Words, f: _Found, m: Matchers) -> None:
+    """너 누가 만든 거야 / 너 어느 나라에서 만들었어: a lemma run asking who made the robot or what it is
+    (product_identity_runs), in order, in a clause that names the robot; a conjugation no spelled anchor holds."""
+    keys = [(mo.form, mo.tag) for mo in w.morphs]
+    if f.identity or not any(k in m.robot_refs for k in keys):
+        return
+    for run in m.identity_runs:
+        at, end = 0, 0
+        for i, k in enumerate(keys):
+            if at < len(run) and k == run[at]:
+                at, end = at + 1, i
+        after = keys[end + 1] if end + 1 < len(keys) else ("", "SF")
+        # a noun said last is what the robot is asked to be (국산이야, 삼성 거야), not a word of another thing (국산 차)
+        if at == len(run) and (not run[-1][1].startswith("NN") or after[1] in ("VCP", "SF", "EF") or after in m.copula_particles):
+            f.identity = True
+            f.anchor("product_identity", "product_identity", "+".join(form for form, _ in run), "lemma", 1.0)
+            return
+
+
 def _fuzzy_hit(w: _Words, f: _Found, registry: Registry, m: Matchers) -> None:
     """A recognition slip of one alias, only when the clause anchors nothing else."""
     if f.caps or f.unsupported or f.topics or f.identity:
@@ -378,6 +397,7 @@ def _clause(nt: NormalizedText, span: tuple[int, int, str], index: int, is_last:
     _alias_hits(w, f, nt, registry, m, utterance_scope)
     _run_hits(w, f, registry, m)
     _manner_hits(w, f, registry, m)
+    _identity_runs(w, f, m)
     _fuzzy_hit(w, f, registry, m)
     _rooms_and_modes(w, f, registry, m)
     _lemma_hits(w, f, nt, registry, m)

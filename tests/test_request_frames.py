@@ -278,3 +278,15 @@ def test_a_level_asked_with_no_level_nor_direction_is_asked_back_not_sent(runner
 def test_wind_given_harder_and_a_request_in_place_of_a_prohibition_act(runner, text, expected):
     """request_frames fan_speed 내다; X 하지 말고 Y 해: the prohibition joined to the request is no talk beside it."""
     assert _route(runner, text)[1] == expected
+
+
+@pytest.mark.parametrize("text", ["근데 너는 누가 만든 거야", "너 어느 나라에서 만들었어", "너 삼성 거야 엘지 거야", "너 국산이야 외제야"])
+def test_who_made_the_robot_asked_in_any_conjugation_asks_the_manual(runner, text):
+    """product_identity_runs: lemma runs in a clause that names the robot, however the verb is conjugated."""
+    record = _route(runner, text)[0]
+    assert record.family == "DQR" and "has_product_identity_anchor" in record.evidence.axes
+
+
+@pytest.mark.parametrize("text", ["이 케이크 누가 만들었어?", "너 국산 차 타?", "엄마 삼성 거 샀어"])
+def test_who_made_another_thing_or_a_brand_word_of_another_thing_is_no_identity_question(runner, text):
+    assert _route(runner, text)[0].family == "DEF"
