@@ -9,7 +9,7 @@ from registry.contracts import Clause, EvidenceAxis, HistoryEvidence, LearnedEvi
 from registry.loader import Registry
 from stages._across_clauses import anchored, close_for_a_person, cross_clause_axes, how_to_schedule, quiet_premises, quiet_reasons, supposed_only, without_quieted_reports
 from stages._asked_about import about_the_robot, asks_the_hearers_mind, calls_a_person, of_somebody_named, problem_report, robots_doing, product_topic, public_place_asked, world_question
-from stages._clauses import ENDS_SENTENCE, ClauseAnalysis, qualifies_a_noun, schedule_of_another_thing
+from stages._clauses import ENDS_SENTENCE, QUESTION_MOODS, ClauseAnalysis, qualifies_a_noun, schedule_of_another_thing
 from stages.ngram_model import LEARNED_PREFIX
 from stages.licensing import FRAMELESS, OTHER_THINGS_PART, SLIP, TOPIC_ALONE
 from stages._matchers import Matchers, matchers_for, weather_state_of
@@ -83,8 +83,8 @@ def _anchor_axes(c: ClauseAnalysis, lit: _Axes, history: HistoryEvidence, regist
     action_cues = cues.get("on", []) + cues.get("off", []) + cues.get("increase", []) + cues.get("decrease", [])
     lit("has_device_action_cue_surface", 1.0 if action_cues else 0.0, *action_cues[:2])
     lit("has_check_cue", 1.0 if cues.get("check") else 0.0, *cues.get("check", [])[:2])
-    for topic in c.qna_topics:
-        lit("has_stable_device_qna_target", 1.0, topic)
+    for topic in c.qna_topics if not (c.act and c.act.mood in QUESTION_MOODS and of_somebody_named(c, registry)) else []:
+        lit("has_stable_device_qna_target", 1.0, topic)  # (당신은 필터 언제 갈았는지 알아?: what they did, asked of them)
     lit("has_knowledge_question_shape", 1.0 if cues.get("question") else 0.0, *cues.get("question", [])[:2])
     # a surface "돼/수 있" is no capability question when the clause asks for an act or a state (배터리 어떻게 돼?),
     # nor when it is the asker's to know (배터리 얼마나 남았는지 알 수 있을까?: curiosity asks the state itself)
@@ -194,7 +194,7 @@ def _question_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: 
     other, able = registry.speech_acts.other_targets.category, any(s.startswith("ability") for s in act.signals)
     someone = of_somebody_named(c, registry)  # (민수는 왜 안 와? 심판은 뭐 하는 거야: their doing, not the robot's)
     about_robot = [x for x in c.mentions if about_the_robot(x) and (able or not x.startswith(f"{other}:")) and not someone]
-    about_device = bool(about_robot or anchored(c) or c.identity)
+    about_device = bool(about_robot or (anchored(c) and not someone) or c.identity)
     # 청정 켜져 있나? 무슨 모드로 돌고 있어?: a state question its state query answers asks the robot, not the manual (the
     # execution word is what the state is of; not when a modifier clause qualifies a noun: 배터리 없을 때도 돌아가는 건 돼?)
     modified = qualifies_a_noun(c)

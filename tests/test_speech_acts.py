@@ -746,6 +746,13 @@ def test_whether_there_is_a_schedule_still_lists_them(runner):
     assert _route(runner, "예약 있어?").family == "SCH"
 
 
+def test_what_a_person_named_did_to_the_robot_asked_of_them_is_conversation(runner):
+    """A question whose subject is a person named (당신은 ... 알아?) asks what they did or know: the manual topic in it
+    (필터) is theirs to answer, while the same question of nobody in particular asks the manual."""
+    _replied(runner, "당신은 필터 언제 갈았는지 알아?", "DEF")
+    assert _route(runner, "필터 언제 갈아야 돼?").family == "DQR"
+
+
 def test_not_wanting_to_know_asks_nothing(runner):
     _replied(runner, "공기 상태는 하나도 안 궁금하거든", "DEF")
     assert [a[0] for a in actions(_route(runner, "공기 상태 궁금해"))] == ["air_quality"]
