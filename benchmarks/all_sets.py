@@ -144,6 +144,8 @@ SETS = {
         ROOT / "data/utterances/talk_redteam_v46.jsonl",
     "talk_redteam_v47 (red-team against session 47: yes-or-no asked as two alternatives with and without a conjunction or mark, rooms with the copula, the same shapes said to people, about other appliances and places, contrasts, quotes, requests after an alternative; dialects; written 2026-12-05 session 47, fit)":
         ROOT / "data/utterances/talk_redteam_v47.jsonl",
+    "talk_redteam_v48 (red-team against session 48: stop words after a capability with nothing to stop, X 하지 말고 Y, not knowing aloud, who made the robot, a level with no level, regional words, each both ways; written 2026-12-06 session 48, fit)":
+        ROOT / "data/utterances/talk_redteam_v48.jsonl",
     "other_systems_redteam (red-team, fit)": ROOT / "data/utterances/other_systems_redteam.jsonl",
     "requests_redteam (red-team, fit)": ROOT / "data/utterances/requests_redteam.jsonl",
     "experience_boundary": ROOT / "data/utterances/experience_boundary.jsonl",
