@@ -56,9 +56,9 @@ class _Found:
     def hit(self, cap, operation_id: str, surface: str, via: str, strength: float, position: int,
             level_from: str | None, m: Matchers, arguments: dict | None = None) -> CapabilityHit | None:
         """A capability hit with its anchor; a level operation reads its level from the words after it. Asked to stop
-        after its word, a capability with nothing to stop is no hit, by any of its words in the clause (사진 그만 찍어:
-        neither 사진 nor 찍 takes a photo)."""
-        if cap.capability_id in self.unstoppable or (self.stops_at is not None and position < self.stops_at and cap.kind == "execution"
+        in the clause, a capability with nothing to stop is no hit, by any of its words (사진 그만 찍어: neither 사진 nor
+        찍 takes a photo; 이제 그만 돌아 turns nothing)."""
+        if cap.capability_id in self.unstoppable or (self.stops_at is not None and cap.kind == "execution"
                                                       and not {"stop", "off"} & {op.operation_id for op in cap.operations}):
             self.unstoppable.add(cap.capability_id)
             return None
