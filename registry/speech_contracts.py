@@ -303,6 +303,9 @@ class SpeechActLexicon(_Model):
     rhetorical_degree: list[Morphemes] = Field(default_factory=list)
     """왜 이렇게 덥냐, 와 이래 비싸노: 왜 and a degree word before an adjective that ends the clause is a complaint
     about how things are, not a question (when no "?" is written)."""
+    clock_counters: Morphemes = Field(default_factory=list)
+    """몇 시까지 해?: a number of the clock before 까지 asks a time (opening hours, a schedule), not a range of the
+    manual's (사용 온도가 몇 도까지야): the counter stays between 몇 and 까지 for criterion_phrases."""
     period_counters: Morphemes = Field(default_factory=list)
     """배터리도 일 년이에요? / 보증이 몇 년이야?: a period counted (a number or 몇 before one of these) that the
     clause ends on is a fact of the manual (a warranty, a part's life), never the robot's state now."""

@@ -42,6 +42,7 @@ class Patterns:
         self.exclamatory, self.how_to_conditionals = _pairs(lex.exclamatory_words), _pairs(lex.how_to_conditionals)
         self.asking_verbs, self.leave_honorific = _pairs(lex.asking_verbs), _pairs(lex.asking_leave.honorifics)
         self.usual_subjects = _pairs(lex.intoned_questions.usual_subjects) if lex.intoned_questions else frozenset()
+        self.clock_counters = _pairs(lex.clock_counters)  # (몇 시까지 해?: a time asked, no criterion)
 
     def __init__(self, lex: SpeechActLexicon):
         pairs = _pairs
@@ -270,8 +271,8 @@ def ends_intoned(final: tuple[str, str] | None, closes: bool, p: Patterns) -> bo
 def asks_criterion(matrix: list[tuple[str, str]], p: Patterns) -> bool:
     """몇부터 나쁨이야 / 사용 온도가 몇 도까지야: a criterion phrase (speech_acts criterion_phrases), the counter noun
     said after its number word aside: the manual's threshold or range, not the state now."""
-    counted = [k for i, k in enumerate(matrix)
-               if not (i and k[1] == "NNB" and any(len(seq) > 1 and seq[0] == matrix[i - 1] for seq in p.criterion))]
+    counted = [k for i, k in enumerate(matrix) if not (i and k[1] == "NNB" and k not in p.clock_counters  # (몇 시까지: a time)
+                                                       and any(len(seq) > 1 and seq[0] == matrix[i - 1] for seq in p.criterion))]
     return any(asks_how(counted, seq, frozenset()) for seq in p.criterion)
 
 

@@ -290,3 +290,12 @@ def test_who_made_the_robot_asked_in_any_conjugation_asks_the_manual(runner, tex
 @pytest.mark.parametrize("text", ["이 케이크 누가 만들었어?", "너 국산 차 타?", "엄마 삼성 거 샀어"])
 def test_who_made_another_thing_or_a_brand_word_of_another_thing_is_no_identity_question(runner, text):
     assert _route(runner, text)[0].family == "DEF"
+
+
+@pytest.mark.parametrize("text,family,expected", [("사용 온도가 몇 도까지야?", "DQR", []),
+                                                  ("지금 몇 도야?", "ODL", [("temperature_humidity", "check", {})])])
+def test_a_range_asked_up_to_a_counted_number_asks_the_manual_not_the_state(runner, text, family, expected):
+    """criterion_phrases 몇/MM + 까지 (the counter between aside): the manual's range, not the reading now; a clock
+    counter (speech_acts clock_counters: 세무서 몇 시까지 해?) stays a time asked."""
+    record, caps = _route(runner, text)
+    assert record.family == family and caps == expected
