@@ -116,14 +116,6 @@ class RequestFrames(_Model):
     unsupported: UnsupportedFrames = Field(default_factory=lambda: UnsupportedFrames(categories=[]))
     """Frames of requests the robot cannot do, by UNS category (tried in order)."""
     world_events: list[WorldEvent] = Field(default_factory=list)
-    cessation: Morphemes = Field(default_factory=list)
-    """Words that ask to stop what a capability does (그만, 멈추다): said in the clause of a capability that has no
-    operation to stop or switch off, they ask for none of its operations (사진 그만 찍어, 스캐닝 그만해, 이제 그만 돌아)."""
-
-    @cached_property
-    def cessation_set(self) -> frozenset[tuple[str, str]]:
-        """The cessation words as (lemma, tag) pairs."""
-        return frozenset(tuple(v.split("/")) for v in self.cessation)  # type: ignore[misc]
 
     @cached_property
     def world_event_pairs(self) -> frozenset[tuple[str, str, str]]:

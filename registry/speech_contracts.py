@@ -114,6 +114,9 @@ class Progressive(_Model):
 
 class VoiceStop(_Model):
     words: Morphemes
+    """Words that ask to stop (그만, 멈추다, 중지): alone, whatever runs; in a capability's clause, what it does."""
+    off_words: Morphemes = Field(default_factory=list)
+    """Switching off (다 꺼): a voice stop when said alone, but no stop of a capability that cannot stop (사진 찍고 꺼)."""
     companions: Morphemes
     """Morphemes that may stand beside a stop word (다 꺼, 이제 그만해) without making it a request of its own."""
     note: str = ""

@@ -45,8 +45,8 @@ class _Found:
     taken: list[tuple[int, int]] = field(default_factory=list)
     identity: bool = False
     outdoor_dust: bool = False
-    stops_at: int | None = None
-    """Where the clause first asks to stop (request_frames cessation), in compact offsets."""
+    asks_to_stop: bool = False
+    """The clause holds a stop word (speech_acts voice_stop.words: 그만, 멈추다)."""
     unstoppable: set[str] = field(default_factory=set)
 
     def anchor(self, kind: str, target: str, surface: str, via: str, strength: float) -> None:
@@ -58,7 +58,7 @@ class _Found:
         """A capability hit with its anchor; a level operation reads its level from the words after it. Asked to stop
         in the clause, a capability with nothing to stop is no hit, by any of its words (사진 그만 찍어: neither 사진 nor
         찍 takes a photo; 이제 그만 돌아 turns nothing)."""
-        if cap.capability_id in self.unstoppable or (self.stops_at is not None and cap.kind == "execution"
+        if cap.capability_id in self.unstoppable or (self.asks_to_stop and cap.kind == "execution"
                                                       and not {"stop", "off"} & {op.operation_id for op in cap.operations}):
             self.unstoppable.add(cap.capability_id)
             return None
@@ -214,7 +214,7 @@ def _identity_runs(w: _Words, f: _Found, m: Matchers) -> None:
     """너 누가 만든 거야 / 너 어느 나라에서 만들었어: a lemma run asking who made the robot or what it is
     (product_identity_runs), in order, in a clause that names the robot; a conjugation no spelled anchor holds."""
     keys = [(mo.form, mo.tag) for mo in w.morphs]
-    if f.identity or not any(k in m.robot_refs for k in keys):
+    if f.identity or not any(k in m.speech.robot for k in keys):
         return
     for run in m.identity_runs:
         at, end = 0, 0
@@ -222,8 +222,9 @@ def _identity_runs(w: _Words, f: _Found, m: Matchers) -> None:
             if at < len(run) and k == run[at]:
                 at, end = at + 1, i
         after = keys[end + 1] if end + 1 < len(keys) else ("", "SF")
-        # a noun said last is what the robot is asked to be (국산이야, 삼성 거야), not a word of another thing (국산 차)
-        if at == len(run) and (not run[-1][1].startswith("NN") or after[1] in ("VCP", "SF", "EF") or after in m.copula_particles):
+        # a noun said last is what the robot is asked to be (국산이야, 삼성 거야; 야 read as a particle: the alternatives'
+        # after_forms), not a word of another thing (국산 차)
+        if at == len(run) and (not run[-1][1].startswith("NN") or after[1] in ("VCP", "SF", "EF") or after in m.alternatives[2]):
             f.identity = True
             f.anchor("product_identity", "product_identity", "+".join(form for form, _ in run), "lemma", 1.0)
             return
@@ -392,8 +393,7 @@ def _clause(nt: NormalizedText, span: tuple[int, int, str], index: int, is_last:
     start, end, connective = span
     w = _words(nt, start, end, m)
     f = _Found(index)
-    f.stops_at = next((w.offsets[i] for i, mo in enumerate(w.morphs)
-                       if w.offsets[i] >= 0 and (mo.form, mo.tag) in registry.frames.cessation_set), None)
+    f.asks_to_stop = any((mo.form, mo.tag) in m.speech.cessation for mo in w.morphs)
     _alias_hits(w, f, nt, registry, m, utterance_scope)
     _run_hits(w, f, registry, m)
     _manner_hits(w, f, registry, m)

@@ -108,10 +108,6 @@ class Matchers:
         for alias in caps.product_identity_anchors:
             add(alias, AnchorEntry("product_identity", "product_identity", alias))
         self.identity_runs = tuple(tuple(tuple(v.split("/")) for v in run) for run in caps.product_identity_runs)
-        self.robot_refs = frozenset(tuple(v.split("/")) for v in registry.speech_acts.robot_pronouns)
-        # (국산이야 / 외제야: the copula, or the 야 Kiwi reads as a particle, lexicon clauses.alternatives.after_forms)
-        self.copula_particles = frozenset(tuple(v.split("/")) for v in registry.speech_acts.vocatives.copula_read) | frozenset(
-            tuple(v.split("/")) for v in registry.lexicon["clauses"]["alternatives"]["after_forms"])
         for amb in caps.classification_hints.ambiguous_anchors:
             add(amb.term, AnchorEntry("ambiguous", amb.capability_id, amb.term))
         self.anchor_entries = entries

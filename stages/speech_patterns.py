@@ -34,6 +34,12 @@ class Patterns:
         self.fused_endings = dict(voc.fused_endings)
         self.voc_copula_read = tuple(tuple(v.split("/")) for v in voc.copula_read)
 
+    def _voice_stop(self, stop) -> None:
+        """멈춰 / 그만 / 다 꺼: the stop words (which also ask a capability to stop what it does), the off words (a voice
+        stop said alone, no stop of a capability) and the words that may stand beside them."""
+        self.cessation, self.stop_companions = _pairs(stop.words), _pairs(stop.companions)
+        self.stop_words = self.cessation | _pairs(stop.off_words)
+
     def _told_or_quoted(self, lex: SpeechActLexicon) -> None:
         """What makes words told rather than asked: finding out, a command said as what one would say (그러면 ...?)
         unless what follows is supposed (-겠-), what is done at times (-기도 하), an exclamation (오 대박)."""
@@ -42,7 +48,6 @@ class Patterns:
         self.exclamatory, self.how_to_conditionals = _pairs(lex.exclamatory_words), _pairs(lex.how_to_conditionals)
         self.asking_verbs, self.leave_honorific = _pairs(lex.asking_verbs), _pairs(lex.asking_leave.honorifics)
         self.usual_subjects = _pairs(lex.intoned_questions.usual_subjects) if lex.intoned_questions else frozenset()
-        self.clock_counters = _pairs(lex.clock_counters)  # (몇 시까지 해?: a time asked, no criterion)
 
     def __init__(self, lex: SpeechActLexicon):
         pairs = _pairs
@@ -51,7 +56,7 @@ class Patterns:
         self.need_nouns, self.need_verbs = pairs(lex.need_denial.nouns), pairs(lex.need_denial.verbs)
         self.prog_end, self.prog_aux = pairs(lex.progressive.endings), pairs(lex.progressive.auxiliaries)
         self.negators, self.premise = pairs(lex.negators), pairs(lex.premise_endings)
-        self.stop_words, self.stop_companions = pairs(lex.voice_stop.words), pairs(lex.voice_stop.companions)
+        self._voice_stop(lex.voice_stop)
         self.permit_end, self.permit_verb = pairs(lex.permission.endings), pairs(lex.permission.verbs)
         self.need_end, self.need_verb = pairs(lex.necessity.endings), pairs(lex.necessity.verbs)
         self.supposing = self.need_end | {e for e in pairs(lex.permission.endings) if e[1] == "EC"}  # -어야, -어도
@@ -98,9 +103,9 @@ class Patterns:
         self.how_words, self.how_phrases, self.deliberate_end, self.offering = pairs(lex.how_words), _sequences(lex.how_phrases), pairs(lex.deliberation_endings), pairs(lex.offering_benefactives)
         self.how_state = pairs(lex.how_state_verbs)
         self.recall_end, self.recall_pred = pairs(lex.recall_endings), pairs(lex.recall_predicates)
-        self.criterion, self.period_counters = _sequences(lex.criterion_phrases), pairs(lex.period_counters)
-        self.rhetorical_degree = _sequences(lex.rhetorical_degree)
-        self.failing_activities = pairs(lex.failing_activities)
+        self.criterion, self.period_counters, self.clock_counters = (_sequences(lex.criterion_phrases), pairs(lex.period_counters),
+                                                                     pairs(lex.clock_counters))
+        self.rhetorical_degree, self.failing_activities = _sequences(lex.rhetorical_degree), pairs(lex.failing_activities)
         self.telling = pairs(lex.telling_verbs)
         self.explain_words, self.exists = pairs(lex.explanation_words), pairs(lex.existence_verbs)
         self.able_mod, self.able_noun, self.able_verb = (pairs(lex.ability.modifier_endings), pairs(lex.ability.nouns),

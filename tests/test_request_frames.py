@@ -247,7 +247,7 @@ def test_a_goal_said_to_a_person_suggested_or_outside_the_rooms_moves_nothing(ru
 
 @pytest.mark.parametrize("text", ["사진 그만 찍어", "언니사진그만찍어진짜", "스캐닝 그만해", "사진 찍는 거 멈춰", "이제 그만 돌아"])
 def test_asked_to_stop_a_capability_that_cannot_stop_starts_nothing(runner, text):
-    """request_frames cessation: said in the clause of a capability with no stop or off operation, a cessation word
+    """speech_acts voice_stop.words: said in the clause of a capability with no stop or off operation, a stop word
     asks for none of its operations, by any of its words."""
     assert _route(runner, text)[1] == []
 
