@@ -117,6 +117,9 @@ SETS = {
     "blind_v48_fit (the four scored kinds in new voices, 100 each: a 부산/대구 couple, a 강원도 farmer, a texting teenager, a 조선족 caregiver, a hurried home worker, a grandmother hard of hearing, a night-shift nurse, heavy ASR, a parent with a toddler, a gamer; written blind 2026-12-06 session 48, fit part)":
         ROOT / "data/utterances/blind_v48_fit.jsonl",
     "blind_v48_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v48_holdout.jsonl",
+    "blind_v49_fit (the four scored kinds in new voices, 100 each: 전라도 and 제주 speech, a child, a Korean-American mixing English, dictation, a bickering couple, kitchen narration, an online student, a landlord on the phone, subtitles read aloud; written blind 2026-12-06 session 49, fit part)":
+        ROOT / "data/utterances/blind_v49_fit.jsonl",
+    "blind_v49_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v49_holdout.jsonl",
     "requests_v39_fit (requests to the robot with reasons, guards, politeness, dialect, several steps, schedules; written blind 2026-12-05 session 42, fit part)":
         ROOT / "data/utterances/requests_v39_fit.jsonl",
     "requests_v39_holdout (same, never tuned on)": ROOT / "data/utterances/requests_v39_holdout.jsonl",
@@ -170,6 +173,8 @@ SETS = {
     "dqr_holdout_v11 questions (written blind session 47, never tuned on)": ROOT / "data/questions/dqr_holdout_v11.jsonl",
     "dqr_train_v12 questions (written blind session 48, fit set)": ROOT / "data/questions/dqr_train_v12.jsonl",
     "dqr_holdout_v12 questions (written blind session 48, never tuned on)": ROOT / "data/questions/dqr_holdout_v12.jsonl",
+    "dqr_train_v13 questions (written blind session 49, fit set)": ROOT / "data/questions/dqr_train_v13.jsonl",
+    "dqr_holdout_v13 questions (written blind session 49, never tuned on)": ROOT / "data/questions/dqr_holdout_v13.jsonl",
 }
 CORPORA = ROOT.parent / "shared" / "corpora"
 
