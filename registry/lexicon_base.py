@@ -44,6 +44,9 @@ class ScopeQuestion(_Model):
 
     particles: Morphemes
     endings: Morphemes
+    autonomy_runs: list[Morphemes] = []
+    """공기 나빠지면 알아서 풍량 올려 줘?: an adverb of doing it by itself (알아서, 스스로, 자동으로) in a benefactive asked
+    with "?" asks whether the robot does that on its own, whatever the ending; said without "?" it is a request."""
 
 
 class AnswerShape(_Model):

@@ -36,7 +36,8 @@ def segment(nt: NormalizedText, m: Matchers, polar: frozenset[int] = frozenset()
             cuts.append((end, "."))
         elif mo.tag == "EC" and mo.form in m.connective_endings and mo.form not in m.quotatives:
             wish = mo.form in m.conditional_endings and (key(nxt) in p.wish_good or i in asking_leave)
-            if nxt.tag not in m.no_split_before and not wish:
+            adverb = any(i + 1 >= len(run) and [key(x) for x in morphs[i + 1 - len(run):i + 1]] == list(run) for run in p.autonomy)
+            if nxt.tag not in m.no_split_before and not wish and not adverb:  # (알아서 올려 줘: an adverb, no clause)
                 cuts.append((end, mo.form))
         elif mo.tag.startswith("NN") and (mo.form in m.sequence_nouns or mo.form in m.before_nouns) and i > 0 and morphs[i - 1].tag in ("ETM", "ETN"):
             if nxt.tag.startswith("J"):

@@ -12,7 +12,7 @@ from registry.contracts import Agent, Mood, Polarity
 from stages._clauses import ENDS_SENTENCE, VERB_TAGS, ClauseAnalysis
 from stages._matchers import compact
 from stages._addressee import named_subject, person_act, person_purpose, robot_called_after, vocative
-from stages.speech_patterns import (Patterns, asks_by_not_knowing, asks_by_shape, asks_criterion, asks_what_is_usual, ends_intoned, asks_how, asks_leave, awaits_predicate, diagnoses, closed_syllable, complains, confirms, offers, ends_on_a_period,
+from stages.speech_patterns import (Patterns, asks_what_it_does, curious, asks_by_not_knowing, asks_by_shape, asks_criterion, asks_what_is_usual, ends_intoned, asks_how, asks_leave, awaits_predicate, diagnoses, closed_syllable, complains, confirms, offers, ends_on_a_period,
                                     contains, finds_out, follows, happens, key)
 
 Pair = tuple[str, str]
@@ -290,7 +290,7 @@ def _asked_mood(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: Readin
         return "fragment"
     if not c.has_predicate:
         return "state_question" if s.question and f.state_caps else "question" if s.question and c.alternative else "fragment"
-    if (f.wish or final in p.declare_end or f.adjective) and any(k in p.curiosity for k in s.matrix) \
+    if (f.wish or final in p.declare_end or f.adjective) and curious(s.matrix, p) \
             and out.polarity == "affirmative":  # 하나도 안 궁금하거든: not wanting to know asks nothing
         sig.append("curiosity")  # 오늘 날씨 알고 싶어 / 궁금하다: asks to know
         return "question"
@@ -328,12 +328,12 @@ def _asked_knowledge(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: R
         sig.append("ability_denied")  # 노래 같은 건 못 틀어 주지?: whether it can, asked as "it can't, can it?"
         return "knowledge_question"
     asks_itself = "?" in c.text or final in p.question_end and final not in p.intonation_end  # (재 주냐: no mark needed)
-    if s.benefactive and asks_itself and final in p.scope_endings and any(k in p.scope_particles for k in s.matrix):
-        sig.append("asks_scope")  # 포름알데히드도 잡아 줘? / 습도도 재 주냐: whether it does that too, not a request
+    if s.benefactive and (asked := asks_what_it_does(s.ms, s.matrix, final, asks_itself, "?" in c.text, p)):
+        sig.append(asked)  # 습도도 재 주냐 / 나빠지면 알아서 올려 줘?: whether it does that too, or on its own
         return "knowledge_question"
     at = _last_at(s.matrix, final)
-    if (s.benefactive or final in p.asking_request_end) and not offers(s.matrix, final, at, p):
-        return "request"  # (켜 줄까? / 찍어 드릴까요?: the speaker offers: a suggestion of the speaker's own, below)
+    if (s.benefactive or final in p.asking_request_end) and s.question and not offers(s.matrix, final, at, p):
+        return "request"  # (켜 줄까?: the speaker offers, below; 가 주는지 모르겠네: a question not known asks nothing)
     # 시끄러울까? 충분할까?: -ㄹ까 on an adjective wonders how it is, nobody is to act (좋을까 is a wish)
     wonders = at > 0 and s.matrix[at - 1][1].split("-")[0] in ("VA", "XSA") and s.matrix[at - 1] not in p.wish_good
     if final in p.suggest_end and not wonders:

@@ -137,6 +137,26 @@ def _closing_forms(registry: Registry) -> frozenset[str]:
     return frozenset(registry.lexicon.get("closing_connectives", {}).get("forms", []))
 
 
+def _joins(registry: Registry) -> dict[tuple[tuple[str, str], tuple[str, str]], tuple[str, str]]:
+    pair = lambda x: tuple(x.split("/"))  # noqa: E731
+    joins = registry.lexicon["clauses"]["joined_morphemes"]["joins"]
+    return {(pair(a), pair(b)): pair(joined) for a, b, joined in joins}
+
+
+def _joined_endings(morphemes: list[Morpheme], registry: Registry) -> list[Morpheme]:
+    """떨어져도: a word Kiwi reads in two pieces with nothing between (어/EC 도/JX) joined into the one morpheme it reads
+    elsewhere (어도/EC; lexicon clauses.joined_morphemes)."""
+    joins, out = _joins(registry), []
+    for mo in morphemes:
+        before = out[-1] if out else None
+        joined = joins.get(((before.form, before.tag), (mo.form, mo.tag))) if before is not None else None
+        if joined is not None and before.start + before.length == mo.start:
+            out[-1] = before.model_copy(update={"form": joined[0], "tag": joined[1], "length": before.length + mo.length})
+        else:
+            out.append(mo)
+    return out
+
+
 def normalized_text(turn_input: TurnInput, kiwi: Any, registry: Registry) -> NormalizedText:
     """Spacing, symbols and number words normalized; Kiwi morphemes with offsets."""
     original = turn_input.recognized_text
@@ -161,6 +181,7 @@ def normalized_text(turn_input: TurnInput, kiwi: Any, registry: Registry) -> Nor
     closing = {last} if last >= 0 and tokens[last].form in _closing_forms(registry) else set()
     morphemes = [Morpheme(form=t.form, tag="EF" if t.tag == "EC" and (t.form in finals or i in closing) else t.tag,
                           start=t.start, length=t.len, unknown=bool(t.oov)) for i, t in enumerate(tokens)]
+    morphemes = _joined_endings(morphemes, registry)
     for i in range(1, len(morphemes)):  # 으아아아암 / 아야: an ending Kiwi splits off an interjection is the sound
         before, mo = morphemes[i - 1], morphemes[i]
         if before.tag == "IC" and mo.tag.startswith("E") and mo.start <= before.start + before.length:

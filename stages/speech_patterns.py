@@ -85,11 +85,11 @@ class Patterns:
         self.open_question_end, self.indirect_question = pairs(lex.open_question_endings), pairs(lex.indirect_question_endings)
         self._told_or_quoted(lex)
         sq = lex.scope_question
-        self.scope_particles, self.scope_endings = (pairs(sq.particles), pairs(sq.endings)) if sq else (frozenset(), frozenset())
+        self.scope_particles, self.scope_endings, self.autonomy = (pairs(sq.particles), pairs(sq.endings), _sequences(
+            sq.autonomy_runs)) if sq else (frozenset(), frozenset(), ())
         self.intonation_end = pairs(lex.intonation_endings)
         iq = lex.intoned_questions
-        self.feature_nouns = pairs(iq.feature_nouns) if iq else frozenset()
-        self.diagnosis_nouns = pairs(iq.diagnosis_nouns) if iq else frozenset()
+        self.feature_nouns, self.diagnosis_nouns = (pairs(iq.feature_nouns), pairs(iq.diagnosis_nouns)) if iq else (frozenset(), frozenset())
         self.verdict_preds, self.state_aspects = (pairs(iq.verdict_predicates), _sequences(iq.state_aspects)) if iq else (frozenset(), ())
         self.social_ic = pairs(lex.social_interjections)
         self.event_verbs, self.malfunction = pairs(lex.event_verbs), pairs(lex.malfunction_predicates)
@@ -298,6 +298,21 @@ def asks_by_shape(matrix: list[tuple[str, str]], last_pred: tuple[str, str] | No
     # 올라타는데 is read 는/ETM 데/NNB as often as 는데/EC
     premise = any(k in p.premise or (k == ("데", "NNB") and i and ms[i - 1][1] == "ETM") for i, k in enumerate(ms))
     return lemma in p.verdict_preds and premise
+
+
+def curious(matrix: list[tuple[str, str]], p: Patterns) -> bool:
+    """알고 싶어 / 궁금하다: a word of wanting to know (wish.curiosity), not the 알 of the adverb 알아서 (autonomy_runs)."""
+    return any(k in p.curiosity and not any(tuple(matrix[i:i + len(run)]) == run for run in p.autonomy)
+               for i, k in enumerate(matrix))
+
+
+def asks_what_it_does(ms: list[tuple[str, str]], matrix: list[tuple[str, str]], final: tuple[str, str] | None,
+                      asks_itself: bool, marked: bool, p: Patterns) -> str | None:
+    """Of a benefactive asked: whether the robot does that too (포름알데히드도 잡아 줘? / 습도도 재 주냐: scope_question
+    particles and endings) or on its own (나빠지면 알아서 풍량 올려 줘?: autonomy_runs, with "?"); None for a request."""
+    if asks_itself and final in p.scope_endings and any(k in p.scope_particles for k in matrix):
+        return "asks_scope"
+    return "asks_autonomy" if marked and any(contains(ms, run) for run in p.autonomy) else None
 
 
 def asks_what_is_usual(matrix: list[tuple[str, str]], pred_at: int | None, p: Patterns, of_the_product: bool) -> bool:
