@@ -149,6 +149,8 @@ SETS = {
         ROOT / "data/utterances/talk_redteam_v47.jsonl",
     "talk_redteam_v48 (red-team against session 48: stop words after a capability with nothing to stop, X 하지 말고 Y, not knowing aloud, who made the robot, a level with no level, regional words, each both ways; written 2026-12-06 session 48, fit)":
         ROOT / "data/utterances/talk_redteam_v48.jsonl",
+    "talk_redteam_v49 (red-team against session 49: on its own asked with ? and said as a request, -어도 questions and requests, a request form inside a question not known, imperatives quoted with 줘라고, each both ways; written 2026-12-06 session 49, fit)":
+        ROOT / "data/utterances/talk_redteam_v49.jsonl",
     "other_systems_redteam (red-team, fit)": ROOT / "data/utterances/other_systems_redteam.jsonl",
     "requests_redteam (red-team, fit)": ROOT / "data/utterances/requests_redteam.jsonl",
     "experience_boundary": ROOT / "data/utterances/experience_boundary.jsonl",
