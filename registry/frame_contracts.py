@@ -31,6 +31,9 @@ class CapabilityFrame(_Model):
     """Verbs that raise or lower what one of `level_heads` names (소리 좀 올려, 바람 좀 줄여): after it, like a manner."""
     level_heads: list[str] = Field(default_factory=list)
     """The heads a level verb sets (소리, not 목소리: 목소리 좀 낮춰 is said to people: keep your voice down)."""
+    level_goals: Morphemes = Field(default_factory=list)
+    """Goal particles (로/JKB) after a head that is one of the capability's own level words (터보로 해 줘, 강풍으로 돌려)
+    with which the head sets that level whatever verb follows, or none (터보로)."""
     bare_goals: Morphemes = Field(default_factory=list)
     """Goal particles (로/JKB) with which a room said alone (거실로, 안방으로 좀) is this capability's request, its verb
     left out: the room is the frame's goal, in the frame's own case."""

@@ -180,18 +180,20 @@ def _manner_hits(w: _Words, f: _Found, registry: Registry, m: Matchers) -> None:
     """A head noun of a capability and, later in the clause, one of its manners in the -게 form (화면 쪼매 어둡게
     해라), one of its level verbs (소리 좀 올려) or one of its due runs (필터 갈 때 됐어): the capability's frame in any
     wording, when no alias of it was found."""
-    for cap_id, heads, manners, level_verbs, level_heads, due in m.manner_frames:
+    for cap_id, heads, manners, level_verbs, level_heads, due, goals in m.manner_frames:
         if any(h.capability_id == cap_id for h in f.caps):
             continue
+        levels = registry.capability_by_id[cap_id].level_words
         for i, mo in enumerate(w.morphs):
             at = w.offsets[i]
-            if mo.tag != "NNG" or mo.form not in heads or at < 0:
+            if mo.tag not in ("NNG", "NNP") or mo.form not in heads or at < 0:  # (시끄러워도 터보/NNP로)
                 continue
             within = [h for h in f.caps if h.position <= at < h.position + len(compact(h.surface))]
             if any(h.via != "ambiguous" for h in within):
                 continue  # the noun is part of another capability's word; an ambiguous one (공기) gives way
             taken = not within and any(s <= at < e for s, e in f.taken)  # (a manual topic's 필터 still asks when due)
-            j = next((j for j in range(i + 1, len(w.morphs)) if not taken and (
+            goal = mo.form in levels and i + 1 < len(w.morphs) and (w.morphs[i + 1].form, w.morphs[i + 1].tag) in goals
+            j = i + 1 if goal and not taken else next((j for j in range(i + 1, len(w.morphs)) if not taken and (
                 _manner_at(w.morphs, j, manners, m) or (mo.form in level_heads and (w.morphs[j].form, w.morphs[j].tag) in level_verbs))
                       or _due_at(w.morphs, j, due)), None)
             if j is None:

@@ -167,10 +167,12 @@ class Matchers:
         self.manner_frames = tuple(
             (cap_id, frozenset(f.heads), frozenset(tuple(v.split("/")) for v in f.manners),  # type: ignore[misc]
              frozenset(tuple(v.split("/")) for v in f.level_verbs), frozenset(f.level_heads),  # type: ignore[misc]
-             tuple(tuple(tuple(x.split("/", 1)) for x in run.split("+")) for run in f.due_runs))
+             tuple(tuple(tuple(x.split("/", 1)) for x in run.split("+")) for run in f.due_runs),
+             frozenset(tuple(v.split("/")) for v in f.level_goals))  # type: ignore[misc]
             for cap_id, f in registry.frames.capabilities.items() if f.heads and (f.manners or f.due_runs))
-        """(capability, head nouns, manner adjectives, level verbs, the heads they set, due runs): 화면 ... 어둡게 sets
-        the brightness, 소리 좀 올려 the volume, 필터 갈 때 됐어 asks the filter's state (request_frames heads)."""
+        """(capability, head nouns, manner adjectives, level verbs, the heads they set, due runs, level goals): 화면 ...
+        어둡게 sets the brightness, 소리 좀 올려 the volume, 필터 갈 때 됐어 asks the filter's state, 터보로 해 줘 the fan
+        (request_frames heads)."""
 
         self.bare_goals = {tuple(v.split("/")): cap_id for cap_id, f in registry.frames.capabilities.items() for v in f.bare_goals}
         """Goal particle -> the capability a room said alone with it asks for, its verb left out (거실로: request_frames)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from stages._clauses import ClauseAnalysis, in_order
 from stages.clause_reading import Reading
-from stages.speech_patterns import Patterns, key
+from stages.speech_patterns import Patterns, contains, key
 
 SUPPOSED = "supposed_by_condition"
 """The signal of a question asked under a condition: what would be then, not the robot's state now."""
@@ -14,13 +14,14 @@ SUPPOSED = "supposed_by_condition"
 def supposed_by_a_condition(clauses: list[ClauseAnalysis], per: list[Reading], p: Patterns) -> None:
     """터보로 돌리면 배터리 금방 닳아?: a question right after a condition asks what would be then, not what the robot's
     state is now (a request after one is still a guarded request: 나쁘면 알려 줘). A condition of being asked
-    (speech_acts asking_verbs: 어느 방에 있는지 물어보면 알려 줘?) makes a question after it ask how the robot
+    (speech_acts asking_verbs: 어느 방에 있는지 물어보면 알려 줘?), or of being told something (a quotative: 사진 찍어
+    줘라고 하면 찍어 줘?), makes a question after it ask how the robot
     answers then: a question about the robot, not a request to tell it now."""
     order = in_order(clauses)
     for before, i in zip(order, order[1:]):
         if clauses[before].role != "guard":
             continue
-        asked = any(key(m) in p.asking_verbs for m in clauses[before].morphemes)
+        asked = any(key(m) in p.asking_verbs or key(m) in p.quotatives for m in clauses[before].morphemes)
         asking = per[i].mood in ("state_question", "question") or (per[i].mood == "request" and "?" in clauses[i].text + clauses[i].connective)
         if asked and asking:
             per[i].mood = "knowledge_question"
@@ -50,3 +51,18 @@ def one_question_of_alternatives(clauses: list[ClauseAnalysis], per: list[Readin
                 if per[j].mood != "knowledge_question":
                     per[j].mood = "knowledge_question"
                     per[j].signals.append("alternative_of_a_knowledge_question")
+
+
+def asked_on_its_own(clauses: list[ClauseAnalysis], per: list[Reading], p: Patterns) -> None:
+    """알아서 안방 가서 청정해 줘?: an adverb of doing it on its own (scope_question autonomy_runs) in a clause joined to
+    a request asked with "?" asks whether the robot does that, as it does in the request's own clause."""
+    order, start = in_order(clauses), 0
+    for n, i in enumerate(order):
+        c = clauses[i]
+        if not (per[i].final or c.connective in (".", "?", "!") or n == len(order) - 1):
+            continue
+        before, start = order[start:n], n + 1
+        if per[i].mood == "request" and "?" in c.text + c.connective and any(
+                contains([key(m) for m in clauses[j].morphemes], run) for j in before for run in p.autonomy):
+            per[i].mood = "knowledge_question"
+            per[i].signals.append("asks_autonomy")

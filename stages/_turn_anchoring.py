@@ -48,7 +48,7 @@ def _carried_heads(clauses: list[ClauseAnalysis], registry: Registry, m: Matcher
         if before.role in ("guard", "temporal") or c.capabilities or c.unsupported or c.rooms or any(mo.tag.startswith(("NN", "NP", "SL")) for mo in c.morphemes):
             continue
         said = {mo.form for mo in before.morphemes if mo.tag == "NNG"}
-        for cap_id, heads, manners, level_verbs, level_heads, _ in m.manner_frames:
+        for cap_id, heads, manners, level_verbs, level_heads, _, _ in m.manner_frames:
             head = next((h for h in heads if h in said), None)
             if head is None:
                 continue

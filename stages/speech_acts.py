@@ -16,7 +16,7 @@ from stages._calls import called_after_the_request, called_at_the_end, called_fi
 from stages._anchoring import bare_directions
 from stages._turn_anchoring import analyse
 from stages._clauses import ENDS_SENTENCE, QUESTION_MOODS, ClauseAnalysis, in_order, last_said, only_modifiers, thing_named
-from stages._suppositions import SUPPOSED, one_question_of_alternatives, supposed_by_a_condition, supposes
+from stages._suppositions import SUPPOSED, asked_on_its_own, one_question_of_alternatives, supposed_by_a_condition, supposes
 from stages._owners import a_rooms_purifier, owned_by_other_thing, owner_named_at_the_end, owner_played_nearby, owner_said_before
 from stages._matchers import matchers_for
 from stages.clause_reading import Reading, cut_off_word, read_clause
@@ -398,6 +398,7 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: Normal
     called_first(clause_candidates, per, p, registry.speech_acts)
     directions = {i for i in bare_directions(clause_candidates, normalized_text, matchers_for(registry))  # 떠 와 (not 들고 왔어,
                   if per[i].mood == "request" and not per[i].past and per[i].agent == "robot"}            # 쐬고 올게: they tell)
+    asked_on_its_own(clause_candidates, per, p)
     _spread_over_sentences(clause_candidates, per, p, directions)
     called_at_the_end(clause_candidates, per, p)
     retracted(clause_candidates, per, matchers_for(registry).retraction)

@@ -56,3 +56,70 @@ def test_an_imperative_quoted_with_eo_rago_is_quoted(runner):
     record = _route(runner, "안방 청정해 줘라고만 해도 안방까지 알아서 가나요")
     assert actions(record) == [] and record.family == "DQR", (record.family, actions(record))
     assert any(s.startswith("quotative:") for s in record.evidence.clauses[0].speech_act.signals)
+
+
+def test_on_its_own_in_a_clause_joined_to_the_request_asked_is_asked_too(runner):
+    record = _route(runner, "알아서 거실 가서 청정해 줘?")
+    assert record.family == "DQR" and actions(record) == [], (record.family, actions(record))
+    assert _route(runner, "알아서 거실 가서 청정해 줘").family == "ODL"
+
+
+@pytest.mark.parametrize("text", ["되는지 모르겠지만 풍량 강으로 해 줘", "뭔지 모르겠는데 공기 상태 좀 확인해 줘"])
+def test_not_knowing_that_the_clause_goes_on_from_leaves_the_request(runner, text):
+    assert _route(runner, text).family == "ODL", text
+
+
+def test_a_request_after_a_condition_of_being_told_asks_how_it_answers(runner):
+    record = _route(runner, "거실 가 줘라고 하면 가 줘?")
+    assert record.family == "DQR" and actions(record) == [], (record.family, actions(record))
+
+
+@pytest.mark.parametrize("text, level", [
+    ("터보로 해 줘", 4), ("강풍으로 바꿔 줘", 3), ("약풍으로 해 줘", 1), ("미풍으로 틀어 줘", 1), ("시끄러워도 터보로 돌려 줘", 4),
+])
+def test_a_level_word_said_as_the_goal_sets_the_fan(runner, text, level):
+    record = _route(runner, text)
+    assert [(a[0], a[1], a[2].get("level")) for a in actions(record)] == [("fan_speed", "level", level)], (text, actions(record))
+
+
+@pytest.mark.parametrize("text", ["우리 차 터보로 바꿨어", "강풍으로 창문이 깨졌대", "선풍기 터보로 돌려 줘", "터보로 돌리면 배터리 얼마나 가?"])
+def test_a_level_word_of_something_else_or_asked_about_sets_nothing(runner, text):
+    assert actions(_route(runner, text)) == [], text
+
+
+@pytest.mark.parametrize("text, family", [
+    ("거실 가 줍서게", "ODL"),                        # 제주 -ㅂ서: -세요
+    ("이거 어떵 쓰는 거우꽈", "DQR"),                  # 어떵: 어떻게
+    ("충전대로 혼자 가 주는지 몰르겄어유", "DQR"),      # 몰르겄어유: 모르겠어요
+])
+def test_regional_forms_read_as_the_standard_words(runner, text, family):
+    record = _route(runner, text)
+    assert record.family == family, (text, record.family)
+    assert (actions(record) != []) == (family == "ODL"), (text, actions(record))
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("바람 좀 세게 해 줘, 터보로", [("fan_speed", "level", {"level": 4})]),     # the level said after refines it
+    ("볼륨 올려 줘, 10으로", [("sound_volume", "level", {"level": 10})]),
+])
+def test_a_setting_said_again_without_a_verb_refines_the_one_asked(runner, text, expected):
+    assert [(a[0], a[1], a[2]) for a in actions(_route(runner, text))] == expected, text
+
+
+def test_two_settings_asked_are_two_steps(runner):
+    got = [(a[0], a[1]) for a in actions(_route(runner, "바람 세게 해 줘 그리고 볼륨 10으로 해 줘"))]
+    assert got == [("fan_speed", "level"), ("sound_volume", "level")], got
+
+
+@pytest.mark.parametrize("text, family", [
+    ("turbo로 돌리면 battery 얼마나 가?", "DQR"),      # English nouns inside Korean read as the loanwords
+    ("night mode 켜 두면 turbo 안 돼?", "DQR"),
+])
+def test_english_nouns_inside_korean_read_as_the_registry_words(runner, text, family):
+    record = _route(runner, text)
+    assert record.family == family and actions(record) == [], (text, record.family, actions(record))
+    assert "터보" in record.evidence.normalized_text
+
+
+def test_a_caller_named_in_regional_speech_is_somebody_else(runner):
+    assert actions(_route(runner, "어멍 거실로 혼저 옵서")) == []
