@@ -411,12 +411,12 @@ def awaits_predicate(morphemes: list, connective: str) -> bool:
 
 def asks_by_not_knowing(ms: list[tuple[str, str]], p: Patterns) -> bool:
     """전원 버튼이 어디 있는지 모르겠네: not knowing what an embedded question asks (wish.not_knowing after one of
-    indirect_question_endings, particles between aside) asks it; 몰라 alone asks nothing, and neither does a not knowing
+    indirect_question_endings, particles and adverbs between aside) asks it; 몰라 alone asks nothing, and neither does a not knowing
     that the clause goes on from (되는지 모르겠지만 강으로 해 줘: what it goes on to is said)."""
     for i, k in enumerate(ms):
         goes_on = any(not x[1].startswith(("E", "S", "J", "VX")) for x in ms[i + 1:])
         if k in p.not_knowing and not goes_on and not any(x[1] == "ETM" for x in ms[i + 1:i + 3]):  # (모르는 사람)
-            before = [x for x in ms[:i] if not x[1].startswith(("J", "S"))]
+            before = [x for x in ms[:i] if not x[1].startswith(("J", "S", "MAG"))]  # (재 주는 건지 잘 모르겠네)
             if before and before[-1] in p.indirect_question:
                 return True
     return False
