@@ -91,6 +91,7 @@ def test_a_level_word_of_something_else_or_asked_about_sets_nothing(runner, text
     ("거실 가 줍서게", "ODL"),                        # 제주 -ㅂ서: -세요
     ("이거 어떵 쓰는 거우꽈", "DQR"),                  # 어떵: 어떻게
     ("충전대로 혼자 가 주는지 몰르겄어유", "DQR"),      # 몰르겄어유: 모르겠어요
+    ("풍냥 강으로 해 줘", "ODL"),                      # a recognizer's spelling of 풍량 (spelling_variants)
 ])
 def test_regional_forms_read_as_the_standard_words(runner, text, family):
     record = _route(runner, text)
