@@ -124,3 +124,12 @@ def test_english_nouns_inside_korean_read_as_the_registry_words(runner, text, fa
 
 def test_a_caller_named_in_regional_speech_is_somebody_else(runner):
     assert actions(_route(runner, "어멍 거실로 혼저 옵서")) == []
+
+
+@pytest.mark.parametrize("text", ["고정청정 하고 있어?", "스캐닝 하고 있는 거야?", "지금 공기 정화하고 있는 거여"])
+def test_whether_a_way_of_purifying_is_running_asks_its_state(runner, text):
+    assert [(a[0], a[1]) for a in actions(_route(runner, text))] == [("air_clean_operation", "check")], text
+
+
+def test_another_purifier_running_is_told_not_asked(runner):
+    assert actions(_route(runner, "옆집 청정기 고정청정 중이래")) == []
