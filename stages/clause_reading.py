@@ -332,7 +332,7 @@ def _asked_knowledge(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: R
         sig.append(asked)  # 습도도 재 주냐 / 나빠지면 알아서 올려 줘?: whether it does that too, or on its own
         return "knowledge_question"
     at = _last_at(s.matrix, final)
-    if (s.benefactive or final in p.asking_request_end) and not offers(s.matrix, final, at, p):
+    if (s.benefactive or final in p.asking_request_end) and not offers(s.matrix, final, at, p) and not s.asks_word:
         return "request" if s.question else "knowledge_question"  # (켜 줄까?: an offer, below; 가 주는지 모르겠네: whether it does)
     # 시끄러울까? 충분할까?: -ㄹ까 on an adjective wonders how it is, nobody is to act (좋을까 is a wish)
     wonders = at > 0 and s.matrix[at - 1][1].split("-")[0] in ("VA", "XSA") and s.matrix[at - 1] not in p.wish_good

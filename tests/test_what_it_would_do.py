@@ -133,3 +133,9 @@ def test_whether_a_way_of_purifying_is_running_asks_its_state(runner, text):
 
 def test_another_purifier_running_is_told_not_asked(runner):
     assert actions(_route(runner, "옆집 청정기 고정청정 중이래")) == []
+
+
+@pytest.mark.parametrize("text", ["집 전체 청정 하면 방마다 몇 분씩 해 줘?", "언제 청정해 줘?"])
+def test_a_request_form_that_asks_a_question_word_asks_it(runner, text):
+    record = _route(runner, text)
+    assert record.family == "DQR" and actions(record) == [], (text, record.family, actions(record))
