@@ -3,8 +3,6 @@ signals that lit it. No axis picks a family: the planner weighs them."""
 
 from __future__ import annotations
 
-from itertools import groupby
-
 from registry.contracts import Clause, EvidenceAxis, HistoryEvidence, LearnedEvidence, NormalizedText, PreclassifierHints
 from registry.loader import Registry
 from stages._across_clauses import anchored, close_for_a_person, cross_clause_axes, how_to_schedule, quiet_premises, quiet_reasons, supposed_only, without_quieted_reports
@@ -12,6 +10,7 @@ from stages._asked_about import about_the_robot, asks_the_hearers_mind, calls_a_
 from stages._clauses import ENDS_SENTENCE, QUESTION_MOODS, ClauseAnalysis, qualifies_a_noun, schedule_of_another_thing
 from stages.ngram_model import LEARNED_PREFIX
 from stages.licensing import FRAMELESS, OTHER_THINGS_PART, SLIP, TOPIC_ALONE
+from stages._fragments import Axes as _Axes, fragment_axes
 from stages._matchers import Matchers, matchers_for, weather_state_of
 from stages._silence import hesitation_only, silent_clauses
 from stages.speech_patterns import owned_by_robot, patterns
@@ -40,29 +39,6 @@ def _fills_missing_slot(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers
 _TALK_MOODS = ("statement", "exclamation", "wish")
 _WORLD_QUESTION_MOODS = ("question", "knowledge_question", "state_question", "suggestion")
 """Moods that ask about a world event (its -ㄹ까 asks if it will happen: rain proposes nothing); one told of is talk."""
-_WHOLE_MOODS = ("statement", "exclamation", "wish", "question", "knowledge_question", "state_question", "suggestion")
-
-
-class _Axes:
-    """Evidence axes being lit for one clause: the strongest strength per axis and every signal that lit it."""
-
-    def __init__(self) -> None:
-        self.lit_axes: dict[str, tuple[float, list[str]]] = {}
-
-    def __contains__(self, name: str) -> bool:
-        return name in self.lit_axes
-
-    def __call__(self, name: str, strength: float, *signals: str) -> None:
-        if strength <= 0:
-            return
-        old = self.lit_axes.get(name, (0.0, []))
-        self.lit_axes[name] = (max(old[0], min(1.0, strength)), old[1] + [s for s in signals if s])
-
-    def drop(self, name: str) -> None:
-        self.lit_axes.pop(name, None)
-
-    def axes(self) -> dict[str, EvidenceAxis]:
-        return {name: EvidenceAxis(strength=round(s, 3), signals=sig) for name, (s, sig) in self.lit_axes.items()}
 
 
 _SCHEDULE_KINDS = ("sch_alarm", "sch_timer", "sch_reminder")
@@ -256,90 +232,6 @@ def _said(c: ClauseAnalysis) -> list[str]:
     return [x for x in c.mentions if not x.endswith((":spelled_by_syllables", f":{SLIP}", f":{TOPIC_ALONE}")) and x not in unframed]
 
 
-def _complete(c: ClauseAnalysis) -> bool:
-    """나 이제 잘게 / 밥은 묵었나: Kiwi tags some sentence endings EC; the speech act knows the sentence is whole."""
-    return c.has_final_ending or (c.act is not None and c.has_predicate and c.act.mood in _WHOLE_MOODS
-                                  and "joined_predicate" not in c.act.signals and c.connective in ENDS_SENTENCE)
-
-
-SHARD_RUN = 3
-"""One-syllable words in a row that read as a word spelled out by syllables (청 정 해 줘); two are plain Korean
-(너도 잠 자?, 꿈 같은 거 꿔?)."""
-
-
-def _recalling(c: ClauseAnalysis, p) -> bool:
-    """뭐였더라 / 이거 어떻게 하는 거였더라 / 그 뭐였지: a question word, a copula (or 그렇다) right before a recall
-    ending (speech_acts recall_endings), and nothing named: the speaker searches for a word and has not found it."""
-    ms = [(mo.form, mo.tag) for mo in c.morphemes if not mo.tag.startswith("S")]
-    ends = len(ms) >= 2 and ms[-1] in p.recall_end and any(k in p.recall_pred for k in ms[-3:-1])
-    return ends and any(k in p.question_words for k in ms) and not any(t in _TARGET_TAGS for _, t in ms)
-
-
-def _manner_before(morphs: list, i: int, m: Matchers) -> bool:
-    """뚝 해라 / 조용히 해: an adverb right before the verb is what to do, unless it softens, hurries or points (똑같이)."""
-    return i > 0 and morphs[i - 1].tag == "MAG" and morphs[i - 1].form not in m.not_manners
-
-
-def _fragment_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers) -> None:
-    """How fragmentary a clause with no scope at all looks, and whether it reads as a title or a whole sentence."""
-    complete = _complete(c)
-    fragment, signals = 0.45, ["no_anchor"]
-    if not c.has_predicate:
-        fragment += 0.3
-        signals.append("no_predicate")
-    elif not complete and c.index == 0 and not c.connective:
-        fragment += 0.25  # (a clause its connective ending joins to the next one is not left open)
-        signals.append("no_final_ending")
-    foreign = sum(1 for t in c.morpheme_tags if t in ("SL", "SH", "UN", "SW", "SO"))
-    if foreign and foreign >= len(c.morpheme_tags) / 2:
-        fragment += 0.25
-        signals.append("foreign_or_unknown")
-    if len(c.compact) <= 2:
-        fragment += 0.2
-        signals.append("very_short")
-    words = c.text.split()
-    single = [len(w.strip("?.!,")) == 1 for w in words]
-    run = max((len(list(g)) for one, g in groupby(single) if one), default=0)
-    if len(words) >= 3 and sum(single) >= 0.6 * len(words) and run >= SHARD_RUN:
-        fragment += 0.4
-        signals.append("syllable_shards")
-    if c.compact.strip("?.!,") in (m.fillers | m.acknowledgements):
-        fragment = 1.0
-        signals.append("filler_only")
-    if c.bound_forms_only:
-        fragment = 1.0
-        signals.append("bound_forms_only")
-        lit("is_sentence_tail", 1.0, c.compact)  # 는 / 더라고요: a fragment by mechanism, not by wording
-    # 해리포터 / 손흥민: a name Kiwi knows; 브 르 브므 / 치익 치직: a guess for a word it has never seen names nothing; 민지야 calls
-    proper = not c.has_predicate and "NNP" in c.morpheme_tags and "JKV" not in c.morpheme_tags and not any(mo.unknown for mo in c.morphemes)
-    # "드래곤 길들이기": a noun phrase closed by a nominalizer, with no sentence ending, reads as a name
-    nominalized = (not c.has_final_ending and c.morpheme_tags[-1:] == ["ETN"]
-                   and sum(1 for t in c.morpheme_tags if t.startswith("NN")) >= 1)
-    if (proper or nominalized) and len(c.compact) >= 3:
-        lit("looks_title_like", 0.8, "proper_noun_phrase" if proper else "nominalized_phrase")
-        fragment -= 0.2
-    # 이거 켜 줘 / 켜 줘 / 그렇게 좀 해 주세요: "this", or nothing named, as what a request acts on asks back
-    asks = c.act is not None and c.act.asks_for_an_act
-    named = any(t in _TARGET_TAGS and (nxt is None or f"{nxt.form}/{nxt.tag}" not in m.not_targets_after)  # (아까처럼 해 줘:
-                for t, nxt in zip(c.morpheme_tags, [*c.morphemes[1:], None]))  # compared; 1 번만 해 봐: counted, no target
-    targetless = asks and not named and not c.rooms and any(
-        (mo.form, mo.tag) in m.device_verbs and not _manner_before(c.morphemes, i, m) for i, mo in enumerate(c.morphemes))
-    recalling = _recalling(c, m.speech)  # 뭐였더라: a word searched for and not found is as broken as a cut-off one
-    vague_request = asks and bool(c.cues.get("vague")) or targetless or recalling
-    if targetless or recalling:
-        signals.append("no_target" if targetless else "recalling")
-        fragment = max(fragment, 0.85) if recalling else fragment
-    if c.has_predicate and complete and not foreign and "syllable_shards" not in signals and not vague_request:
-        lit("has_coherent_conversation_purpose", 0.8, "complete_sentence")
-        fragment = min(fragment, 0.3)
-    if c.act is not None and "interjections" in c.act.signals:
-        lit("has_coherent_conversation_purpose", 0.8, "interjections")  # 헐 대박: a whole exclamation
-        fragment = min(fragment, 0.3)
-    if c.times.strength and not c.has_predicate:
-        signals.append("time_fragment")
-    lit("looks_fragmentary", fragment, *signals)
-
-
 def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, registry: Registry) -> dict[str, EvidenceAxis]:
     lit = _Axes()
     if c.index and c.act is not None and "vocalization" in c.act.signals:
@@ -355,7 +247,7 @@ def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, regis
     if c.has_proper_noun and (cues.get("question") or cues.get("check")) and not anchored(c):
         lit("has_public_entity_question", 1.0, "proper_noun_question")
     if not any_scope and not cues.get("reply_shape") and c.role not in ("guard", "temporal"):
-        _fragment_axes(c, lit, m)
+        fragment_axes(c, lit, m)
     if history.active_schedule_workflow:
         lit("has_active_schedule_workflow", 1.0, "voice_context.slot_state")
         filled = _fills_missing_slot(c, history, m, registry)
@@ -376,8 +268,6 @@ def _merge_axes(per_clause: list[dict[str, EvidenceAxis]]) -> dict[str, Evidence
 
 _SHAPING_TAGS = ("VV", "VX", "XSV")
 """A verb gives a broken turn a sentence's shape: something was asked, only its target is missing."""
-_TARGET_TAGS = ("NNG", "NNP", "NR", "SN", "SL", "XR")
-"""What a request may act on: a noun, a number, a foreign word (not a pronoun: 뭐 좀 해 봐 names nothing)."""
 _CONTENT_TAGS = ("NNG", "NNP", "SL", "SN", "NR", "VV", "VA", "XSV", "XR")
 """Morphemes that carry content; a turn with none (아 그 뭐였지, 에 그니까 그게) has nothing to clarify."""
 _BROKEN_OFF = ("trailing_off", "trails_off", "cut_off_stem", "cut_off_word")

@@ -139,3 +139,9 @@ def test_another_purifier_running_is_told_not_asked(runner):
 def test_a_request_form_that_asks_a_question_word_asks_it(runner, text):
     record = _route(runner, text)
     assert record.family == "DQR" and actions(record) == [], (text, record.family, actions(record))
+
+
+def test_english_said_inside_korean_talk_is_another_language_not_breakage(runner):
+    record = _route(runner, "My mom 은 맨날 fan 을 turbo 로 켜 놓고 자, I don't get it")
+    assert record.family == "DEF" and actions(record) == [], (record.family, actions(record))
+    assert _route(runner, "브 르 브므").family == "STT_NULL"  # (syllables of no language stay broken)
