@@ -86,8 +86,7 @@ def read_clause(c: ClauseAnalysis, p: Patterns, paired: tuple[str, ...] = ()) ->
     mood = _asked_mood(c, s, f, p, out)
     if mood is None:
         mood = _told_mood(c, s, f, p, out, negator, progressive, thing_subject)
-    if s.final:
-        out.signals.append(f"final:{s.final[0]}/{s.final[1]}")
+    out.signals.extend([f"final:{s.final[0]}/{s.final[1]}"] if s.final else [])
     out.mood = mood
     return out
 
@@ -186,7 +185,8 @@ def _tense(s: _Shape, p: Patterns, out: Reading) -> bool:
     갔다가 / 들렀다 ... 와: a past form inside the sentence sequences actions; only the final predicate narrates."""
     matrix = s.matrix
     last_verb = max((i for i, k in enumerate(matrix) if k[1] in VERB_TAGS and k[1] != "VX"), default=-1)
-    if (any(k in p.past for k in matrix[last_verb + 1:]) or (s.final in p.retrospective and not s.asks_word)) and out.final:
+    told = out.final or bool(matrix) and matrix[-1] in p.past  # (거실로 갔: a past the turn stops on, no ending after it)
+    if (any(k in p.past for k in matrix[last_verb + 1:]) or (s.final in p.retrospective and not s.asks_word)) and told:
         out.past = True
         out.signals.append("past_tense")
         tail = matrix[last_verb + 1:]

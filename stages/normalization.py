@@ -144,14 +144,16 @@ def _joins(registry: Registry) -> dict[tuple[tuple[str, str], tuple[str, str]], 
 
 
 def _joined_endings(morphemes: list[Morpheme], registry: Registry) -> list[Morpheme]:
-    """떨어져도: a word Kiwi reads in two pieces with nothing between (어/EC 도/JX) joined into the one morpheme it reads
-    elsewhere (어도/EC; lexicon clauses.joined_morphemes)."""
+    """떨어져도 / 갔: a word Kiwi reads in two pieces with nothing between (어/EC 도/JX; 어/EF and a dangling coda ᆻ)
+    joined into the one morpheme it is (어도/EC; 었/EP, a past with no ending after it; lexicon
+    clauses.joined_morphemes). A coda shares its syllable with the ending before it."""
     joins, out = _joins(registry), []
     for mo in morphemes:
         before = out[-1] if out else None
         joined = joins.get(((before.form, before.tag), (mo.form, mo.tag))) if before is not None else None
-        if joined is not None and before.start + before.length == mo.start:
-            out[-1] = before.model_copy(update={"form": joined[0], "tag": joined[1], "length": before.length + mo.length})
+        if joined is not None and before.start <= mo.start <= before.start + before.length:
+            end = max(before.start + before.length, mo.start + mo.length)
+            out[-1] = before.model_copy(update={"form": joined[0], "tag": joined[1], "length": end - before.start})
         else:
             out.append(mo)
     return out

@@ -145,3 +145,11 @@ def test_english_said_inside_korean_talk_is_another_language_not_breakage(runner
     record = _route(runner, "My mom 은 맨날 fan 을 turbo 로 켜 놓고 자, I don't get it")
     assert record.family == "DEF" and actions(record) == [], (record.family, actions(record))
     assert _route(runner, "브 르 브므").family == "STT_NULL"  # (syllables of no language stay broken)
+
+
+@pytest.mark.parametrize("text", ["거실로 갔", "청정했", "사진 찍었"])
+def test_a_past_the_turn_stops_on_is_told_not_asked(runner, text):
+    """Kiwi reads 갔 as 가 + the ending 어 + a dangling coda; joined it is the past, never a bare 가 asked."""
+    record = _route(runner, text)
+    assert actions(record) == [], (text, actions(record))
+    assert record.evidence.clauses[-1].speech_act.past, text
