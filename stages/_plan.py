@@ -146,12 +146,12 @@ def build_device_steps(b: _Builder, clauses: list[ClauseAnalysis], registry: Reg
                 args["room_name"] = registry.room_by_id[rooms[-1]].canonical_name
             if b.steps and b.steps[-1].action == Action(capability_id=cap.capability_id, operation_id=hit.operation_id, arguments=args):
                 continue  # "충전대 가서 충전해", "찍어도 되는지 물어보고 된다 하면 찍어": one action said twice is one step
-            last = b.steps[-1] if b.steps else None
-            if last is not None and last.action is not None and cap.kind == "settings" and not c.has_predicate \
-                    and (last.action.capability_id, last.action.operation_id) == (cap.capability_id, hit.operation_id):
-                b.steps[-1] = last.model_copy(update={"action": last.action.model_copy(update={"arguments": args})})
-                continue  # 바람 세게 해 줘, 터보로: a setting said again without a verb refines the one asked
             unset = next((op.unset(args) for op in cap.operations if op.operation_id == hit.operation_id), None)
+            last = b.steps[-1].action if b.steps else None
+            if last is not None and unset is None and cap.kind == "settings" and not c.has_predicate \
+                    and (last.capability_id, last.operation_id) == (cap.capability_id, hit.operation_id):
+                b.steps[-1] = b.steps[-1].model_copy(update={"action": last.model_copy(update={"arguments": args})})
+                continue  # 바람 세게 해 줘, 터보로: a setting said again without a verb refines the one asked
             if unset is not None:
                 b.unset.append(unset)
                 continue

@@ -9,7 +9,7 @@ from __future__ import annotations
 from registry.contracts import Morpheme, NormalizedText
 from stages._clauses import PREDICATE_TAGS
 from stages._matchers import Matchers, compact
-from stages.speech_patterns import key, leave_negators
+from stages.speech_patterns import key, leave_negators, run_at
 
 
 CLOSING_MARKS = ("SF", "SP", "SE")
@@ -21,7 +21,8 @@ def segment(nt: NormalizedText, m: Matchers, polar: frozenset[int] = frozenset()
     morphs = nt.morphemes
     # 갔으면 좋겠어 / 해 주면 안 돼: a conditional ending before a wish's 좋다, or one that asks leave, is one clause
     p = m.speech
-    asking_leave = {i - 1 for i in leave_negators([key(mo) for mo in morphs], p)}
+    keys = [key(mo) for mo in morphs]
+    asking_leave = {i - 1 for i in leave_negators(keys, p)}
     cuts: list[tuple[int, str]] = []
     skip: dict[int, int] = {}  # a cut -> where the next clause starts (after a conjunction of alternatives)
     for i, mo in enumerate(morphs[:-1]):
@@ -36,7 +37,7 @@ def segment(nt: NormalizedText, m: Matchers, polar: frozenset[int] = frozenset()
             cuts.append((end, "."))
         elif mo.tag == "EC" and mo.form in m.connective_endings and mo.form not in m.quotatives:
             wish = mo.form in m.conditional_endings and (key(nxt) in p.wish_good or i in asking_leave)
-            adverb = any(i + 1 >= len(run) and [key(x) for x in morphs[i + 1 - len(run):i + 1]] == list(run) for run in p.autonomy)
+            adverb = any(run_at(keys, i + 1 - len(run), run) for run in p.autonomy)
             if nxt.tag not in m.no_split_before and not wish and not adverb:  # (알아서 올려 줘: an adverb, no clause)
                 cuts.append((end, mo.form))
         elif mo.tag.startswith("NN") and (mo.form in m.sequence_nouns or mo.form in m.before_nouns) and i > 0 and morphs[i - 1].tag in ("ETM", "ETN"):

@@ -137,6 +137,7 @@ def _closing_forms(registry: Registry) -> frozenset[str]:
     return frozenset(registry.lexicon.get("closing_connectives", {}).get("forms", []))
 
 
+@lru_cache(maxsize=8)
 def _joins(registry: Registry) -> dict[tuple[tuple[str, str], tuple[str, str]], tuple[str, str]]:
     pair = lambda x: tuple(x.split("/"))  # noqa: E731
     joins = registry.lexicon["clauses"]["joined_morphemes"]["joins"]

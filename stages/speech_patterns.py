@@ -180,13 +180,14 @@ def asks_leave(ms: list[tuple[str, str]], p: "Patterns") -> int | None:
     return next(iter(leave_negators(ms, p)), None)
 
 
+def run_at(ms: list[tuple[str, str]], i: int, seq: tuple[tuple[str, str], ...]) -> bool:
+    """Whether `seq` runs in the morphemes from position i (compared first morpheme first: most runs start nowhere)."""
+    return bool(seq) and 0 <= i <= len(ms) - len(seq) and ms[i] == seq[0] and tuple(ms[i:i + len(seq)]) == seq
+
+
 def contains(ms: list[tuple[str, str]], seq: tuple[tuple[str, str], ...]) -> bool:
     """Whether the morphemes hold `seq` as a contiguous run."""
-    n = len(seq)
-    if not n:
-        return False
-    first = seq[0]  # (compare the first morpheme before slicing: most runs never start in a clause)
-    return any(ms[i] == first and tuple(ms[i:i + n]) == seq for i in range(len(ms) - n + 1))
+    return any(run_at(ms, i, seq) for i in range(len(ms) - len(seq) + 1))
 
 
 def follows(ms: list[tuple[str, str]], first: frozenset, then: frozenset, within: int = 3) -> int | None:
@@ -302,8 +303,7 @@ def asks_by_shape(matrix: list[tuple[str, str]], last_pred: tuple[str, str] | No
 
 def curious(matrix: list[tuple[str, str]], p: Patterns) -> bool:
     """알고 싶어 / 궁금하다: a word of wanting to know (wish.curiosity), not the 알 of the adverb 알아서 (autonomy_runs)."""
-    return any(k in p.curiosity and not any(tuple(matrix[i:i + len(run)]) == run for run in p.autonomy)
-               for i, k in enumerate(matrix))
+    return any(k in p.curiosity and not any(run_at(matrix, i, run) for run in p.autonomy) for i, k in enumerate(matrix))
 
 
 def asks_what_it_does(ms: list[tuple[str, str]], matrix: list[tuple[str, str]], final: tuple[str, str] | None,
@@ -414,9 +414,10 @@ def asks_by_not_knowing(ms: list[tuple[str, str]], p: Patterns) -> bool:
     indirect_question_endings, particles and adverbs between aside) asks it; 몰라 alone asks nothing, and neither does a not knowing
     that the clause goes on from (되는지 모르겠지만 강으로 해 줘: what it goes on to is said)."""
     for i, k in enumerate(ms):
-        goes_on = any(not x[1].startswith(("E", "S", "J", "VX")) for x in ms[i + 1:])
-        if k in p.not_knowing and not goes_on and not any(x[1] == "ETM" for x in ms[i + 1:i + 3]):  # (모르는 사람)
-            before = [x for x in ms[:i] if not x[1].startswith(("J", "S", "MAG"))]  # (재 주는 건지 잘 모르겠네)
-            if before and before[-1] in p.indirect_question:
-                return True
+        if k not in p.not_knowing or any(not x[1].startswith(("E", "S", "J", "VX")) for x in ms[i + 1:]) \
+                or any(x[1] == "ETM" for x in ms[i + 1:i + 3]):
+            continue  # (되는지 모르겠지만 강으로 해 줘: the clause goes on; 누군지도 모르는 사람: a modifier)
+        before = [x for x in ms[:i] if not x[1].startswith(("J", "S", "MAG"))]  # (재 주는 건지 잘 모르겠네)
+        if before and before[-1] in p.indirect_question:
+            return True
     return False
