@@ -120,6 +120,9 @@ SETS = {
     "blind_v49_fit (the four scored kinds in new voices, 100 each: 전라도 and 제주 speech, a child, a Korean-American mixing English, dictation, a bickering couple, kitchen narration, an online student, a landlord on the phone, subtitles read aloud; written blind 2026-12-06 session 49, fit part)":
         ROOT / "data/utterances/blind_v49_fit.jsonl",
     "blind_v49_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v49_holdout.jsonl",
+    "blind_v50_fit (the four scored kinds in new voices, 100 each: 충청도 speech, a grandmother with fillers, teenage slang, talk to pets and babies, a scolding parent, YouTube and sports voices, a Korean lesson, movers, texts read aloud; other assistants' wake words; written blind 2026-12-06 session 50, fit part)":
+        ROOT / "data/utterances/blind_v50_fit.jsonl",
+    "blind_v50_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v50_holdout.jsonl",
     "requests_v39_fit (requests to the robot with reasons, guards, politeness, dialect, several steps, schedules; written blind 2026-12-05 session 42, fit part)":
         ROOT / "data/utterances/requests_v39_fit.jsonl",
     "requests_v39_holdout (same, never tuned on)": ROOT / "data/utterances/requests_v39_holdout.jsonl",
