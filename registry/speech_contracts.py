@@ -158,8 +158,10 @@ class SpeechActLexicon(_Model):
     prohibitive: Prohibitive
     exclusion: Exclusion
     prohibition_spreads_over: Morphemes
-    means: Means
     """거실 가서 청정하지 마: a prohibition reaches back over these connectives to the clause before."""
+    reason_spreads_over: Morphemes = Field(default_factory=list)
+    """에어컨 끄고 잘 거니까: a reason (premise_endings) reaches back over these connectives to the clause before."""
+    means: Means
     negators: Morphemes
     need_denial: NeedDenial
     permission: Permission

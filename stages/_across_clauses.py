@@ -43,8 +43,9 @@ def cross_clause_axes(clause_analyses: list[ClauseAnalysis], normalized_text: No
                       history_evidence: HistoryEvidence, axes: dict[str, EvidenceAxis], registry: Registry) -> None:
     """Axes whose question, condition or delay and the device word they concern sit in different clauses."""
     # "나이트 모드 켜면 뭐가 달라져?": the ability question and its anchor may sit in different clauses
-    asked = [cue for c in clause_analyses for cue in c.cues.get("capability_question", [])
-             if not (c.act is not None and (c.act.asks_for_an_act or c.act.mood == "state_question" or "curiosity" in c.act.signals))]
+    asked = [cue for c in clause_analyses for cue in c.cues.get("capability_question", [])  # (늦어도 괜찮으니까: a reason)
+             if not (c.act is not None and (c.act.asks_for_an_act or c.act.mood == "state_question"
+                                            or "curiosity" in c.act.signals or "reason_before_request" in c.act.signals))]
     any_anchor = any(anchored(c) for c in clause_analyses)
     if asked and any_anchor and "has_capability_question" not in axes:
         axes["has_capability_question"] = EvidenceAxis(strength=1.0, signals=asked[:2])
@@ -141,7 +142,8 @@ def quiet_reasons(clause_analyses: list[ClauseAnalysis], per_clause: list[dict[s
                  and (c.rooms or x.split(":", 1)[0] not in moves)]
         if not _beside_the_request(c) and (
                 act is None or c.capabilities or act.mood not in ("statement", "exclamation") or (act.reported and not other)
-                or any(s.startswith("vocative") for s in act.signals) or (not other and named and not owned)):
+                or any(s.startswith("vocative") for s in act.signals)
+                or (not other and named and not owned and "reason_before_request" not in act.signals)):
             merged.append(axes)
             continue
         quieted = [a for a in (*_REMARK_AXES, *_REPORT_AXES) if a in axes]  # (화면이 너무 눈부셔, 밝기 낮춰: why, no report)

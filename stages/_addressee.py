@@ -216,7 +216,8 @@ def agent_carried(clauses: list[ClauseAnalysis], per: list["Reading"], order: li
         called = any(s.startswith("vocative:") for s in prev.signals) and not call_set_aside(clauses[prev_i], prev)
         asked = here.mood == "request" and any(key(m) in p.benefactive for m in clauses[i].morphemes[-3:])
         joined = clauses[prev_i].role == "action" and not prev.final and not asked and not (  # 내가 끌게, 너는 바꿔: the
-            prev.agent == "user" and any(s.startswith("robot_subject:") for s in here.signals))  # hearer is set apart
+            prev.agent == "user" and any(s.startswith("robot_subject:") for s in here.signals)) and (  # hearer is set apart
+            "reason_before_request" not in prev.signals)  # (나 잘 거니까 나이트 모드 켜 줘: the reason's subject only)
         if prev.agent != "robot" and here.agent == "robot" and (called or joined) and not robot_named(prev, here, p) \
                 and not any(s.startswith(("robot_vocative", "benefactive")) for s in here.signals):
             here.agent = prev.agent

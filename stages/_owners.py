@@ -103,7 +103,9 @@ def owner_said_before(clauses: list[ClauseAnalysis], per: list[Reading], lex: Sp
         bare = not c.capabilities and not any(m.tag.startswith(("NN", "NP", "SL")) for m in c.morphemes)
         shared = bool(c.capabilities) and all(h.capability_id in carried for h in c.capabilities) and not c.rooms \
             and per[before].mood in ("statement", "exclamation") and not per[before].past
-        if r.mood == "request" and r.target_owner is None and (bare or (shared and thing_as_subject(clauses[before], lex))):
+        mine = any(s.startswith("robot_subject:") for s in r.signals)  # (디스코드 소리랑 겹치니까 너 볼륨 0으로 해)
+        if r.mood == "request" and r.target_owner is None and not mine and (
+                bare or (shared and thing_as_subject(clauses[before], lex))):
             owner = per[before].target_owner or thing_named(clauses[before], lex)
             if owner is not None:
                 r.target_owner = owner

@@ -39,7 +39,8 @@ def segment(nt: NormalizedText, m: Matchers, polar: frozenset[int] = frozenset()
             wish = mo.form in m.conditional_endings and (key(nxt) in p.wish_good or i in asking_leave)
             adverb = any(run_at(keys, i + 1 - len(run), run) for run in p.autonomy)
             if nxt.tag not in m.no_split_before and not wish and not adverb:  # (알아서 올려 줘: an adverb, no clause)
-                cuts.append((end, mo.form))
+                attached = nxt.tag.startswith("J") and nxt.start == end  # (자니까요, 하고는: the particle ends it)
+                cuts.append((nxt.start + nxt.length if attached else end, mo.form))
         elif mo.tag.startswith("NN") and (mo.form in m.sequence_nouns or mo.form in m.before_nouns) and i > 0 and morphs[i - 1].tag in ("ETM", "ETN"):
             if nxt.tag.startswith("J"):
                 end = nxt.start + nxt.length
@@ -159,6 +160,23 @@ def _calls_next(morphs: list[Morpheme], j: int) -> bool:
     while j + len(word) < len(morphs) and morphs[j + len(word)].start == word[-1].start + word[-1].length:
         word.append(morphs[j + len(word)])
     return word[-1].tag == "JKV"
+
+
+def taken_back_at_the_end(morphs: list[Morpheme], m: Matchers) -> bool:
+    """주방 청정 아 아니: a clause whose words end, after a space, on a word that takes back what was said (lexicon
+    clauses.retraction_cues: an interjection of no, or any of them after fillers), with no ending before it to cut a
+    clause of its own."""
+    forms, fillers = m.retraction
+    words = [i for i, x in enumerate(morphs) if not x.tag.startswith(("S", "E"))]
+    k = len(words)
+    while k > 0 and key(morphs[words[k - 1]]) in fillers | forms:
+        k -= 1
+    if k == 0 or k == len(words):
+        return False
+    first, tail = morphs[words[k]], [key(morphs[i]) for i in words[k:]]
+    said = [w for w in tail if w not in fillers]
+    spaced = first.start > morphs[words[k] - 1].start + morphs[words[k] - 1].length
+    return spaced and len(said) == 1 and said[0] in forms and (said[0][1] == "IC" or len(tail) > 1)
 
 
 def _runs_on(morphs: list[Morpheme], i: int, m: Matchers) -> bool:

@@ -65,7 +65,8 @@ def _anchor_axes(c: ClauseAnalysis, lit: _Axes, history: HistoryEvidence, regist
     # a surface "돼/수 있" is no capability question when the clause asks for an act or a state (배터리 어떻게 돼?),
     # nor when it is the asker's to know (배터리 얼마나 남았는지 알 수 있을까?: curiosity asks the state itself)
     asks_robot = c.act is not None and (c.act.asks_for_an_act or c.act.mood == "state_question" or "curiosity" in c.act.signals)
-    if cues.get("capability_question") and anchored(c) and not asks_robot:
+    reason = c.act is not None and "reason_before_request" in c.act.signals  # (자야 되니까 ...: a reason asks nothing)
+    if cues.get("capability_question") and anchored(c) and not asks_robot and not reason:
         lit("has_capability_question", 1.0, *cues["capability_question"][:2])
     if c.identity:
         lit("has_product_identity_anchor", 1.0, "identity")

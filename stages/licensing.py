@@ -16,6 +16,7 @@ from registry.loader import Registry
 from stages._asked_about import asks_of_another_thing
 from stages._clauses import ClauseAnalysis, thing_before, thing_named
 from stages._matchers import compact, matchers_for, public_place_of
+from stages._segments import taken_back_at_the_end
 from stages.speech_patterns import final_predicate, governing_predicate, key, patterns
 
 
@@ -80,14 +81,13 @@ def _frame_mismatch(hit, c: ClauseAnalysis, registry: Registry) -> str | None:
             return "subject:" + morphs[j].form  # 약국 어디야: the question is about the pharmacy
     if hit.via == "lemma" and frame is not None and frame.objects:
         at = next((i for i, mo in enumerate(morphs) if mo.form == hit.surface), None)
-        if at is None:
-            return None
-        j = at - 1
+        j = at - 1 if at is not None else -1  # (the word not found as a morpheme: nothing to check)
         while j >= 0 and morphs[j].tag in ("MAG", "JX", "JKO", "MM"):
             j -= 1
-        if j >= 0 and morphs[j].tag in ("NNG", "NNP", "NP", "SN", "NR") and morphs[j].form not in frame.objects:
-            return "object:" + morphs[j].form
-        if at + 1 < len(morphs) and morphs[at + 1].tag in ("ETM", "ETN"):
+        counted = j > 0 and morphs[j].tag == "NNB" and morphs[j - 1].tag in ("SN", "NR", "MM")  # (1위 찍고: a rank)
+        if j >= 0 and (morphs[j].tag in ("NNG", "NNP", "NP", "SN", "NR") or counted) and morphs[j].form not in frame.objects:
+            return "object:" + morphs[j].form  # (a counter the frame counts by is one of its objects: 한 장, 두 바퀴)
+        if at is not None and at + 1 < len(morphs) and morphs[at + 1].tag in ("ETM", "ETN"):
             return "modifier"  # 찍은 사진: the verb describes a noun, nobody asks for it
     return None
 
@@ -392,11 +392,11 @@ def license_clauses(clauses: list[ClauseAnalysis], acts: list[SpeechAct], regist
     out: list[ClauseAnalysis] = []
     for i, (c, act) in enumerate(zip(clauses, acts)):
         kept, mentions = [], []
-        event = _world_event(c, registry)
-        offered = _subjects_offered(c, out)
+        event, offered = _world_event(c, registry), _subjects_offered(c, out)
+        ends_taken_back = taken_back_at_the_end(c.morphemes, matchers_for(registry))  # (주방 청정 아 아니)
         for hit in c.capabilities:
             reason = "retracted" if i < retracted_before else _licensed(hit, c, act, requested, registry, event)
-            reason = reason or offered.get(hit.capability_id)
+            reason = reason or ("retracted" if ends_taken_back else None) or offered.get(hit.capability_id)
             owner = _state_of(reason, hit, c, registry)
             if owner is not None:  # 필터 지금 몇 프로 남았어요: the quantity asked is the filter's, not the battery's
                 hit, reason = owner, _licensed(owner, c, act, requested, registry, event)

@@ -155,6 +155,13 @@ _REMARK_TAGS = frozenset({"VCP", "VCN", "VA", "VA-I", "VA-R", "XSA"})
 `final_predicate` gives for 탁하 is its root."""
 
 
+def _gives_a_reason(c: ClauseAnalysis, here: Reading, governing: Reading, after_reason: bool, p: Patterns) -> bool:
+    """에어컨 켰으니까 (너는 바람 약으로 해 줘) / 에어컨 끄고 잘 거니까 (...): a clause ending in a premise (premise_endings),
+    or joined on (reason_spreads_over) to one that does, gives the reason of its sentence; it asks for nothing."""
+    return here.mood in ("fragment", "request", "statement") and governing.mood != "fragment" and (
+        (c.connective, "EC") in p.premise or (after_reason and c.connective in p.reason_spreads))
+
+
 def _spread_over_sentences(clauses: list[ClauseAnalysis], per: list[Reading], p: Patterns, directions: set[int]) -> None:
     """A clause joined to what follows by a connective takes the mood, time and voice of its sentence's last
     clause (not a bare direction, 물 좀 떠 | 와: the act before it governs); a person named as subject stays the
@@ -164,6 +171,7 @@ def _spread_over_sentences(clauses: list[ClauseAnalysis], per: list[Reading], p:
     goal: str | None = None  # the governing act when the robot cannot do it
     governing_has_words = False
     governing_remark = False  # the governing clause states something (a copula or an adjective): 시간이다, 춥다
+    reason = False  # the clause after this one gives a reason (premise_endings)
     for i in reversed(order):
         here, c = per[i], clauses[i]
         if i in directions:
@@ -178,6 +186,7 @@ def _spread_over_sentences(clauses: list[ClauseAnalysis], per: list[Reading], p:
             governing_has_words = bool(c.capabilities or c.rooms)
             last = final_predicate(c, p)
             governing_remark = last is not None and c.morphemes[last[0]].tag in _REMARK_TAGS
+            reason = False
             continue
         if governing is None or c.role != "action":
             continue
@@ -188,14 +197,16 @@ def _spread_over_sentences(clauses: list[ClauseAnalysis], per: list[Reading], p:
             here.signals.append(f"means_of:{goal}")
         elif not by_means:
             goal = None  # -고 starts an act of its own
+        after_reason, reason = reason, False
         if governing.cut_off:
             here.mood, here.cut_off = "fragment", True  # 거실로 가서 공: the sentence it leads into was cut off
             here.signals.append("cut_off:from_sentence")
         elif (here.mood == "request" and governing.mood == "statement" and c.connective in p.bare_connectives
               and governing_remark and not governing.past and not governing.reported):
             here.signals.append("request_before_remark")  # 티비 좀 켜 봐 (9시 뉴스 할 시간이다): a reason, not a sequel
-        elif (here.mood == "request" and governing.mood == "request" and c.connective in p.bare_connectives
-              and len(c.morphemes) >= 2 and c.morphemes[-1].tag == "EC" and c.morphemes[-2].tag.startswith(("VA", "XSA"))):
+        elif (reason := _gives_a_reason(c, here, governing, after_reason, p)) or (
+                here.mood == "request" and governing.mood == "request" and c.connective in p.bare_connectives
+                and len(c.morphemes) >= 2 and c.morphemes[-1].tag == "EC" and c.morphemes[-2].tag.startswith(("VA", "XSA"))):
             here.mood = "statement"  # 거실 공기가 탁해 (청정 좀 해 줘): an adjective bids nothing, it tells the reason
             here.signals.append("reason_before_request")
         elif (here.mood in ("fragment", "request") and governing.mood != "fragment") or (
@@ -211,17 +222,22 @@ def _spread_over_sentences(clauses: list[ClauseAnalysis], per: list[Reading], p:
                 r.signals.append("deliberation")
         elif "joined_predicate" in here.signals and not governing_has_words:
             here.mood = "fragment"  # joined on to a fragment that asks for nothing: no command chain
-        if here.agent == "robot" and any(s.startswith("person_act:") for s in governing.signals):
-            here.agent = "third_person"  # 밝기를 최대로 올린 뒤 저장을 누르세요: the acts of one sentence have one doer
-            here.signals.append("agent:from_sentence")
-        for flag in ("reported", "past"):
-            if getattr(governing, flag) and not getattr(here, flag):
-                setattr(here, flag, True)
-                here.signals.append(f"{flag}:from_sentence")
-        if governing.polarity == "prohibited" and c.connective in p.spreads:
-            here.polarity = "prohibited"
-            here.signals.append("prohibited:from_sentence")
+        _carry_from_sentence(c, here, governing, p)
     agent_carried(clauses, per, order, p)
+
+
+def _carry_from_sentence(c: ClauseAnalysis, here: Reading, governing: Reading, p: Patterns) -> None:
+    """The doer, the voice (reported), the time (past) and a prohibition that a clause takes from its sentence."""
+    if here.agent == "robot" and any(s.startswith("person_act:") for s in governing.signals):
+        here.agent = "third_person"  # 밝기를 최대로 올린 뒤 저장을 누르세요: the acts of one sentence have one doer
+        here.signals.append("agent:from_sentence")
+    for flag in ("reported", "past"):
+        if getattr(governing, flag) and not getattr(here, flag):
+            setattr(here, flag, True)
+            here.signals.append(f"{flag}:from_sentence")
+    if governing.polarity == "prohibited" and c.connective in p.spreads:
+        here.polarity = "prohibited"
+        here.signals.append("prohibited:from_sentence")
 
 
 def _answers_somebody(clauses: list[ClauseAnalysis], per: list[Reading], p: Patterns) -> None:

@@ -115,10 +115,10 @@ class Patterns:
         self.quote_marks = tuple(lex.quote_marks)
         pp = lex.person_purposes
         self.purpose_conn, self.person_purpose_verbs = (pairs(pp.connectives), pairs(pp.verbs)) if pp else (frozenset(), frozenset())
-        self.purpose_motions = frozenset(pp.motions) if pp else frozenset()
-        self.purpose_motion_capability = pp.motion_capability if pp else ""
+        self.purpose_motions, self.purpose_motion_capability = (frozenset(pp.motions), pp.motion_capability) if pp else (frozenset(), "")
         self.answer_shapes = tuple((_sequences(shape.cues), tuple(shape.marks)) for shape in lex.answer_shapes)
-        self.spreads = frozenset(k[0] for k in pairs(lex.prohibition_spreads_over))
+        self.spreads, self.reason_spreads = (frozenset(k[0] for k in pairs(lex.prohibition_spreads_over)),
+                                             frozenset(k[0] for k in pairs(lex.reason_spreads_over)))
 
 
 def _sequences(phrases: list[list[str]]) -> tuple[tuple[tuple[str, ...], ...], ...]:

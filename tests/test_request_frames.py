@@ -299,3 +299,16 @@ def test_a_range_asked_up_to_a_counted_number_asks_the_manual_not_the_state(runn
     counter (speech_acts clock_counters: 세무서 몇 시까지 해?) stays a time asked."""
     record, caps = _route(runner, text)
     assert record.family == family and caps == expected
+
+
+@pytest.mark.parametrize("text", ["1위 찍어 봐", "이번엔 꼭 1위 찍어라", "3등 찍고 와"])
+def test_a_number_counted_by_a_word_not_of_the_frame_is_no_object_of_it(runner, text):
+    """1위 찍고 (reach first place): a counter after a number is the verb's object like a noun; a rank is none of
+    the photo's objects (request_frames objects), so nothing is taken."""
+    assert _route(runner, text)[1] == []
+
+
+@pytest.mark.parametrize("text,cap", [("사진 한 장 찍어 줘", "request_consent"), ("한 장 찍어 줘", "request_consent"),
+                                      ("두 바퀴 돌아 줘", "rotate_in_place")])
+def test_a_counter_the_frame_counts_by_keeps_the_request(runner, text, cap):
+    assert _route(runner, text)[1][0][0] == cap

@@ -396,6 +396,19 @@ def test_a_request_taken_back_in_the_same_turn_does_nothing(runner, text):
     assert _caps(runner, text)[1] == []
 
 
+@pytest.mark.parametrize("text", ["주방 청정 아 아니", "거실로 가 줘 아 아니", "주방 가 아 아니"])
+def test_a_request_taken_back_at_its_end_with_no_ending_before_does_nothing(runner, text):
+    """lexicon clauses.retraction_cues said last after a space, with no ending to cut a clause: the words before are
+    taken back all the same, and the turn is asked again."""
+    record, caps = _caps(runner, text)
+    assert caps == [] and record.family == "STT_NULL", (text, record.family, caps)
+
+
+def test_a_no_inside_the_request_or_a_correction_is_no_retraction(runner):
+    assert _caps(runner, "청정 아니고 사진 찍어 줘")[1] != []
+    assert _caps(runner, "거실 청정 아 아니 안방")[1] != []  # a room after the no corrects
+
+
 def test_a_request_after_the_retraction_or_a_no_before_it_still_acts(runner):
     caps = [cap for cap, _ in _caps(runner, "청정해 줘. 아 아니다, 사진 찍어 줘")[1]]
     assert "take_photo" in caps and "selected_room_clean" not in caps
