@@ -123,6 +123,8 @@ SETS = {
     "blind_v50_fit (the four scored kinds in new voices, 100 each: 충청도 speech, a grandmother with fillers, teenage slang, talk to pets and babies, a scolding parent, YouTube and sports voices, a Korean lesson, movers, texts read aloud; other assistants' wake words; written blind 2026-12-06 session 50, fit part)":
         ROOT / "data/utterances/blind_v50_fit.jsonl",
     "blind_v50_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v50_holdout.jsonl",
+    "talk_redteam_v50 (red-team against session 50: reasons before requests, words taking a request back at the end, counters before 찍다 and 돌다; written blind 2026-12-06, fit)":
+        ROOT / "data/utterances/talk_redteam_v50.jsonl",
     "requests_v39_fit (requests to the robot with reasons, guards, politeness, dialect, several steps, schedules; written blind 2026-12-05 session 42, fit part)":
         ROOT / "data/utterances/requests_v39_fit.jsonl",
     "requests_v39_holdout (same, never tuned on)": ROOT / "data/utterances/requests_v39_holdout.jsonl",
