@@ -140,8 +140,12 @@ def quiet_reasons(clause_analyses: list[ClauseAnalysis], per_clause: list[dict[s
         # 여행 갔다 왔더니: a verb of motion with no room names no device word)
         named = [x for x in c.mentions if not x.endswith(":past") and x.split(":", 1)[0] not in carried
                  and (c.rooms or x.split(":", 1)[0] not in moves)]
+        # (엄마가 터보로 해 줘라고 하셨어 터보로 해 줘: the words quoted are the very request the turn makes; relayed)
+        quoted = [x.split(":", 1)[0] for x in c.mentions if x.endswith(":quoted")]
+        relayed = bool(quoted) and all(q in carried for q in quoted)
         if not _beside_the_request(c) and (
-                act is None or c.capabilities or act.mood not in ("statement", "exclamation") or (act.reported and not other)
+                act is None or c.capabilities or act.mood not in ("statement", "exclamation")
+                or (act.reported and not other and not relayed)
                 or any(s.startswith("vocative") for s in act.signals)
                 or (not other and named and not owned and "reason_before_request" not in act.signals)):
             merged.append(axes)

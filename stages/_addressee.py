@@ -217,7 +217,8 @@ def agent_carried(clauses: list[ClauseAnalysis], per: list["Reading"], order: li
         asked = here.mood == "request" and any(key(m) in p.benefactive for m in clauses[i].morphemes[-3:])
         joined = clauses[prev_i].role == "action" and not prev.final and not asked and not (  # 내가 끌게, 너는 바꿔: the
             prev.agent == "user" and any(s.startswith("robot_subject:") for s in here.signals)) and (  # hearer is set apart
-            "reason_before_request" not in prev.signals)  # (나 잘 거니까 나이트 모드 켜 줘: the reason's subject only)
+            "reason_before_request" not in prev.signals and not prev.reported)  # (나 잘 거니까 ..., 애가 ... 하잖아 ...:
+        # the subject of a reason or of words reported is theirs only)
         if prev.agent != "robot" and here.agent == "robot" and (called or joined) and not robot_named(prev, here, p) \
                 and not any(s.startswith(("robot_vocative", "benefactive")) for s in here.signals):
             here.agent = prev.agent

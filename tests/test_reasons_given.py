@@ -41,3 +41,21 @@ def test_the_request_after_a_reason_is_still_read(runner, text, category):
     record = _route(runner, text)
     assert record.family == "UNS" and category in record.unsupported_categories, (text, record.family)
     assert actions(record) == []
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("엄마가 터보로 해 줘라고 하셨어 터보로 해 줘", ["fan_speed.level"]),
+    ("볼륨 3으로 해 줘라고 했는데 못 들었나 보네 볼륨 3으로 해 줘", ["sound_volume.level"]),
+    ("애가 충전하러 가 줘라고 하잖아 충전하러 가", ["return_to_station.start"]),
+])
+def test_a_request_relayed_after_quoting_it_acts(runner, text, expected):
+    """The words quoted are the very request the turn then makes: the quote is its reason, not talk that outweighs it,
+    and the subject of the words reported is not the doer of the request after them."""
+    record = _route(runner, text)
+    got = [f"{cap}.{op}" for cap, op, _, _ in actions(record)]
+    assert record.family == "ODL" and got == expected, (text, record.family, got)
+
+
+@pytest.mark.parametrize("text", ["엄마가 터보로 해 줘라고 하셨어", "엄마가 거실 가라고 했어 안방 가 있을게"])
+def test_a_request_only_quoted_or_not_relayed_to_the_robot_does_nothing(runner, text):
+    assert actions(_route(runner, text)) == []
