@@ -119,6 +119,8 @@ def retracted(clauses: list[ClauseAnalysis], per: list[Reading], cues: tuple[fro
             if per[i].mood == "request":
                 per[i].mood, per[i].cut_off = "fragment", True
                 per[i].signals.append("retracted")
+        if any("retracted" in per[i].signals for i in order[:n]):
+            per[j].signals.append("takes_back")  # (아 아니다: no talk of its own, the request is asked again)
         return
 
 

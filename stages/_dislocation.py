@@ -17,7 +17,7 @@ _MARK_TAGS = ("SF", "SP", "SS", "SE", "SO", "SW")
 _Word = tuple[str, list[str], list[str]]
 
 
-def _words(text: str, tokens: list[Any]) -> list[_Word]:
+def words_with_tags(text: str, tokens: list[Any]) -> list[_Word]:
     """(word, the tags of its morphemes, their forms) for every space-separated word, marks left out (one pass: Kiwi
     gives the tokens in text order)."""
     out, at, k = [], 0, 0
@@ -64,7 +64,7 @@ def afterthought_first(text: str, tokens: list[Any], lex: dict | None) -> str | 
     last = next((t.tag for t in reversed(tokens) if t.tag not in _MARK_TAGS), None)
     if not lex or last not in lex["closing_tags"]:
         return None  # most turns end on their predicate: nothing to look at
-    words = _words(text, tokens)
+    words = words_with_tags(text, tokens)
     start = _afterthought_start(words, lex)
     if start is None:
         return None

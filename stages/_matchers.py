@@ -272,6 +272,8 @@ class Matchers:
         retract = clauses["retraction_cues"]
         self.retraction = (frozenset(tuple(x.split("/")) for x in retract["forms"]), frozenset(tuple(x.split("/")) for x in retract["fillers"]))
         """A clause opening with one of these (fillers aside) takes back the requests before it (청정해 아니 잠깐만)."""
+        self.corrections = frozenset(tuple(x.split("/")) for x in retract.get("corrections", []))
+        """The no that corrects what follows it (볼륨 5로 아 아니 8로: stages._self_repair), not 잠깐 (for a moment)."""
         alt = clauses["alternatives"]
         self.alternatives = (tuple(tuple(tuple(x.split("/")) for x in seq) for seq in alt["conjunctions"]),
                              frozenset(alt["after_tags"]), frozenset(tuple(x.split("/")) for x in alt["after_forms"]))

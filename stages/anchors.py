@@ -99,7 +99,8 @@ def _public_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers, registry: Registry)
     frg_strength = 1.0 if cues.get("frg_scope") or weather else (0.8 if c.outdoor_dust else 0.0)  # 낼 춥나?: a forecast
     # 사진 찍 / 화면 밝: a predicate cut off before its ending is the same broken turn; so is a vocalization (흐음)
     broken = next((s.split(":")[0] for s in (c.act.signals if c.act is not None else [])
-                   if s.startswith(("cut_off_stem:", "cut_off_word:", "cut_off:from_sentence", "vocalization", "trails_off"))), None)
+                   if s.startswith(("cut_off_stem:", "cut_off_word:", "cut_off:from_sentence", "vocalization", "trails_off",
+                                    "retracted"))), None)  # (사진 찍어 줘 아 아니다: asked, then taken back: ask again)
     broken = broken or next(("syllable_shards" for x in c.mentions if x.endswith(":spelled_by_syllables")), None)
     if trailing or broken:
         frg_strength *= 0.3
@@ -212,6 +213,8 @@ def _act_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: bool)
     _question_axes(c, lit, registry, trailing)
     if act.mood == "stop":
         lit("is_voice_stop", 1.0, *act.signals[:1])
+    if "takes_back" in act.signals:
+        return  # 아 아니다 after a request: it takes the request back, it is no talk
     if (act.mood in _TALK_MOODS and (c.has_predicate or "interjections" in act.signals) or asks_the_hearers_mind(c, registry)) \
             and "has_device_problem_report" not in lit and "has_device_malfunction_report" not in lit:
         lit("has_talk_shape", 1.0, act.mood, *act.signals[:2])
@@ -230,7 +233,8 @@ def _unframed(c: ClauseAnalysis) -> list[str]:
 def _said(c: ClauseAnalysis) -> list[str]:
     """Unlicensed device words talked about: not those nobody said (spelled, a slip's repair), nor bare topics (배터리)."""
     unframed = _unframed(c)
-    return [x for x in c.mentions if not x.endswith((":spelled_by_syllables", f":{SLIP}", f":{TOPIC_ALONE}")) and x not in unframed]
+    return [x for x in c.mentions if not x.endswith((":spelled_by_syllables", f":{SLIP}", f":{TOPIC_ALONE}", ":retracted"))
+            and x not in unframed]  # (사진 찍어 줘 아 아니다: a request taken back is no talk of the photo)
 
 
 def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, registry: Registry) -> dict[str, EvidenceAxis]:

@@ -387,8 +387,8 @@ def license_clauses(clauses: list[ClauseAnalysis], acts: list[SpeechAct], regist
     # 오케이 구글 불 꺼 그리고 로봇 너는 청정해: what another assistant is asked is not the robot's to refuse
     robot_asked = any(a.agent == "robot" and a.asks_for_an_act and a.polarity == "affirmative" for c, a in zip(clauses, acts)
                       if c.role == "action" and (c.capabilities or c.unsupported))
-    # 안방으로 가. 아 아니다, 취소: what was asked before a retraction is taken back (a request after it still counts)
-    retracted_before = max((i for i, c in enumerate(clauses) if i and _retracts(c, registry)), default=0)
+    # 안방으로 가. 아 아니다, 취소: a retraction takes back what was asked before it (깔아 주면 돼 after a condition: no)
+    retracted_before = max((i for i, c in enumerate(clauses) if i and clauses[i - 1].role != "guard" and _retracts(c, registry)), default=0)
     out: list[ClauseAnalysis] = []
     for i, (c, act) in enumerate(zip(clauses, acts)):
         kept, mentions = [], []

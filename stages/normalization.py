@@ -13,6 +13,7 @@ from registry.contracts import Morpheme, NormalizedText, TurnInput
 from registry.loader import Registry
 from stages._dislocation import afterthought_first
 from stages._numbers import converter_for
+from stages._self_repair import self_repaired
 
 MAX_CHARS = 400
 """Longer input is cut: a voice turn is never this long, and the tail cannot add safety."""
@@ -177,6 +178,9 @@ def normalized_text(turn_input: TurnInput, kiwi: Any, registry: Registry) -> Nor
     moved = afterthought_first(text, tokens, registry.lexicon.get("afterthoughts"))  # 빨리 와 거실로 -> 빨리 거실로 와
     if moved is not None:
         text, tokens = moved, kiwi.tokenize(moved)
+    repaired = self_repaired(text, tokens, registry)  # 주방 청정 아 아니 안방 -> 안방 청정
+    if repaired is not None:
+        text, tokens = repaired, kiwi.tokenize(repaired)
     spelled = _spelled_verbs(text, tokens, registry)
     if spelled:
         tokens = kiwi.tokenize(text, pretokenized=spelled)

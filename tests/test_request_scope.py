@@ -404,6 +404,20 @@ def test_a_request_taken_back_at_its_end_with_no_ending_before_does_nothing(runn
     assert caps == [] and record.family == "STT_NULL", (text, record.family, caps)
 
 
+@pytest.mark.parametrize("text", ["사진 찍어 줘 아 아니다", "풍량 강으로 해 줘 아 아니야", "안방으로 가. 아 아니다, 취소"])
+def test_a_request_taken_back_is_asked_again_not_talked_about(runner, text):
+    """The words that take a request back are no talk of their own, and the request taken back is no talk of its
+    device word either: what the speaker wants is asked again (STT_NULL), nothing is done."""
+    record, caps = _caps(runner, text)
+    assert caps == [] and record.family == "STT_NULL", (text, record.family)
+
+
+def test_enough_said_after_a_condition_takes_nothing_back(runner):
+    """돼 / 되겠다 after -면 says what is enough (깔아 주면 돼), not 됐어 (never mind)."""
+    record, _ = _caps(runner, "냉장고에 붙일 메모 저녁에 애들 오면 거실 청정 켜 놓고 창문 닫기 이렇게 쓰면 되겠다")
+    assert record.family == "DEF"
+
+
 def test_a_no_inside_the_request_or_a_correction_is_no_retraction(runner):
     assert _caps(runner, "청정 아니고 사진 찍어 줘")[1] != []
     assert _caps(runner, "거실 청정 아 아니 안방")[1] != []  # a room after the no corrects

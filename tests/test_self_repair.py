@@ -1,0 +1,44 @@
+"""Self-repair in passing (stages._self_repair): a no said with more after it corrects what came before. The word
+of the same kind is replaced (a room, a level, a number, a device word); a no that opens the turn is dropped.
+Alternatives, questions, the copula after a noun, 잠깐 (for a moment) and 취소 (cancel) are no corrections."""
+
+import pytest
+
+from registry.contracts import DeviceContext, TurnInput
+from tests.conftest import actions
+
+
+def _steps(runner, text):
+    record = runner.route(TurnInput(recognized_text=text, device_context=DeviceContext(position="거실")))
+    return record, [(cap, op, args) for cap, op, args, _ in actions(record)]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("볼륨 5로 아 아니 8로 해 줘", [("sound_volume", "level", {"level": 8})]),
+    ("안방 가 아 아니 아이방", [("move_to_room", "start", {"room_name": "아이방"})]),
+    ("나이트 모드 아니 매너 모드 켜 줘.", [("manner_mode", "on", {})]),
+    ("청정 켜 줘 아 아니 고정청정", [("stationary_purify", "start", {})]),
+    ("풍량 강 아니 약으로 해 줘.", [("fan_speed", "level", {"level": 1})]),
+    ("아니 잠깐만 거실 가 봐.", [("move_to_room", "start", {"room_name": "거실"})]),
+])
+def test_the_word_said_after_the_no_replaces_the_one_of_its_kind(runner, text, expected):
+    assert _steps(runner, text)[1] == expected, text
+
+
+def test_a_room_corrected_moves_only_to_the_room_said_last(runner):
+    record, steps = _steps(runner, "주방 청정 아 아니 안방.")
+    rooms = [args.get("room_name") for cap, _, args in steps if cap == "move_to_room"]
+    assert rooms == ["안방"], steps
+    assert record.text == "주방 청정 아 아니 안방."  # the record keeps what was said
+
+
+@pytest.mark.parametrize("text", ["거실 아님 안방", "거실이야 아니면 안방이야", "공기 안 좋은 거 아니야? 청정 켜 줘",
+                                  "초코야 그거 먹는 거 아니야 이리 와", "청정 잠깐 멈춰 봐", "예약 취소해 줘"])
+def test_alternatives_and_a_question_with_no_are_no_corrections(runner, text):
+    record = runner.route(TurnInput(recognized_text=text))
+    assert record.evidence.normalized_text == text, record.evidence.normalized_text
+
+
+def test_the_normalized_text_shows_the_repair(runner):
+    record = runner.route(TurnInput(recognized_text="볼륨 5로 아 아니 8로 해 줘"))
+    assert record.evidence.normalized_text == "볼륨 8로 해 줘"
