@@ -75,6 +75,8 @@ def _leading_nouns(tags: list[str], forms: list[str]) -> list[tuple[str, str]]:
 def self_repaired(text: str, tokens: list[Any], registry: Registry) -> str | None:
     """The text with its self-correction applied, or None when it has none."""
     m = matchers_for(registry)
+    if not any((t.form, t.tag) in m.retraction[0] or (t.form, t.tag) in m.corrections for t in tokens):
+        return None  # most turns say no retraction word at all
     words = words_with_tags(text, tokens)
     start = end = None
     for i in range(len(words) - 1):
