@@ -41,7 +41,8 @@ def supposes(c: ClauseAnalysis, p: Patterns) -> bool:
 
 def one_question_of_alternatives(clauses: list[ClauseAnalysis], per: list[Reading]) -> None:
     """너 바닥 청소도 되는 거야 아니면 공기만 하는 거야: two sentences offered as alternatives ask one thing; when one
-    asks about the robot (knowledge_question), the other does too and checks no state of its own."""
+    asks about the robot (knowledge_question), the other does too and checks no state of its own; when one asks the
+    robot's state, the other is the same state asked (안방 공기 괜찮아요 아니면 안 좋아요)."""
     for i in range(len(clauses) - 1):
         if not (clauses[i].alternative and clauses[i + 1].alternative):
             continue
@@ -51,6 +52,11 @@ def one_question_of_alternatives(clauses: list[ClauseAnalysis], per: list[Readin
                 if per[j].mood != "knowledge_question":
                     per[j].mood = "knowledge_question"
                     per[j].signals.append("alternative_of_a_knowledge_question")
+        elif "state_question" in moods and moods <= {"state_question", "question", "statement"}:
+            for j in (i, i + 1):  # 안방 공기 괜찮아요 아니면 안 좋아요: the other half of one state asked, negated or not
+                if per[j].mood != "state_question" or per[j].polarity != "affirmative":
+                    per[j].mood, per[j].polarity = "state_question", "affirmative"
+                    per[j].signals.append("alternative_of_a_state_question")
 
 
 def asked_on_its_own(clauses: list[ClauseAnalysis], per: list[Reading], p: Patterns) -> None:

@@ -136,7 +136,9 @@ def _public_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers, registry: Registry)
     # (오늘 창문 열어도 괜찮아?: the speaker's own doing; the reply shape stays)
     asks_leave = c.act is not None and c.act.mood == "knowledge_question" and robots_doing(c, registry) \
         and any(s in ("permission", "permission_intoned") for s in c.act.signals)  # (돌려도 괜찮아, heard without "?")
-    lit("has_clear_conversation_reply_shape", 1.0 if cues.get("reply_shape") and not asks_leave else 0.0, *cues.get("reply_shape", []))
+    asks_state = c.act is not None and c.act.mood == "state_question" and any(h.kind == "state_query" for h in c.capabilities)
+    lit("has_clear_conversation_reply_shape", 1.0 if cues.get("reply_shape") and not asks_leave and not asks_state else 0.0,
+        *cues.get("reply_shape", []))  # (안방 공기 괜찮아요 아니면 안 좋아요: the state asked, not an answer said)
     lit("has_generic_help", 1.0 if cues.get("generic_help") else 0.0, *cues.get("generic_help", []))
     said = _said(c)
     if c.unsupported or (c.act is not None and "message_of_request" in c.act.signals):

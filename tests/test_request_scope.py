@@ -502,3 +502,12 @@ def test_a_count_or_a_pointed_way_names_nothing_to_do(runner, text):
     """한 번 counts times and 똑같이 points at a way shown before: the request has no target (조용히 해 has its act)."""
     record, caps = _caps(runner, text)
     assert caps == [] and "no_target" in record.evidence.axes["looks_fragmentary"].signals
+
+
+@pytest.mark.parametrize("text, expected", [("안방 공기 괜찮아요 아니면 안 좋아요", [("air_quality", "check")]),
+                                            ("배터리 충분해 아니면 부족해?", [("battery_status", "check")])])
+def test_a_state_asked_as_two_alternatives_is_checked_once(runner, text, expected):
+    """The other half of an alternative state question (아니면 안 좋아요) is the same state asked, negated or not: no
+    talk of its own, and 괜찮아요 in it is the state asked, not a reply said."""
+    record, caps = _caps(runner, text)
+    assert record.family == "ODL" and caps == expected, (text, record.family, caps)
