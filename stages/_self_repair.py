@@ -19,30 +19,27 @@ _MARKS = "?.!,~"
 _VERB_TAGS = ("VV", "VX", "XSV", "VA")
 
 
-def _cue_word(word: str, tags: list[str], forms: list[str], m: Matchers) -> tuple[bool, bool]:
-    """(the word is only retraction words or fillers with their endings, it says the no that corrects: 아니 as an
-    interjection, or 아니/VCN after a filler word, which the caller checks); never a word asked with "?" (안 좋은 거
-    아니야?) nor alternatives (아니면, 아님)."""
+def _cue_word(word: str, tags: list[str], forms: list[str], m: Matchers) -> bool:
+    """The word is only retraction words or fillers (with their endings and particles: 잠깐만, 아니고; Kiwi's 아니 + 다/MAG
+    for 아니다; 아니 alone however tagged); never a word asked with "?" (안 좋은 거 아니야?) nor an alternative (아니면,
+    아님)."""
     forms_set, fillers = m.retraction
     if not forms or word.endswith("?") or tuple(zip(forms, tags)) in m.alternatives[0] or any(
             f in m.conditional_endings for f, t in zip(forms, tags) if t == "EC"):
-        return False, False  # (거실 아니면 안방, 거실 아님 안방: alternatives, not a correction)
-    pairs = [(f, t) for f, t in zip(forms, tags) if not t.startswith(("E", "J"))]  # (잠깐만, 아니고)
+        return False  # (거실 아니면 안방, 거실 아님 안방: alternatives, not a correction)
+    pairs = [(f, t) for f, t in zip(forms, tags) if not t.startswith(("E", "J"))]
     held = ((forms[0], tags[0]) in m.corrections and all(t.startswith(("E", "J", "MAG")) for t in tags[1:])) or (
-        len(forms) == 1 and tags[0] == "VCN" and (forms[0], "IC") in m.corrections)  # (아니 alone, however tagged; 아니다:
-    only = held or (bool(pairs) and all(p in forms_set or p in fillers for p in pairs))  # Kiwi's 아니 + 다/MAG)
-    return only, only and any(p in m.corrections or p[1] == "VCN" and p in forms_set for p in pairs)
+        len(forms) == 1 and tags[0] == "VCN" and (forms[0], "IC") in m.corrections)
+    return held or (bool(pairs) and all(p in forms_set or p in fillers for p in pairs))
 
 
 def _corrects(run: list, m: Matchers) -> bool:
     """The run of retraction words says a no that corrects: 아니 as an interjection, or the copula's 아니 after a filler
     (아 아니다); 잠깐 alone is for a moment (잠깐 서재로 와 봐), 먹는 거 아니야 is no correction."""
-    fillers = m.retraction[1]
-    for k, (word, tags, forms) in enumerate(run):
-        pairs = list(zip(forms, tags))
-        if any(p in m.corrections for p in pairs) or (len(forms) == 1 and (forms[0], "IC") in m.corrections) or (
-                k and any(t == "VCN" for t in tags)
-                                                      and all(p in fillers for p in zip(run[0][2], run[0][1]))):
+    opens_with_filler = all(p in m.retraction[1] for p in zip(run[0][2], run[0][1]))
+    for k, (_, tags, forms) in enumerate(run):
+        bare_no = len(forms) == 1 and (forms[0], "IC") in m.corrections
+        if any(p in m.corrections for p in zip(forms, tags)) or bare_no or (k and "VCN" in tags and opens_with_filler):
             return True
     return False
 
@@ -80,10 +77,10 @@ def self_repaired(text: str, tokens: list[Any], registry: Registry) -> str | Non
     words = words_with_tags(text, tokens)
     start = end = None
     for i in range(len(words) - 1):
-        if not _cue_word(*words[i], m)[0]:
+        if not _cue_word(*words[i], m):
             continue
         j = i
-        while j < len(words) and _cue_word(*words[j], m)[0]:
+        while j < len(words) and _cue_word(*words[j], m):
             j += 1
         if j < len(words) and _corrects(words[i:j], m):
             start, end = i, j
