@@ -2,9 +2,10 @@
 
 A run of words that take back what was said (lexicon clauses.retraction_cues: 아니, 잠깐, 취소, alone or after fillers)
 with more words after it is a correction. What follows the run replaces the word of the same kind said before it (a
-room, a level, a number, a device word); a run that opens the turn is dropped when a request follows it (아니 잠깐만
-거실 가 봐). The repaired text goes on through the pipeline; the record keeps the original. A run at the turn's end
-corrects nothing (a retraction: `stages._segments.taken_back_at_the_end`).
+room, a level, a number, a device word); when it names none of them, a request said after it with a verb of its own
+replaces everything before it (사진 찍어 아 아니다 한 바퀴 돌아 봐; 아니 잠깐만 거실 가 봐). The repaired text goes on
+through the pipeline; the record keeps the original. A run at the turn's end corrects nothing (a retraction:
+`stages._segments.taken_back_at_the_end`).
 """
 
 from __future__ import annotations
@@ -93,8 +94,8 @@ def self_repaired(text: str, tokens: list[Any], registry: Registry) -> str | Non
     same = next((k for k in range(len(before) - 1, -1, -1) if _kind(words, k, registry, m) == kind), None) if kind else None
     if same is not None:  # 볼륨 5로 아 아니 8로 해 줘 -> 볼륨 8로 해 줘; 주방 청정 아 아니 안방 -> 안방 청정
         new = before[:same] + said[:1] + ([] if verb or len(said) > 1 else before[same + 1:]) + said[1:]
-    elif verb and start == 0:
-        new = said  # 아니 잠깐만 거실 가 봐: the no answers what came before the turn
+    elif verb:
+        new = said  # 사진 찍어 아 아니다 한 바퀴 돌아 봐 / 아니 잠깐만 거실 가 봐: the request said again replaces it
     else:
         return None
     tail = text[len(text.rstrip(_MARKS)):]

@@ -1,5 +1,5 @@
 """Self-repair in passing (stages._self_repair): a no said with more after it corrects what came before. The word
-of the same kind is replaced (a room, a level, a number, a device word); a no that opens the turn is dropped.
+of the same kind is replaced (a room, a level, a number, a device word); a request said again replaces the rest.
 Alternatives, questions, the copula after a noun, 잠깐 (for a moment) and 취소 (cancel) are no corrections."""
 
 import pytest
@@ -20,6 +20,7 @@ def _steps(runner, text):
     ("청정 켜 줘 아 아니 고정청정", [("stationary_purify", "start", {})]),
     ("풍량 강 아니 약으로 해 줘.", [("fan_speed", "level", {"level": 1})]),
     ("아니 잠깐만 거실 가 봐.", [("move_to_room", "start", {"room_name": "거실"})]),
+    ("사진 찍어 아 아니다 한 바퀴 돌아 봐.", [("rotate_in_place", "start", {"degrees": 360})]),
 ])
 def test_the_word_said_after_the_no_replaces_the_one_of_its_kind(runner, text, expected):
     assert _steps(runner, text)[1] == expected, text
