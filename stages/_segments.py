@@ -162,23 +162,6 @@ def _calls_next(morphs: list[Morpheme], j: int) -> bool:
     return word[-1].tag == "JKV"
 
 
-def taken_back_at_the_end(morphs: list[Morpheme], m: Matchers) -> bool:
-    """주방 청정 아 아니 / 볼륨 10으로 아니 잠깐만: a clause whose words end, after a space, on words that take back what
-    was said (lexicon clauses.retraction_cues: an interjection of no, or any of them after fillers or another), with no
-    ending before them to cut a clause of their own."""
-    forms, fillers = m.retraction
-    words = [i for i, x in enumerate(morphs) if not x.tag.startswith(("S", "E", "J"))]  # (잠깐만: 잠깐 + 만)
-    k = len(words)
-    while k > 0 and key(morphs[words[k - 1]]) in fillers | forms:
-        k -= 1
-    if k == 0 or k == len(words):
-        return False
-    first, tail = morphs[words[k]], [key(morphs[i]) for i in words[k:]]
-    said = [w for w in tail if w not in fillers]
-    spaced = first.start > morphs[words[k] - 1].start + morphs[words[k] - 1].length
-    return spaced and bool(said) and all(w in forms for w in said) and (said[0][1] == "IC" or len(tail) > 1)
-
-
 def _runs_on(morphs: list[Morpheme], i: int, m: Matchers) -> bool:
     """A plain imperative run on into a reason (볼륨 좀 줄여 애기 잔다): -어 on a verb, then a word that opens a new
     clause (lexicon clauses.run_on_imperatives), not a verb it joins (찍어 보내)."""

@@ -4,17 +4,19 @@ A run of words that take back what was said (lexicon clauses.retraction_cues: �
 with more words after it is a correction. What follows the run replaces the word of the same kind said before it (a
 room, a level, a number, a device word); when it names none of them, a request said after it with a verb of its own
 replaces everything before it (사진 찍어 아 아니다 한 바퀴 돌아 봐; 아니 잠깐만 거실 가 봐). The repaired text goes on
-through the pipeline; the record keeps the original. A run at the turn's end corrects nothing (a retraction:
-`stages._segments.taken_back_at_the_end`).
+through the pipeline; the record keeps the original. A run at the turn's end corrects nothing: it takes back what was said (`taken_back_at_the_end`).
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
+from registry.contracts import Morpheme
 from registry.loader import Registry
 from stages._dislocation import words_with_tags
 from stages._matchers import Matchers, matchers_for
+from stages.speech_patterns import key
 
 _MARKS = "?.!,~"
 _VERB_TAGS = ("VV", "VX", "XSV", "VA")
@@ -55,10 +57,16 @@ def _kind(words: list, i: int, registry: Registry, m: Matchers) -> str | None:
     noun = "".join(f for f, _ in _leading_nouns(tags, forms))
     if noun and registry.resolve_room(noun) is not None:
         return "room"
-    if noun and any(noun in cap.level_words for cap in registry.capabilities.capabilities):
+    if noun and noun in _level_words(registry):
         return "level"  # 풍량 강 아니 약으로
     after = "".join(f for f, _ in _leading_nouns(*words[i + 1][1:])) if i + 1 < len(words) else ""
     return "device" if noun and (noun in m.anchor_entries or noun + after in m.anchor_entries) else None
+
+
+@lru_cache(maxsize=8)
+def _level_words(registry: Registry) -> frozenset[str]:
+    """Every capability's level words (강, 약, 터보), once per registry."""
+    return frozenset(w for cap in registry.capabilities.capabilities for w in cap.level_words)
 
 
 def _leading_nouns(tags: list[str], forms: list[str]) -> list[tuple[str, str]]:
@@ -100,3 +108,21 @@ def self_repaired(text: str, tokens: list[Any], registry: Registry) -> str | Non
         return None
     tail = text[len(text.rstrip(_MARKS)):]
     return " ".join(w.rstrip(_MARKS) for w, _, _ in new if w.rstrip(_MARKS)) + tail
+
+
+def taken_back_at_the_end(morphs: list[Morpheme], m: Matchers) -> bool:
+    """주방 청정 아 아니 / 볼륨 10으로 아니 잠깐만: a clause whose words end, after a space, on words that take back what
+    was said (lexicon clauses.retraction_cues: an interjection of no, or any of them after fillers or another), with no
+    ending before them to cut a clause of their own."""
+    forms, fillers = m.retraction
+    either = forms | fillers
+    words = [i for i, x in enumerate(morphs) if not x.tag.startswith(("S", "E", "J"))]  # (잠깐만: 잠깐 + 만)
+    k = len(words)
+    while k > 0 and key(morphs[words[k - 1]]) in either:
+        k -= 1
+    if k == 0 or k == len(words):
+        return False
+    first, tail = morphs[words[k]], [key(morphs[i]) for i in words[k:]]
+    said = [w for w in tail if w not in fillers]
+    spaced = first.start > morphs[words[k] - 1].start + morphs[words[k] - 1].length
+    return spaced and bool(said) and all(w in forms for w in said) and (said[0][1] == "IC" or len(tail) > 1)

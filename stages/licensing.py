@@ -16,7 +16,7 @@ from registry.loader import Registry
 from stages._asked_about import asks_of_another_thing
 from stages._clauses import ClauseAnalysis, thing_before, thing_named
 from stages._matchers import compact, matchers_for, public_place_of
-from stages._segments import taken_back_at_the_end
+from stages._self_repair import taken_back_at_the_end
 from stages.speech_patterns import final_predicate, governing_predicate, key, patterns
 
 
@@ -393,7 +393,7 @@ def license_clauses(clauses: list[ClauseAnalysis], acts: list[SpeechAct], regist
     for i, (c, act) in enumerate(zip(clauses, acts)):
         kept, mentions = [], []
         event, offered = _world_event(c, registry), _subjects_offered(c, out)
-        ends_taken_back = taken_back_at_the_end(c.morphemes, matchers_for(registry))  # (주방 청정 아 아니)
+        ends_taken_back = bool(c.capabilities) and taken_back_at_the_end(c.morphemes, matchers_for(registry))  # 주방 청정 아 아니
         for hit in c.capabilities:
             reason = "retracted" if i < retracted_before else _licensed(hit, c, act, requested, registry, event)
             reason = reason or ("retracted" if ends_taken_back else None) or offered.get(hit.capability_id)
