@@ -123,6 +123,9 @@ SETS = {
     "blind_v50_fit (the four scored kinds in new voices, 100 each: 충청도 speech, a grandmother with fillers, teenage slang, talk to pets and babies, a scolding parent, YouTube and sports voices, a Korean lesson, movers, texts read aloud; other assistants' wake words; written blind 2026-12-06 session 50, fit part)":
         ROOT / "data/utterances/blind_v50_fit.jsonl",
     "blind_v50_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v50_holdout.jsonl",
+    "blind_v51_fit (the four scored kinds in new voices, 100 each: a night-shift nurse, a work-from-home worker in a call, gamers on voice chat, a cooking live stream, a church-going grandmother, a foreign learner of Korean, bedtime role-play, an estate agent, an installer, a couple planning a wedding, dictated notes, a sleepy mumble, 강원도 and 경상도 speech, text read aloud by TTS, English code-switching; written blind 2026-12-06 session 51, fit part)":
+        ROOT / "data/utterances/blind_v51_fit.jsonl",
+    "blind_v51_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v51_holdout.jsonl",
     "talk_redteam_v50 (red-team against session 50: reasons before requests, words taking a request back at the end, counters before 찍다 and 돌다; written blind 2026-12-06, fit)":
         ROOT / "data/utterances/talk_redteam_v50.jsonl",
     "requests_v39_fit (requests to the robot with reasons, guards, politeness, dialect, several steps, schedules; written blind 2026-12-05 session 42, fit part)":
