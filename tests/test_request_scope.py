@@ -404,10 +404,12 @@ def test_a_request_taken_back_at_its_end_with_no_ending_before_does_nothing(runn
     assert caps == [] and record.family == "STT_NULL", (text, record.family, caps)
 
 
-@pytest.mark.parametrize("text", ["사진 찍어 줘 아 아니다", "풍량 강으로 해 줘 아 아니야", "안방으로 가. 아 아니다, 취소"])
+@pytest.mark.parametrize("text", ["사진 찍어 줘 아 아니다", "풍량 강으로 해 줘 아 아니야", "안방으로 가. 아 아니다, 취소",
+                                  "거실 가 아 잠깐만", "볼륨 10으로 아니 잠깐만.", "배터리 확인해 아 잠시만"])
 def test_a_request_taken_back_is_asked_again_not_talked_about(runner, text):
     """The words that take a request back are no talk of their own, and the request taken back is no talk of its
-    device word either: what the speaker wants is asked again (STT_NULL), nothing is done."""
+    device word either: what the speaker wants is asked again (STT_NULL), nothing is done. A 잠깐만 that takes the
+    request back is no reply of its own (the request is asked again whether or not a full stop ends the turn)."""
     record, caps = _caps(runner, text)
     assert caps == [] and record.family == "STT_NULL", (text, record.family)
 
