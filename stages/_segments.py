@@ -206,6 +206,20 @@ def merge_shapeless(nt: NormalizedText, spans: list[tuple[int, int, str]], m: Ma
     return merged
 
 
+def without_trailing_hesitation(nt: NormalizedText, spans: list[tuple[int, int, str]], m: Matchers) -> list[tuple[int, int, str]]:
+    """볼륨 3으로 해 줘 어 / 지금 위치 어디야 어 어: interjections of hesitation (lexicon fragments.fillers) after a
+    sentence closed by its final ending are a sound made, not a clause: they leave the sentence whole. After a clause
+    left open (작은방 가서 청정 음) they still trail it off."""
+    while len(spans) > 1:
+        start, end, _ = spans[-1]
+        tail = [mo for mo in nt.morphemes if start <= mo.start < end and not mo.tag.startswith("S")]
+        before = [mo for mo in nt.morphemes if spans[-2][0] <= mo.start < spans[-2][1] and not mo.tag.startswith("S")]
+        if not tail or not before or before[-1].tag != "EF" or not all(mo.tag == "IC" and mo.form in m.fillers for mo in tail):
+            break
+        spans = spans[:-1]
+    return spans
+
+
 def clause_morphemes(nt: NormalizedText, start: int, end: int) -> list[Morpheme]:
     """The clause's morphemes; Kiwi gives a restored morpheme (하 of 찍으래) no length at the clause's end. The marks
     after its last word are not among them (확인해. reads as 확인해; "?" stays in the clause's text)."""

@@ -12,7 +12,7 @@ from stages._anchoring import _clause, _manner_at
 from stages._operations import level_arguments, operation_of
 from stages._clauses import CapabilityHit, ClauseAnalysis
 from stages._matchers import Matchers
-from stages._segments import merge_shapeless, polar_starts, segment
+from stages._segments import merge_shapeless, polar_starts, segment, without_trailing_hesitation
 
 CARRIED = "carried"
 """How a capability hit was found whose head noun the clause before said (바람이 약해 / 좀 세게 해 줘)."""
@@ -103,7 +103,7 @@ def analyse(nt: NormalizedText, registry: Registry, m: Matchers) -> list[ClauseA
     if not nt.text:
         return []
     polar = polar_starts(nt.morphemes, m)
-    spans = merge_shapeless(nt, segment(nt, m, polar), m)
+    spans = without_trailing_hesitation(nt, merge_shapeless(nt, segment(nt, m, polar), m), m)
     scope = (bool(m.indoor.first(nt.compact)), bool(m.outdoor.first(nt.compact)))
     out = [_clause(nt, span, index, index == len(spans) - 1, registry, m, scope) for index, span in enumerate(spans)]
     for before, after in zip(out, out[1:]):

@@ -513,3 +513,16 @@ def test_a_state_asked_as_two_alternatives_is_checked_once(runner, text, expecte
     talk of its own, and 괜찮아요 in it is the state asked, not a reply said."""
     record, caps = _caps(runner, text)
     assert record.family == "ODL" and caps == expected, (text, record.family, caps)
+
+
+@pytest.mark.parametrize("text, expected", [("볼륨 3으로 해 줘 어", [("sound_volume", "level")]),
+                                            ("지금 위치 어디야 어 어", [("current_location", "check")])])
+def test_a_hesitation_after_a_closed_sentence_leaves_the_request_whole(runner, text, expected):
+    """Interjections of hesitation after a sentence closed by its final ending are a sound, not a clause."""
+    assert _caps(runner, text)[1] == expected, text
+
+
+@pytest.mark.parametrize("text", ["작은방 가서 청정 음", "거실로 가서 어"])
+def test_a_hesitation_after_an_open_clause_still_trails_it_off(runner, text):
+    record, caps = _caps(runner, text)
+    assert caps == [] and record.family == "STT_NULL", (text, record.family, caps)
