@@ -526,3 +526,10 @@ def test_a_hesitation_after_a_closed_sentence_leaves_the_request_whole(runner, t
 def test_a_hesitation_after_an_open_clause_still_trails_it_off(runner, text):
     record, caps = _caps(runner, text)
     assert caps == [] and record.family == "STT_NULL", (text, record.family, caps)
+
+
+@pytest.mark.parametrize("text, expected", [("청정을 시작하십시오", [("selected_room_clean", "start")]),
+                                            ("거실로 이동하십시오", [("move_to_room", "start")])])
+def test_the_formal_imperative_asks(runner, text, expected):
+    """-(으)십시오, which Kiwi splits into 시/EP + ᆸ시오/EF, is a request like -세요 (speech_acts request_endings)."""
+    assert _caps(runner, text)[1] == expected, text
