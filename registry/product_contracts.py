@@ -22,6 +22,11 @@ class Complaints(_Model):
     note: str = ""
     degrees: Morphemes
     praise: Morphemes = Field(default_factory=list)
+    usual: Morphemes = Field(default_factory=list)
+    """평소 / 예전 / 처음: a product noun's doing compared with what it used to be (평소보다 배터리가 빨리 닳네) tells
+    that it changed for the worse, whatever the predicate, unless it praises (예전보다 조용해졌어)."""
+    comparing: Morphemes = Field(default_factory=list)
+    """The particle that compares (보다/JKB)."""
 
 
 class ProductVocabulary(_Model):

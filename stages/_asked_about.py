@@ -246,6 +246,9 @@ def _too_much(c: ClauseAnalysis, registry: Registry) -> str | None:
     ms = [f"{m.form}/{m.tag.split('-')[0]}" for m in c.morphemes]
     at = next((i for i, k in enumerate(ms) if k in complaints.degrees), None)
     adjective = next((k for k in ms[at + 1:] if k.endswith("/VA")), None) if at is not None else None
+    if adjective is None:  # 평소보다 빨리 닳네: worse than it used to be, whatever the predicate
+        at = next((i for i in range(1, len(ms)) if ms[i] in complaints.comparing and ms[i - 1] in complaints.usual), None)
+        adjective = next((k for k in reversed(ms[at + 1:]) if k.endswith(("/VA", "/VV"))), None) if at is not None else None
     return adjective.split("/")[0] if adjective and adjective not in complaints.praise else None
 
 

@@ -196,6 +196,7 @@ def test_a_how_word_before_doe_asks_for_the_state(runner):
     ("매너 모드면 알람도 안 울려?", "has_device_knowledge_question"),  # a question under a condition on a mode
     ("안내 목소리가 너무 작게 나와요", "has_device_problem_report"),  # too much of it (product_vocabulary complaints)
     ("너 너무 느려", "has_device_problem_report"),                  # of the robot itself
+    ("평소보다 배터리가 빨리 닳네", "has_device_problem_report"),     # worse than it used to be (complaints usual)
 ])
 def test_questions_and_reports_about_the_product_go_to_dqr(runner, text, axis):
     record = _route(runner, text)
@@ -223,7 +224,7 @@ def test_what_is_excluded_need_not_be_said(runner):
 def test_praise_and_the_reason_for_a_request_are_no_complaint(runner):
     """안내 목소리가 너무 좋아요 praises (complaints praise); 화면이 너무 눈부셔, 밝기 좀 낮춰 봐 says why it asks:
     the report is the request's reason, so its clause takes no route of its own to the manual."""
-    for text in ("안내 목소리가 너무 좋아요", "너 너무 귀여워"):
+    for text in ("안내 목소리가 너무 좋아요", "너 너무 귀여워", "예전보다 안내 목소리가 좋아졌어"):
         assert "has_device_problem_report" not in _route(runner, text).evidence.axes, text
     record = _route(runner, "화면이 너무 눈부셔, 밝기 좀 낮춰 봐")
     assert record.family == "ODL" and record.selected_routes == ["ODL"] and [a[0] for a in actions(record)] == ["screen_brightness"]
