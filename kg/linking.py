@@ -50,6 +50,10 @@ class Linker:
         self.entities = entities
         """entity id -> (type, label)"""
         self.aliases = sorted(aliases, key=lambda a: -len(a.surface))
+        self.names: dict[str, list[str]] = {}
+        """entity id -> every alias of it"""
+        for alias in self.aliases:
+            self.names.setdefault(alias.entity_id, []).append(alias.surface)
         self.synonym_surfaces = sorted(synonym_surfaces, key=lambda s: -len(s[0]))
         self.synonym_lemmas = synonym_lemmas
         self.generic_nouns = generic_nouns
@@ -107,7 +111,8 @@ class Linker:
             if any(link.entity_id == alias.entity_id for link in links):
                 continue
             etype, label = self.entities[alias.entity_id]
-            links.append(EntityLink(entity_id=alias.entity_id, type=etype, label=label, surface=alias.surface, start=start))
+            links.append(EntityLink(entity_id=alias.entity_id, type=etype, label=label, surface=alias.surface, start=start,
+                                    aliases=self.names.get(alias.entity_id, [])))
             end = start + len(alias.surface)
             claimed.setdefault((start, end), set()).add(alias.entity_id)
             for i in range(start, end):

@@ -25,6 +25,7 @@ from registry.knowledge_contracts import (
     AskedCondition,
     Evidence,
     AnswerabilitySignals,
+    EntityLink,
     KgProjection,
     KnowledgeQuery,
     RetrievalHit,
@@ -213,6 +214,48 @@ def _covering_second(evidence: list[Evidence], sentences: dict[str, Sentences], 
     return evidence if at is None else [evidence[0], evidence[at], *(e for i, e in enumerate(evidence[1:], 1) if i != at)]
 
 
+def _named(text: str, link: EntityLink) -> bool:
+    squeezed = "".join(text.lower().split())
+    return any(a in squeezed for a in link.aliases or [link.surface])
+
+
+def _together_first(evidence: list[Evidence], sentences: dict[str, Sentences], query: KnowledgeQuery,
+                    projection: KgProjection) -> list[Evidence]:
+    """매너 모드랑 음소거 둘 다 켜면 어떻게 돼?: a question naming two or more things of one kind (two modes) that no
+    relation of the graph joins to each other asks about them together. The section that names them all answers
+    first, by its sentence naming the most of them (each one's own section tells only of itself)."""
+    kinds: dict[str, list[EntityLink]] = {}
+    for link in query.links:
+        kinds.setdefault(link.type, []).append(link)
+    group = next((links for links in kinds.values() if len(links) >= 2), None)
+    if group is None:
+        return evidence
+    ids = {link.entity_id for link in group}
+    if any(rel.from_ in ids and rel.to in ids for rel in projection.relations):
+        return evidence  # (a relation between them carries the answer)
+    marks = query.together_marks
+
+    def together(text: str) -> bool:
+        return any(m in text for m in marks)
+
+    # a sentence naming them all as used together first, then one naming them all, then a section naming them all
+    for kind in ("together", "sentence", "section"):
+        for i, e in enumerate(evidence):
+            sents = [text for text, _ in sentences.get(e.source_id, [])]
+            count = [sum(_named(t, link) for link in group) for t in sents]
+            full = [k for k in range(len(sents)) if count[k] == len(group)]
+            if kind == "together":
+                found = bool([k for k in full if together(sents[k])])
+            elif kind == "sentence":
+                found = bool(full)
+            else:
+                found = bool(sents) and all(any(_named(t, link) for t in sents) for link in group)
+            if found:
+                best = max(range(len(sents)), key=lambda k: (count[k], together(sents[k]), -k))
+                return [e.model_copy(update={"claim": sents[best]}), *evidence[:i], *evidence[i + 1:]]
+    return evidence
+
+
 def _states_asked(text: str, query: KnowledgeQuery) -> bool:
     return states_units(text, query.asked_units, query.number_words)
 
@@ -356,7 +399,7 @@ def retrieve(con: duckdb.DuckDBPyConnection, query: KnowledgeQuery, projection: 
         evidence[0] = _with_remedy(evidence[0], sentences.get(evidence[0].source_id, []), query.remedy_marks)
     if query.asked_units:  # the sentence that states the asked quantity answers first, for the asked level first
         evidence.sort(key=lambda e: (not _states_asked(e.claim, query), not _names_level(e.claim, query.condition)))
-    evidence = _covering_second(evidence[:MAX_EVIDENCE], sentences, query.focus_terms)
+    evidence = _covering_second(_together_first(evidence, sentences, query, projection)[:MAX_EVIDENCE], sentences, query.focus_terms)
     focus = set(query.focus_terms)
     section_terms = {h.source_id: _section_words(sentences, h.source_id) for h in hits[:EVIDENCE_HITS]}
     hits = [h.model_copy(update={"focus_matches": len(focus & section_terms[h.source_id])}) if h.source_id in section_terms else h for h in hits]

@@ -79,6 +79,8 @@ class EntityLink(Contract):
     """The alias as it matched (spacing removed)."""
     start: int
     """Offset in the compact question."""
+    aliases: list[str] = Field(default_factory=list)
+    """Every alias of the entity (spacing removed): how a manual sentence may name it."""
 
 
 class AskedCondition(Contract):
@@ -126,6 +128,9 @@ class KnowledgeQuery(Contract):
     answer_marks: list[str] = Field(default_factory=list)
     """How a sentence answering it reads (a permission or can-it question: 마세요, 수 없습니다): lexicon
     dqr.directive_marks, set only for those questions."""
+    together_marks: list[str] = Field(default_factory=list)
+    """둘 다 켜면 / 같이 쓰면: the question asks about the things it names used together (lexicon dqr.together_marks,
+    set only when it holds one); a manual sentence naming them all with one of these answers it first."""
     shape_marks: list[str] = Field(default_factory=list)
     """How a sentence answering its kind of question reads (뭐라고 말해? -> a quotation; 순서가 어떻게 돼? -> 먼저,
     차례로): speech_acts answer_shapes."""

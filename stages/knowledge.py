@@ -121,6 +121,13 @@ def _outside_manual(keys: list[str], dqr: dict) -> list[str]:
     return [k.split("/")[0] for k in dict.fromkeys(found)]
 
 
+def _together_marks(nt: NormalizedText, dqr: dict) -> list[str]:
+    """The lexicon's together marks when the question, as said (둘 다 before numbers are written as digits), holds one."""
+    marks = dqr.get("together_marks", {}).get("marks", [])
+    said = compact(nt.original)
+    return marks if any(compact(m) in said for m in marks) else []
+
+
 def _native_numbers(registry: Registry) -> list[str]:
     numbers = registry.lexicon.get("numbers", {})
     return [*numbers.get("native_units", {}), *numbers.get("native_tens", {})]
@@ -169,6 +176,7 @@ def knowledge_query(
         answer_marks=dqr.get("directive_marks", {}).get("marks", []) if _asks_leave_or_ability(keys, registry.speech_acts) else [],
         # a problem's answer is what to do, read out in the manual's order (remedy_marks): no answer shape picks it
         shape_marks=[] if problem else _shape_marks(keys, registry),
+        together_marks=_together_marks(normalized_text, dqr),
         **_problem_fields(dqr.get("remedy_marks", {}) if problem else {}),
         asks_capabilities=not linked.links and _asks_what_it_can_do(normalized_text, registry),
         expansion_terms=linked.expansion_terms, known_surfaces=linked.matched,

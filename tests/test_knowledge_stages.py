@@ -256,6 +256,18 @@ def test_the_kind_of_question_picks_the_sentence_of_that_kind(answering_runner, 
     assert fact in record.answer.text.split("참고하세요")[0], (text, record.answer.text)
 
 
+@pytest.mark.parametrize("text, fact", [
+    ("매너 모드랑 음소거 둘 다 켜 놓으면 어떻게 돼?", "매너 모드와 음소거를 함께 켜면"),  # the sentence naming both, together
+    ("나이트 모드랑 프라이버시 모드 같이 켜면 어떻게 돼?", "2단"),                     # the section naming both modes
+])
+def test_two_modes_asked_together_are_answered_by_the_section_on_them_together(answering_runner, text, fact):
+    """Each mode's own section tells only of itself; the one naming both answers first (rag.retrieve._together_first)."""
+    record = answering_runner.route_text(text)
+    assert record.family == "DQR" and record.answer.answerability == "sufficient", text
+    first = record.answer.text.split("참고하세요")[0]
+    assert fact in first and "R6-V5-S031" in first, (text, record.answer.text)
+
+
 def test_states_units_needs_a_number_in_the_unit():
     from rag.retrieve import states_units
     assert states_units("측정 자체는 약 1분이 걸리며", ["분", "시간"])
