@@ -364,7 +364,10 @@ def _clause_cues(w: _Words, m: Matchers) -> dict[str, list[str]]:
         return not noun_and_particle(s, e, w.morphs, w.offsets) and not any(a < s < b for a, b in w.nouns)
 
     def adverb(s: int, e: int) -> bool:  # 반갑게 인사해: a reply word made a manner adverb is no reply
-        return any((mo.form, mo.tag) in m.reply_shape_not_before and s < off <= e + 1 for mo, off in zip(w.morphs, w.offsets))
+        inside = [i for i, off in enumerate(w.offsets) if s <= off < e]  # (잠깐 들어 올렸다: an adverb of a verb after it)
+        modifies = bool(inside) and w.morphs[inside[-1]].tag == "MAG" and inside[-1] + 1 < len(w.morphs) \
+            and w.morphs[inside[-1] + 1].tag in ("VV", "VA", "VX")
+        return modifies or any((mo.form, mo.tag) in m.reply_shape_not_before and s < off <= e + 1 for mo, off in zip(w.morphs, w.offsets))
 
     cues = {name: found for name in CUE_SETS if (found := getattr(m, CUE_SETS[name]).find_fitting(
         w.cc, (lambda s, e: fits(s, e) and not adverb(s, e)) if name == "reply_shape" else fits))}

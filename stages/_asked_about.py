@@ -189,6 +189,15 @@ def _trouble_happens(c: ClauseAnalysis, registry: Registry) -> bool:
     return next((k for k in reversed(ms[:at]) if k[1].startswith("NN")), None) not in p.inner_events  # the noun before
 
 
+def shows_on_the_way(c: ClauseAnalysis, registry: Registry) -> bool:
+    """에러 뜨면서 멈췄어 / 빨간 불 들어오더니 꺼졌어: a display verb (speech_acts display_verbs) joined on before the
+    clause's last predicate tells what the device showed as much as one the clause ends on (act.displayed)."""
+    if not any(t in registry.capabilities.shown_topics for t in c.qna_topics):
+        return False  # (얘 화면에 뜬 그림 귀엽다: what shows is no error, warning or light)
+    p, ms = patterns(registry), [(m.form, m.tag) for m in c.morphemes]
+    return any(k in p.display and 0 < i < len(ms) - 1 and ms[i - 1][1].startswith(("NN", "J", "SL", "SN")) for i, k in enumerate(ms))
+
+
 def problem_report(c: ClauseAnalysis, registry: Registry, topic: str | None) -> tuple[str, tuple[str, ...]] | None:
     """(axis, signals) when a statement tells that the product or a part of it is wrong (`topic`: the clause's product
     noun, if any): a malfunction predicate (몸통이 너무 뜨거워요), a negated fact, a display or an event said of a
@@ -209,7 +218,10 @@ def _told(act) -> bool:
 
 def _problem_told(c: ClauseAnalysis, registry: Registry, topic: str | None) -> tuple[str, tuple[str, ...]] | None:
     act = c.act
-    if not _told(act) or act.target_owner is not None or act.agent == "third_person" or thing_named(c, registry.speech_acts):
+    # (충전대 옮겼더니 얘가 집에 못 돌아오네: 얘 / 이거, a subject that is the product as often as a person, tells of it)
+    product_like = any(s == f"subject:{form}" for form, _ in patterns(registry).usual_subjects for s in act.signals) if act else False
+    if not _told(act) or act.target_owner is not None or (act.agent == "third_person" and not product_like) \
+            or thing_named(c, registry.speech_acts):
         return None
     broken = _malfunction(c, registry)
     at = _negator_at(c, registry)
@@ -217,7 +229,7 @@ def _problem_told(c: ClauseAnalysis, registry: Registry, topic: str | None) -> t
     if topic and not c.capabilities and (act.displayed or not act.reported):
         if broken:
             return "has_device_malfunction_report", (topic, f"malfunction:{broken[0]}")
-        happened = any(s.startswith("event:") for s in act.signals) or _trouble_happens(c, registry)
+        happened = any(s.startswith("event:") for s in act.signals) or _trouble_happens(c, registry) or shows_on_the_way(c, registry)
         if negated or act.displayed or happened:
             return "has_device_problem_report", (topic, *act.signals[:1])
         excess = _too_much(c, registry)

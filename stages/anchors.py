@@ -6,7 +6,8 @@ from __future__ import annotations
 from registry.contracts import Clause, EvidenceAxis, HistoryEvidence, LearnedEvidence, NormalizedText, PreclassifierHints
 from registry.loader import Registry
 from stages._across_clauses import anchored, close_for_a_person, cross_clause_axes, how_to_schedule, quiet_premises, quiet_reasons, supposed_only, without_quieted_reports
-from stages._asked_about import about_the_robot, asks_the_hearers_mind, calls_a_person, of_somebody_named, problem_report, robots_doing, product_topic, public_place_asked, world_question
+from stages._asked_about import (about_the_robot, asks_the_hearers_mind, calls_a_person, of_somebody_named, problem_report, robots_doing,
+                                 product_topic, public_place_asked, shows_on_the_way, world_question)
 from stages._clauses import ENDS_SENTENCE, QUESTION_MOODS, ClauseAnalysis, qualifies_a_noun, schedule_of_another_thing
 from stages.ngram_model import LEARNED_PREFIX
 from stages.licensing import FRAMELESS, OTHER_THINGS_PART, SLIP, TOPIC_ALONE
@@ -201,7 +202,8 @@ def _question_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: 
     if topic and not c.capabilities and ours and (act.displayed or not act.reported) and act.mood in ("question", "knowledge_question"):
         lit("has_product_topic_question", 1.0, topic, act.mood)
     # (E1 떴어: a manual topic displayed is as much a report as a product noun)
-    shown = next((t for t in c.qna_topics if t in registry.capabilities.shown_topics), None) if act.displayed else None
+    shown = next((t for t in c.qna_topics if t in registry.capabilities.shown_topics), None) \
+        if act.displayed or shows_on_the_way(c, registry) else None
     report = problem_report(c, registry, topic or shown) if not trailing else None
     if report is not None:
         lit(report[0], 1.0, *report[1])
