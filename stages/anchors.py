@@ -227,7 +227,9 @@ def _act_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: bool)
         lit("has_talk_shape", 1.0, act.mood, *act.signals[:2])
     message = "message_of_request" in act.signals  # ... 간다고: what to send, not talk
     perfect = act.past and act.mood == "state_question" and any(h.kind == "state_query" for h in c.capabilities)  # 갈 때 됐어?
-    if not message and (act.polarity != "affirmative" or act.reported or (act.past and not perfect) or act.agent != "robot" or "standing_rule" in act.signals):
+    asks_manual = "has_product_topic_question" in lit  # (몰래 녹화하는 거 아니지: a question about it, negated or not)
+    if not message and not asks_manual and (act.polarity != "affirmative" or act.reported or (act.past and not perfect)
+                                            or act.agent != "robot" or "standing_rule" in act.signals):
         lit("has_unlicensed_speech_act", 1.0, act.polarity, act.agent, "reported" if act.reported else "",
             "past" if act.past else "")
 

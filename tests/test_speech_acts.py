@@ -199,6 +199,7 @@ def test_a_how_word_before_doe_asks_for_the_state(runner):
     ("평소보다 배터리가 빨리 닳네", "has_device_problem_report"),     # worse than it used to be (complaints usual)
     ("충전대를 안방으로 옮겼더니 얘가 집에 못 돌아오네", "has_device_problem_report"),  # 얘 is the product as often as a person
     ("잠깐 들어 올렸다 내려놨더니 에러 뜨면서 멈췄어", "has_device_malfunction_report"),  # 잠깐 of a verb is no reply
+    ("너 나 몰래 녹화하는 거 아니지", "has_product_topic_question"),  # negated, it still asks: no unlicensed act of talk
 ])
 def test_questions_and_reports_about_the_product_go_to_dqr(runner, text, axis):
     record = _route(runner, text)
