@@ -59,3 +59,15 @@ def test_a_request_relayed_after_quoting_it_acts(runner, text, expected):
 @pytest.mark.parametrize("text", ["엄마가 터보로 해 줘라고 하셨어", "엄마가 거실 가라고 했어 안방 가 있을게"])
 def test_a_request_only_quoted_or_not_relayed_to_the_robot_does_nothing(runner, text):
     assert actions(_route(runner, text)) == []
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("센서 모드 켜 줘 에어컨은 내가 켤게", ["sensor_mode.on"]),
+    ("센서 모드 켜 줘 창문은 내가 닫을게", ["sensor_mode.on"]),
+])
+def test_another_thing_the_speaker_will_see_to_is_their_own_part(runner, text, expected):
+    """The speaker's promise about another thing of the home, said beside a licensed request, is no talk that
+    outweighs it (stages._across_clauses.quiet_reasons)."""
+    record = _route(runner, text)
+    got = [f"{cap}.{op}" for cap, op, _, _ in actions(record)]
+    assert record.family == "ODL" and got == expected, (text, record.family, got)
