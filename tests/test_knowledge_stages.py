@@ -94,6 +94,16 @@ def test_synonyms_bridge_everyday_words_to_the_manual(answering_runner):
     assert any(e.source_id == "R6-V5-S018" for e in rec.answer.evidence)
 
 
+@pytest.mark.parametrize("text, fact", [
+    ("모기약 뿌리는 중인데 켜 놔도 돼?", "살충제"),      # the everyday name of what the manual calls 스프레이형 살충제
+    ("숯 필터는 물로 씻어도 되나", "물로 씻을 수 없습니다"),  # 숯 is the manual's 활성탄
+])
+def test_everyday_names_of_things_the_manual_names_find_its_sentence(answering_runner, text, fact):
+    rec = answering_runner.route_text(text)
+    assert rec.family == "DQR" and rec.answer.answerability == "sufficient", text
+    assert fact in rec.answer.text.split("참고하세요")[0], (text, rec.answer.text)
+
+
 def test_done_when_electricity_bill_is_insufficient(answering_runner):
     rec = answering_runner.route_text("한 달 전기 요금 얼마 나와?")
     assert rec.family == "DQR"
