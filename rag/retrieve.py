@@ -343,13 +343,16 @@ def _names_level(text: str, condition: AskedCondition | None, level: str | None 
     return any(word in text for word in condition.stated.get(level or condition.level, []))
 
 
-def _condition_unstated(query: KnowledgeQuery, evidence: list[Evidence]) -> list[str]:
+def _condition_unstated(query: KnowledgeQuery, evidence: list[Evidence], sentences: dict[str, Sentences]) -> list[str]:
     """condition_not_stated:LEVEL when the sentences stating the asked quantity name other levels, never the asked one
-    (2단으로 틀면 몇 dB? and the manual gives 1단 and 터보 only)."""
+    (2단으로 틀면 몇 dB? and the manual gives 1단 and 터보 only). Every sentence of the first two sections that
+    states it counts, not only the one picked as the claim (강으로 돌리면 배터리 몇 시간 가요?: 완전 충전에는 약 3시간
+    names no level; 완전 충전 시 풍량 1단으로 약 4시간, 터보로 약 90분 names the two the manual gives)."""
     cond = query.condition
     if cond is None or not query.asked_units:
         return []
-    stating = [e.claim for e in evidence if _states_asked(e.claim, query)]
+    stating = [e.claim for e in evidence if _states_asked(e.claim, query)] + [
+        text for e in evidence[:2] for text, _ in sentences.get(e.source_id, []) if _states_asked(text, query)]
     others = [lv for lv in cond.stated if lv != cond.level]
     if stating and not any(_names_level(t, cond) for t in stating) and \
             any(_names_level(t, cond, lv) for t in stating for lv in others):
@@ -411,7 +414,7 @@ def retrieve(con: duckdb.DuckDBPyConnection, query: KnowledgeQuery, projection: 
     stated = bool(query.asked_units) and bool(evidence) and _states_asked(evidence[0].claim, query) \
         and any(t in evidence[0].claim for t in query.focus_terms)
     because = (["below_threshold"] if (sig.score < sig.threshold and not stated) or not hits else []) + \
-        [f"outside_manual:{w}" for w in query.outside_manual] + _condition_unstated(query, evidence)
+        [f"outside_manual:{w}" for w in query.outside_manual] + _condition_unstated(query, evidence, sentences)
     if evidence and evidence[0].source_id in section_terms:  # read out after answerability was judged on single sentences
         evidence[0] = _with_companion(evidence[0], sentences[evidence[0].source_id], weights, ranked.idf,
                                       lambda text: _states_asked(text, query) or any(m in text for m in marks))

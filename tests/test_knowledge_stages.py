@@ -309,6 +309,16 @@ def test_a_level_the_manual_gives_no_number_for_is_insufficient_and_says_which_i
     assert turbo.answerability == "sufficient" and "52 dB" in turbo.text
 
 
+def test_a_level_is_looked_for_in_every_sentence_stating_the_quantity(answering_runner):
+    """강으로 돌리면 배터리 몇 시간 가요?: the sentence picked first (완전 충전에는 약 3시간) names no level; the section's
+    other sentence stating hours names 1단 and 터보, so 3단 is not stated. 몇 시간 가 is the battery's use time."""
+    strong = answering_runner.route_text("강으로 돌리면 배터리 몇 시간 가요?").answer
+    assert strong.answerability == "insufficient" and "condition_not_stated" in strong.notices, strong.text
+    assert "R6-V5-S038" in strong.text
+    turbo = answering_runner.route_text("터보로 하면 배터리 얼마나 가").answer
+    assert turbo.answerability == "sufficient" and "90분" in turbo.text, turbo.text
+
+
 def test_words_about_the_conversation_are_no_words_the_manual_must_know(answering_runner):
     """작년, 설명서, 엄마: who said it and when is not what is asked (kg synonyms generic_nouns)."""
     for text, fact in [("작년 설명서에는 HEPA 교체가 9개월이던데 바뀌었어요?", "12개월"),
