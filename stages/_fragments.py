@@ -82,7 +82,8 @@ def fragment_axes(c: ClauseAnalysis, lit: Axes, m: Matchers) -> None:
         signals.append("very_short")
     single = [len(w.strip("?.!,")) == 1 for w in words]
     run = max((len(list(g)) for one, g in groupby(single) if one), default=0)
-    if len(words) >= 3 and sum(single) >= 0.6 * len(words) and run >= SHARD_RUN:
+    said_out = c.act is not None and c.act.mood == "request" and c.has_final_ending and bool(c.capabilities)  # (청 정 해 줘)
+    if len(words) >= 3 and sum(single) >= 0.6 * len(words) and run >= SHARD_RUN and not said_out:
         fragment += 0.4
         signals.append("syllable_shards")
     if c.compact.strip("?.!,") in (m.fillers | m.acknowledgements):

@@ -149,7 +149,7 @@ def _outside_of_a_room(c: ClauseAnalysis) -> bool:
     return any(a.form in rooms and b.form in outside for a, b in zip(c.morphemes, c.morphemes[1:]))
 
 
-def _spelled_by_syllables(hit, c: ClauseAnalysis, registry: Registry) -> bool:
+def _spelled_by_syllables(hit, c: ClauseAnalysis, act, registry: Registry) -> bool:
     """안 방 공 기: the capability word is only there once the text is joined, each of its syllables a word of its
     own. Joining words repairs spacing (공기청정 / 공기 청정); it does not make words out of broken recognition."""
     m = matchers_for(registry)
@@ -161,7 +161,12 @@ def _spelled_by_syllables(hit, c: ClauseAnalysis, registry: Registry) -> bool:
         if start < end and start + size > hit.position:
             covered.append(word.strip("?.!,~"))
         start += size
-    return len(covered) >= 2 and all(len(w) == 1 for w in covered)
+    if len(covered) < 2 or not all(len(w) == 1 for w in covered):
+        return False
+    # (청 정 해 줘: a request said to its end after the word is a slip of spacing, not broken recognition)
+    asked_after = act is not None and act.mood == "request" and c.has_final_ending and any(
+        mo.tag in ("VV", "VX", "XSV") and at >= end for mo, at in zip(c.morphemes, c.compact_offsets))
+    return not asked_after
 
 
 def _world_event(c: ClauseAnalysis, registry: Registry) -> tuple[int, int] | None:
@@ -213,7 +218,7 @@ def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, registry:
         return "target:outside_place"  # 약국 가서 약 사 와, 밖에 나가: outside the home, no room the robot can reach
     if hit.capability_id in matchers_for(registry).room_bound_capabilities and _outside_of_a_room(c):
         return "target:outside_of_room"  # 거실 밖으로 나가: out of the room, not into it
-    if _spelled_by_syllables(hit, c, registry):
+    if _spelled_by_syllables(hit, c, act, registry):
         return "spelled_by_syllables"
     if hit.kind == "state_query" and c.connective in matchers_for(registry).before_nouns:
         return "time_of_event"  # 배터리 닳기 전에 ...: when something happens, not a question about the state now

@@ -43,3 +43,18 @@ def test_alternatives_and_a_question_with_no_are_no_corrections(runner, text):
 def test_the_normalized_text_shows_the_repair(runner):
     record = runner.route(TurnInput(recognized_text="볼륨 5로 아 아니 8로 해 줘"))
     assert record.evidence.normalized_text == "볼륨 8로 해 줘"
+
+
+@pytest.mark.parametrize("text, expected", [("청 정 해 줘", [("selected_room_clean", "start", {})]),
+                                            ("음 소 거 해 줘", [("mute", "on", {})])])
+def test_a_word_spelled_by_syllables_before_a_request_said_to_its_end_is_a_slip_of_spacing(runner, text, expected):
+    """안 방 공 기 is broken recognition (nothing is done); 청 정 해 줘, a request said to its end after the word, is
+    only spaced wrong."""
+    steps = _steps(runner, text)[1]
+    assert [(c, o) for c, o, _ in steps] == [(c, o) for c, o, _ in expected], (text, steps)
+
+
+@pytest.mark.parametrize("text", ["안 방 공 기", "사 진", "충 전 대 으"])
+def test_syllables_alone_are_broken_recognition(runner, text):
+    record, steps = _steps(runner, text)
+    assert steps == [] and record.family == "STT_NULL", (text, record.family)
