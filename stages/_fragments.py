@@ -7,7 +7,7 @@ from itertools import groupby
 
 from registry.contracts import EvidenceAxis
 from stages._clauses import ENDS_SENTENCE, ClauseAnalysis
-from stages._matchers import Matchers
+from stages._matchers import Matchers, compact
 
 _WHOLE_MOODS = ("statement", "exclamation", "wish", "question", "knowledge_question", "state_question", "suggestion")
 TARGET_TAGS = ("NNG", "NNP", "NR", "SN", "SL", "XR")
@@ -125,3 +125,22 @@ def fragment_axes(c: ClauseAnalysis, lit: Axes, m: Matchers) -> None:
     if c.times.strength and not c.has_predicate:
         signals.append("time_fragment")
     lit("looks_fragmentary", fragment, *signals)
+
+
+def spelled_by_syllables(hit, c: ClauseAnalysis, act, m: Matchers) -> bool:
+    """안 방 공 기: the capability word is only there once the text is joined, each of its syllables a word of its
+    own. Joining words repairs spacing (공기청정 / 공기 청정); it does not make words out of broken recognition."""
+    start, end, covered = 0, hit.position + len(compact(hit.surface)), []
+    for word in c.text.split():
+        if word in m.ignorable_words:
+            continue
+        size = len(compact(word))
+        if start < end and start + size > hit.position:
+            covered.append(word.strip("?.!,~"))
+        start += size
+    if len(covered) < 2 or not all(len(w) == 1 for w in covered):
+        return False
+    # (청 정 해 줘: a request said to its end after the word is a slip of spacing, not broken recognition)
+    asked_after = act is not None and act.mood == "request" and c.has_final_ending and any(
+        mo.tag in ("VV", "VX", "XSV") and at >= end for mo, at in zip(c.morphemes, c.compact_offsets))
+    return not asked_after

@@ -16,6 +16,7 @@ from registry.loader import Registry
 from stages._asked_about import asks_of_another_thing
 from stages._clauses import ClauseAnalysis, thing_before, thing_named
 from stages._matchers import compact, matchers_for, public_place_of
+from stages._fragments import spelled_by_syllables
 from stages._self_repair import taken_back_at_the_end
 from stages.speech_patterns import final_predicate, governing_predicate, key, patterns
 
@@ -61,6 +62,9 @@ def _frame_mismatch(hit, c: ClauseAnalysis, registry: Registry) -> str | None:
     if predicate is not None and hit.via == "alias" and hit.kind != "state_query" and at + 1 < len(morphs) \
             and morphs[at + 1].tag == "ETM" and not _a_step_after(morphs, at + 2, matchers_for(registry)):
         return "modifier"  # 사진 찍은 거 보내 줘 / 찍을 때 화면에 보여?: its verb describes a noun or a time
+    first = next((i for i, o in enumerate(c.compact_offsets) if o >= hit.position), None)
+    if first and morphs[first - 1].tag == "XPN" and frame is not None and hit.surface in frame.objects:
+        return "prefixed:" + morphs[first - 1].form  # (헛바퀴만 돌아: a prefix makes another noun than 한 바퀴's)
     if hit.kind == "state_query":
         attributes = registry.product.attribute_words
         asked = next((mo.form for mo in morphs[after[0]:] if mo.form.lower() in attributes), None) if after else None
@@ -149,26 +153,6 @@ def _outside_of_a_room(c: ClauseAnalysis) -> bool:
     return any(a.form in rooms and b.form in outside for a, b in zip(c.morphemes, c.morphemes[1:]))
 
 
-def _spelled_by_syllables(hit, c: ClauseAnalysis, act, registry: Registry) -> bool:
-    """안 방 공 기: the capability word is only there once the text is joined, each of its syllables a word of its
-    own. Joining words repairs spacing (공기청정 / 공기 청정); it does not make words out of broken recognition."""
-    m = matchers_for(registry)
-    start, end, covered = 0, hit.position + len(compact(hit.surface)), []
-    for word in c.text.split():
-        if word in m.ignorable_words:
-            continue
-        size = len(compact(word))
-        if start < end and start + size > hit.position:
-            covered.append(word.strip("?.!,~"))
-        start += size
-    if len(covered) < 2 or not all(len(w) == 1 for w in covered):
-        return False
-    # (청 정 해 줘: a request said to its end after the word is a slip of spacing, not broken recognition)
-    asked_after = act is not None and act.mood == "request" and c.has_final_ending and any(
-        mo.tag in ("VV", "VX", "XSV") and at >= end for mo, at in zip(c.morphemes, c.compact_offsets))
-    return not asked_after
-
-
 def _world_event(c: ClauseAnalysis, registry: Registry) -> tuple[int, int] | None:
     """Morpheme indexes of the noun and predicate of a world event in the clause (바람 많이 불어, 눈 온대), if any: the
     noun, then its predicate with no other predicate between (an adverb made of an adjective, 세게, may be)."""
@@ -218,7 +202,7 @@ def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, registry:
         return "target:outside_place"  # 약국 가서 약 사 와, 밖에 나가: outside the home, no room the robot can reach
     if hit.capability_id in matchers_for(registry).room_bound_capabilities and _outside_of_a_room(c):
         return "target:outside_of_room"  # 거실 밖으로 나가: out of the room, not into it
-    if _spelled_by_syllables(hit, c, act, registry):
+    if spelled_by_syllables(hit, c, act, matchers_for(registry)):
         return "spelled_by_syllables"
     if hit.kind == "state_query" and c.connective in matchers_for(registry).before_nouns:
         return "time_of_event"  # 배터리 닳기 전에 ...: when something happens, not a question about the state now

@@ -312,3 +312,9 @@ def test_a_number_counted_by_a_word_not_of_the_frame_is_no_object_of_it(runner, 
                                       ("두 바퀴 돌아 줘", "rotate_in_place")])
 def test_a_counter_the_frame_counts_by_keeps_the_request(runner, text, cap):
     assert _route(runner, text)[1][0][0] == cap
+
+
+def test_a_prefixed_noun_is_not_the_frame_object_it_ends_in(runner):
+    """헛바퀴만 돌아 (the wheels spin idly: a trouble story) is no turn: 헛 makes another noun than the 바퀴 of 한 바퀴."""
+    record = runner.route(TurnInput(recognized_text="요놈이 문턱에 걸려서 자꾸 헛바퀴만 돌아"))
+    assert actions(record) == [] and record.family == "DQR", record.family
