@@ -38,8 +38,10 @@ def test_when_something_is_done_waits_for_it_and_checks_nothing(runner, text):
     assert record.evidence.clauses[0].role == "temporal"
 
 
-@pytest.mark.parametrize("text", ["안 방 공 기", "공 기 청 정 해 줘"])
+@pytest.mark.parametrize("text", ["안 방 공 기", "공 기 청 정"])
 def test_words_spelled_only_by_joined_syllables_license_nothing(runner, text):
+    """Bare syllables are broken recognition; a request said to its end after them is only spaced wrong (청 정 해 줘:
+    tests/test_self_repair.py)."""
     record, caps = _caps(runner, text)
     assert caps == [] and record.family == "STT_NULL"
 

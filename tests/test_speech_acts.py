@@ -622,9 +622,9 @@ def test_a_request_to_work_another_thing_in_the_home_is_unsupported(runner, text
 
 @pytest.mark.parametrize("text", ["너도 잠 자?", "너는 꿈 같은 거 꿔?"])
 def test_two_one_syllable_words_are_plain_korean_not_syllable_shards(runner, text):
-    """Small talk with the robot; only three one-syllable words in a row read as a word spelled out (청 정 해 줘)."""
+    """Small talk with the robot; only three one-syllable words in a row read as a word spelled out (안 방 공 기)."""
     assert _replied(runner, text, "DEF")
-    assert "syllable_shards" in _route(runner, "청 정 해 줘").evidence.axes["looks_fragmentary"].signals
+    assert "syllable_shards" in _route(runner, "안 방 공 기").evidence.axes["looks_fragmentary"].signals
 
 
 @pytest.mark.parametrize("text, capability", [("아기방 가 줍서", "move_to_room"), ("서재로 가줍서", "move_to_room")])
