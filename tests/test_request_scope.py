@@ -535,3 +535,9 @@ def test_a_hesitation_after_an_open_clause_still_trails_it_off(runner, text):
 def test_the_formal_imperative_asks(runner, text, expected):
     """-(으)십시오, which Kiwi splits into 시/EP + ᆸ시오/EF, is a request like -세요 (speech_acts request_endings)."""
     assert _caps(runner, text)[1] == expected, text
+
+
+@pytest.mark.parametrize("text", ["지금 작은방이야?", "지금 서재야?"])
+def test_a_room_asked_as_where_the_robot_is_checks_its_location(runner, text):
+    """The room lemma run ({room}/NNG + 이/VCP) holds for a room name Kiwi reads as several morphemes (작 + 은 + 방)."""
+    assert _caps(runner, text)[1] == [("current_location", "check")], text
