@@ -517,10 +517,15 @@ def test_a_state_asked_as_two_alternatives_is_checked_once(runner, text, expecte
     assert record.family == "ODL" and caps == expected, (text, record.family, caps)
 
 
-@pytest.mark.parametrize("text, expected", [("볼륨 3으로 해 줘 어", [("sound_volume", "level")]),
-                                            ("지금 위치 어디야 어 어", [("current_location", "check")])])
-def test_a_hesitation_after_a_closed_sentence_leaves_the_request_whole(runner, text, expected):
-    """Interjections of hesitation after a sentence closed by its final ending are a sound, not a clause."""
+@pytest.mark.parametrize("text, expected", [
+    ("볼륨 3으로 해 줘 어", [("sound_volume", "level")]),            # hesitation after a closed sentence is a sound
+    ("지금 위치 어디야 어 어", [("current_location", "check")]),     # ... not a clause that breaks the turn
+    ("청정을 시작하십시오", [("selected_room_clean", "start")]),      # -(으)십시오: Kiwi's 시/EP + ᆸ시오/EF asks
+    ("거실로 이동하십시오", [("move_to_room", "start")]),
+    ("지금 작은방이야?", [("current_location", "check")]),            # {room}+이/VCP for a room Kiwi splits (작 은 방)
+    ("지금 서재야?", [("current_location", "check")]),
+])
+def test_requests_read_whole_whatever_the_recognizer_and_kiwi_make_of_them(runner, text, expected):
     assert _caps(runner, text)[1] == expected, text
 
 
@@ -528,16 +533,3 @@ def test_a_hesitation_after_a_closed_sentence_leaves_the_request_whole(runner, t
 def test_a_hesitation_after_an_open_clause_still_trails_it_off(runner, text):
     record, caps = _caps(runner, text)
     assert caps == [] and record.family == "STT_NULL", (text, record.family, caps)
-
-
-@pytest.mark.parametrize("text, expected", [("청정을 시작하십시오", [("selected_room_clean", "start")]),
-                                            ("거실로 이동하십시오", [("move_to_room", "start")])])
-def test_the_formal_imperative_asks(runner, text, expected):
-    """-(으)십시오, which Kiwi splits into 시/EP + ᆸ시오/EF, is a request like -세요 (speech_acts request_endings)."""
-    assert _caps(runner, text)[1] == expected, text
-
-
-@pytest.mark.parametrize("text", ["지금 작은방이야?", "지금 서재야?"])
-def test_a_room_asked_as_where_the_robot_is_checks_its_location(runner, text):
-    """The room lemma run ({room}/NNG + 이/VCP) holds for a room name Kiwi reads as several morphemes (작 + 은 + 방)."""
-    assert _caps(runner, text)[1] == [("current_location", "check")], text
