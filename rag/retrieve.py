@@ -238,22 +238,21 @@ def _together_first(evidence: list[Evidence], sentences: dict[str, Sentences], q
     def together(text: str) -> bool:
         return any(m in text for m in marks)
 
-    # a sentence naming them all as used together first, then one naming them all, then a section naming them all
-    for kind in ("together", "sentence", "section"):
-        for i, e in enumerate(evidence):
-            sents = [text for text, _ in sentences.get(e.source_id, [])]
-            count = [sum(_named(t, link) for link in group) for t in sents]
-            full = [k for k in range(len(sents)) if count[k] == len(group)]
-            if kind == "together":
-                found = bool([k for k in full if together(sents[k])])
-            elif kind == "sentence":
-                found = bool(full)
-            else:
-                found = bool(sents) and all(any(_named(t, link) for t in sents) for link in group)
-            if found:
-                best = max(range(len(sents)), key=lambda k: (count[k], together(sents[k]), -k))
-                return [e.model_copy(update={"claim": sents[best]}), *evidence[:i], *evidence[i + 1:]]
-    return evidence
+    def rank(e: Evidence) -> tuple[tuple[bool, bool, bool], list[str], list[int]]:
+        """(a sentence naming them all as used together, a sentence naming them all, the section naming them all)."""
+        sents = [text for text, _ in sentences.get(e.source_id, [])]
+        count = [sum(_named(t, link) for link in group) for t in sents]
+        full = [k for k in range(len(sents)) if count[k] == len(group)]
+        whole = bool(sents) and all(any(_named(t, link) for t in sents) for link in group)
+        return (any(together(sents[k]) for k in full), bool(full), whole), sents, count
+
+    ranked = [rank(e) for e in evidence]
+    at = max(range(len(evidence)), key=lambda i: (ranked[i][0], -i), default=None)
+    if at is None or not any(ranked[at][0]):
+        return evidence
+    _, sents, count = ranked[at]
+    best = max(range(len(sents)), key=lambda k: (count[k], together(sents[k]), -k))
+    return [evidence[at].model_copy(update={"claim": sents[best]}), *evidence[:at], *evidence[at + 1:]]
 
 
 def _states_asked(text: str, query: KnowledgeQuery) -> bool:

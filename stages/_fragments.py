@@ -82,7 +82,7 @@ def fragment_axes(c: ClauseAnalysis, lit: Axes, m: Matchers) -> None:
         signals.append("very_short")
     single = [len(w.strip("?.!,")) == 1 for w in words]
     run = max((len(list(g)) for one, g in groupby(single) if one), default=0)
-    said_out = c.act is not None and c.act.mood == "request" and c.has_final_ending and bool(c.capabilities)  # (청 정 해 줘)
+    said_out = bool(c.capabilities) and said_to_its_end(c, c.act)  # (청 정 해 줘: a capability word spaced wrong)
     if len(words) >= 3 and sum(single) >= 0.6 * len(words) and run >= SHARD_RUN and not said_out:
         fragment += 0.4
         signals.append("syllable_shards")
@@ -141,6 +141,10 @@ def spelled_by_syllables(hit, c: ClauseAnalysis, act, m: Matchers) -> bool:
     if len(covered) < 2 or not all(len(w) == 1 for w in covered):
         return False
     # (청 정 해 줘: a request said to its end after the word is a slip of spacing, not broken recognition)
-    asked_after = act is not None and act.mood == "request" and c.has_final_ending and any(
-        mo.tag in ("VV", "VX", "XSV") and at >= end for mo, at in zip(c.morphemes, c.compact_offsets))
-    return not asked_after
+    return not (said_to_its_end(c, act) and any(mo.tag in ("VV", "VX", "XSV") and at >= end
+                                               for mo, at in zip(c.morphemes, c.compact_offsets)))
+
+
+def said_to_its_end(c: ClauseAnalysis, act) -> bool:
+    """The clause is a request closed by its final ending."""
+    return act is not None and act.mood == "request" and c.has_final_ending

@@ -150,11 +150,11 @@ class Matchers:
 
         self.lemma_index: dict[tuple[str, str], str] = {}
         self.lemma_runs: dict[tuple[str, str], list[tuple[tuple[tuple[str, str], ...], str]]] = {}
-        self.room_runs: list[tuple[tuple[tuple[str, str], ...], str]] = []
-        """What follows {room} in a room lemma run, for room names Kiwi reads as several morphemes (작은방: 작 은 방)."""
         """First morpheme -> (the whole run, capability): a lemma written form/tag+form/tag (어디/NP+이/VCP) is a run of
         morphemes that anchors as an alias does, whatever ending follows (어디니, 어디예요, 어디고). A run whose first part
         is {room}/NNG starts at any room name (지금 거실이야): it is indexed under the room names."""
+        self.room_runs: list[tuple[tuple[tuple[str, str], ...], str]] = []
+        """What follows {room} in a room lemma run, for room names Kiwi reads as several morphemes (작은방: 작 은 방)."""
         for cap in caps.capabilities:
             for lemma in cap.lemmas:
                 run = tuple(tuple(part.split("/", 1)) for part in lemma.split("+"))

@@ -102,8 +102,9 @@ def _public_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers, registry: Registry)
     broken = next((s.split(":")[0] for s in (c.act.signals if c.act is not None else [])
                    if s.startswith(("cut_off_stem:", "cut_off_word:", "cut_off:from_sentence", "vocalization", "trails_off",
                                     "retracted"))), None)  # (사진 찍어 줘 아 아니다: asked, then taken back: ask again)
+    ends_taken_back = any(x.endswith(":retracted") for x in c.mentions)  # (볼륨 10으로 아니 잠깐만.)
     broken = broken or next(("syllable_shards" for x in c.mentions if x.endswith(":spelled_by_syllables")), None) \
-        or next(("retracted" for x in c.mentions if x.endswith(":retracted")), None)  # (볼륨 10으로 아니 잠깐만.)
+        or ("retracted" if ends_taken_back else None)
     if trailing or broken:
         frg_strength *= 0.3
         lit("has_vague_reference", 1.0, "trailing_off" if trailing else broken)
@@ -139,7 +140,7 @@ def _public_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers, registry: Registry)
     asks_leave = c.act is not None and c.act.mood == "knowledge_question" and robots_doing(c, registry) \
         and any(s in ("permission", "permission_intoned") for s in c.act.signals)  # (돌려도 괜찮아, heard without "?")
     asks_state = c.act is not None and c.act.mood == "state_question" and any(h.kind == "state_query" for h in c.capabilities)
-    taken_back = any(x.endswith(":retracted") for x in c.mentions) or (c.act is not None and "takes_back" in c.act.signals)
+    taken_back = ends_taken_back or (c.act is not None and "takes_back" in c.act.signals)
     # (거실 가 아 잠깐만 / 충전하러 가 어 잠깐만: the 잠깐만 takes the request back, it is no reply)
     lit("has_clear_conversation_reply_shape", 1.0 if cues.get("reply_shape") and not asks_leave and not asks_state and not taken_back else 0.0,
         *cues.get("reply_shape", []))  # (안방 공기 괜찮아요 아니면 안 좋아요: the state asked, not an answer said)
