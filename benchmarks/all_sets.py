@@ -126,6 +126,9 @@ SETS = {
     "blind_v51_fit (the four scored kinds in new voices, 100 each: a night-shift nurse, a work-from-home worker in a call, gamers on voice chat, a cooking live stream, a church-going grandmother, a foreign learner of Korean, bedtime role-play, an estate agent, an installer, a couple planning a wedding, dictated notes, a sleepy mumble, 강원도 and 경상도 speech, text read aloud by TTS, English code-switching; written blind 2026-12-06 session 51, fit part)":
         ROOT / "data/utterances/blind_v51_fit.jsonl",
     "blind_v51_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v51_holdout.jsonl",
+    "blind_v52_fit (the four scored kinds in new voices, 100 each: a 충청도 farmer, a high-school student's slang, a retired teacher's 하십시오체, a busy parent, a speaker with a cold, a K-pop fan, a 조선족 speaker, a baker at dawn, a drunk speaker after a party, a hiker back home, a programmer's English jargon, a recipe read aloud, a sports commentator, a lawyer dictating, an elderly speaker hard of hearing, baby talk, 부산/경남 speech, a voice-message monologue; written blind 2026-12-06 session 52, fit part)":
+        ROOT / "data/utterances/blind_v52_fit.jsonl",
+    "blind_v52_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v52_holdout.jsonl",
     "talk_redteam_v50 (red-team against session 50: reasons before requests, words taking a request back at the end, counters before 찍다 and 돌다; written blind 2026-12-06, fit)":
         ROOT / "data/utterances/talk_redteam_v50.jsonl",
     "talk_redteam_v51 (red-team against session 51: requests taken back by 잠깐만, hesitation after a request, the formal imperative, worse than usual, 얘 in trouble stories, errors shown on the way, negated privacy questions, the speaker's own part, words spaced by syllables, modes asked together; written blind 2026-12-06, fit)":
@@ -187,6 +190,8 @@ SETS = {
     "dqr_holdout_v12 questions (written blind session 48, never tuned on)": ROOT / "data/questions/dqr_holdout_v12.jsonl",
     "dqr_train_v13 questions (written blind session 49, fit set)": ROOT / "data/questions/dqr_train_v13.jsonl",
     "dqr_holdout_v13 questions (written blind session 49, never tuned on)": ROOT / "data/questions/dqr_holdout_v13.jsonl",
+    "dqr_train_v14 questions (written blind session 52, fit set)": ROOT / "data/questions/dqr_train_v14.jsonl",
+    "dqr_holdout_v14 questions (written blind session 52, never tuned on)": ROOT / "data/questions/dqr_holdout_v14.jsonl",
 }
 CORPORA = ROOT.parent / "shared" / "corpora"
 
