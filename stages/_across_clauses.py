@@ -134,6 +134,7 @@ def quiet_reasons(clause_analyses: list[ClauseAnalysis], per_clause: list[dict[s
     carried = {h.capability_id for c in clause_analyses for h in c.capabilities if h.via == CARRIED}
     # (바람 소리 때문에 안 들려 풍량 약으로 줄여: the remark names the very capability the turn asks for)
     carried |= {h.capability_id for c in clause_analyses if c.act is not None and c.act.licenses_action for h in c.capabilities}
+    handed = _handed_to_the_robot(clause_analyses)
     for c, axes in zip(clause_analyses, per_clause):
         act = c.act
         # (바람이 너무 세다 좀 줄여 봐: the device word is the head the request carries, the frame said across two;
@@ -145,7 +146,8 @@ def quiet_reasons(clause_analyses: list[ClauseAnalysis], per_clause: list[dict[s
         # (엄마가 터보로 해 줘라고 하셨어 터보로 해 줘: the words quoted are the very request the turn makes; relayed)
         quoted = [x.split(":", 1)[0] for x in c.mentions if x.endswith(":quoted")]
         relayed = bool(quoted) and all(q in carried for q in quoted)
-        if not _beside_the_request(c) and (
+        theirs_by_call = handed and act is not None and any(s.startswith("vocative") for s in act.signals)
+        if not _beside_the_request(c) and not theirs_by_call and (
                 act is None or c.capabilities or act.mood not in ("statement", "exclamation")
                 or (act.reported and not other and not relayed)
                 or any(s.startswith("vocative") for s in act.signals)
@@ -156,6 +158,13 @@ def quiet_reasons(clause_analyses: list[ClauseAnalysis], per_clause: list[dict[s
         merged.append({**{a: x for a, x in axes.items() if a not in quieted},
                        **({"reason_of_request": EvidenceAxis(strength=1.0, signals=quieted)} if quieted else {})})
     return merged
+
+
+def _handed_to_the_robot(clause_analyses: list[ClauseAnalysis]) -> bool:
+    """원장님, 사진은 찍지 마시고요. 로봇아 화면 밝기 2로 해 줘 / 로봇아 청정 켜, 민수야 사진 찍지 마: a clause that calls
+    the robot by name licenses a request; what the turn says to a person it calls by name is theirs."""
+    return any(c.act is not None and c.act.licenses_action and any(s.startswith("robot_vocative:") for s in c.act.signals)
+               for c in clause_analyses)
 
 
 def _beside_the_request(c: ClauseAnalysis) -> bool:

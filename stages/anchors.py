@@ -42,6 +42,8 @@ _WORLD_QUESTION_MOODS = ("question", "knowledge_question", "state_question", "su
 """Moods that ask about a world event (its -ㄹ까 asks if it will happen: rain proposes nothing); one told of is talk."""
 
 
+_ASKED_BY_SHAPE = ("alternative", "confirmation")
+"""Reading signals of a question asked without its mark (clause_reading: an alternative offered, a confirmation)."""
 _SCHEDULE_KINDS = ("sch_alarm", "sch_timer", "sch_reminder")
 """Cues of what the robot itself schedules (an alarm, a timer, a reminder), whatever else the clause asks."""
 
@@ -59,7 +61,9 @@ def _anchor_axes(c: ClauseAnalysis, lit: _Axes, history: HistoryEvidence, regist
         lit("has_unknown_device_mode", 1.0, word)
     action_cues = cues.get("on", []) + cues.get("off", []) + cues.get("increase", []) + cues.get("decrease", [])
     lit("has_device_action_cue_surface", 1.0 if action_cues else 0.0, *action_cues[:2])
-    lit("has_check_cue", 1.0 if cues.get("check") else 0.0, *cues.get("check", [])[:2])
+    # (됐어 안 됐어 / 꺼지는 거 맞아: a question by its shape asks as a question mark does)
+    checks = [*cues.get("check", []), *(s for s in _ASKED_BY_SHAPE if c.act is not None and s in c.act.signals)]
+    lit("has_check_cue", 1.0 if checks else 0.0, *checks[:2])
     for topic in c.qna_topics if not (c.act and c.act.mood in QUESTION_MOODS and of_somebody_named(c, registry)) else []:
         lit("has_stable_device_qna_target", 1.0, topic)  # (당신은 필터 언제 갈았는지 알아?: what they did, asked of them)
     lit("has_knowledge_question_shape", 1.0 if cues.get("question") else 0.0, *cues.get("question", [])[:2])
@@ -243,7 +247,8 @@ def _unframed(c: ClauseAnalysis) -> list[str]:
 def _said(c: ClauseAnalysis) -> list[str]:
     """Unlicensed device words talked about: not those nobody said (spelled, a slip's repair), nor bare topics (배터리)."""
     unframed = _unframed(c)
-    return [x for x in c.mentions if not x.endswith((":spelled_by_syllables", f":{SLIP}", f":{TOPIC_ALONE}", ":retracted"))
+    return [x for x in c.mentions if not x.endswith((":spelled_by_syllables", f":{SLIP}", f":{TOPIC_ALONE}", ":retracted",
+                                                      ":state_question"))  # (프리필터 씻을 때 됐어 안 됐어: asked of it)
             and x not in unframed]  # (사진 찍어 줘 아 아니다: a request taken back is no talk of the photo)
 
 

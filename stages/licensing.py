@@ -70,19 +70,8 @@ def _frame_mismatch(hit, c: ClauseAnalysis, registry: Registry) -> str | None:
         asked = next((mo.form for mo in morphs[after[0]:] if mo.form.lower() in attributes), None) if after else None
         if asked is not None:
             return "attribute:" + asked  # 배터리 용량 몇 mAh야: a property of the product, not its state
-    if frame is not None and frame.subjects:
-        start = next((i for i, o in enumerate(c.compact_offsets) if o >= hit.position), len(morphs))
-        j = start - 1
-        while j >= 0 and (morphs[j].tag in ("MAG", "JX", "JKS", "JKG", "MM", "XSN") or morphs[j].form == hit.surface):
-            j -= 1  # (방이 어디어디예요: the question word said twice lists what is asked of, the rooms)
-        if j > 0 and morphs[j].form in frame.subjects and morphs[j - 1 - (morphs[j - 1].tag == "JKG")].tag in ("NNG", "NNP"):
-            j -= 1 + (morphs[j - 1].tag == "JKG")  # 리셋 버튼 위치가 어디니: the position is the button's
-        elif j > 0 and morphs[j].form in frame.subjects and morphs[j - 1].tag == "ETM":
-            j = _relative_subject(morphs, j - 1)  # 니 지금 있는 데가 어디냐 / 화장실 있는 데가 어디야: whose place it is
-        if j >= 0 and morphs[j].tag in ("NNG", "NNP", "NP", "NNB") and morphs[j].form not in frame.subjects \
-                and not _slip_of(morphs[j].form, hit.capability_id, registry) \
-                and registry.resolve_room(morphs[j].form) is None:  # (안방 청정 중이야: a room says where)
-            return "subject:" + morphs[j].form  # 약국 어디야: the question is about the pharmacy
+    if (subject := _asked_subject(hit, c, frame, registry) if frame is not None and frame.subjects else None) is not None:
+        return "subject:" + subject  # 약국 어디야: the question is about the pharmacy
     if hit.via == "lemma" and frame is not None and frame.objects:
         at = next((i for i, mo in enumerate(morphs) if mo.form == hit.surface), None)
         j = at - 1 if at is not None else -1  # (the word not found as a morpheme: nothing to check)
@@ -93,6 +82,27 @@ def _frame_mismatch(hit, c: ClauseAnalysis, registry: Registry) -> str | None:
             return "object:" + morphs[j].form  # (a counter the frame counts by is one of its objects: 한 장, 두 바퀴)
         if at is not None and at + 1 < len(morphs) and morphs[at + 1].tag in ("ETM", "ETN"):
             return "modifier"  # 찍은 사진: the verb describes a noun, nobody asks for it
+    return None
+
+
+def _asked_subject(hit, c: ClauseAnalysis, frame, registry: Registry) -> str | None:
+    """The noun before a state query's word that its frame does not take as a subject (약국 어디야: the pharmacy's
+    place), or None. A vocative ending written on to the noun before it makes that noun the one called, not the
+    thing asked of (로봇아 필터 상태 알려 줘: Kiwi reads 로봇/NNG 아/NNG)."""
+    morphs = c.morphemes
+    start = next((i for i, o in enumerate(c.compact_offsets) if o >= hit.position), len(morphs))
+    j = start - 1
+    while j >= 0 and (morphs[j].tag in ("MAG", "JX", "JKS", "JKG", "MM", "XSN") or morphs[j].form == hit.surface):
+        j -= 1  # (방이 어디어디예요: the question word said twice lists what is asked of, the rooms)
+    if j > 0 and morphs[j].form in frame.subjects and morphs[j - 1 - (morphs[j - 1].tag == "JKG")].tag in ("NNG", "NNP"):
+        j -= 1 + (morphs[j - 1].tag == "JKG")  # 리셋 버튼 위치가 어디니: the position is the button's
+    elif j > 0 and morphs[j].form in frame.subjects and morphs[j - 1].tag == "ETM":
+        j = _relative_subject(morphs, j - 1)  # 니 지금 있는 데가 어디냐 / 화장실 있는 데가 어디야: whose place it is
+    called = j > 0 and morphs[j].form in patterns(registry).voc_forms and morphs[j].start == morphs[j - 1].start + morphs[j - 1].length
+    if j >= 0 and not called and morphs[j].tag in ("NNG", "NNP", "NP", "NNB") and morphs[j].form not in frame.subjects \
+            and not _slip_of(morphs[j].form, hit.capability_id, registry) \
+            and registry.resolve_room(morphs[j].form) is None:  # (안방 청정 중이야: a room says where)
+        return morphs[j].form
     return None
 
 

@@ -145,3 +145,35 @@ def test_the_speaker_s_own_act_is_no_doer_for_the_hearer_s(runner):
 def test_a_need_denied_as_the_reason_leaves_the_request_affirmative(runner):
     assert _route(runner, "화면은 나한테 필요 없으니까 밝기 1로 낮춰 줘")[1] == [("screen_brightness", "level")]
     assert _route(runner, "청정 필요 없어")[1] == []
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("로봇아 필터 상태 알려 줘", [("filter_status", "check")]),  # Kiwi reads 로봇/NNG 아/NNG: 아 is no subject
+    ("로봇아 필터 얼마나 남았어", [("filter_status", "check")]),
+])
+def test_the_robot_called_before_a_state_is_not_whose_state_it_is(runner, text, expected):
+    record, caps = _route(runner, text)
+    assert record.family == "ODL" and caps == expected
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("원장님, 사진은 찍지 마시고요. 로봇아 화면 밝기 2로 해 줘.", [("screen_brightness", "level")]),
+    ("민수야 사진 찍지 마 로봇아 청정 켜", [("selected_room_clean", "start")]),
+    ("로봇아 청정 켜 민수야 사진 찍지 마", [("selected_room_clean", "start")]),
+])
+def test_what_a_turn_says_to_a_person_called_by_name_is_theirs_beside_the_robots_request(runner, text, expected):
+    record, caps = _route(runner, text)
+    assert record.family == "ODL" and caps == expected
+
+
+@pytest.mark.parametrize("text", ["민수야 사진 찍지 마", "로봇아 민수야 사진 찍지 마", "민수야 필터 상태 알려 줘"])
+def test_a_person_called_with_no_request_to_the_robot_licenses_nothing(runner, text):
+    assert _route(runner, text)[1] == []
+
+
+@pytest.mark.parametrize("text", ["프리필터 씻을 때 됐어 안 됐어", "프리필터 씻을 때 됐어?"])
+def test_a_due_state_asked_either_way_is_checked(runner, text):
+    """An alternative offered asks as a question mark does, and the manual topic the state question names is no
+    talk of it."""
+    record, caps = _route(runner, text)
+    assert record.family == "ODL" and caps == [("filter_status", "check")]
