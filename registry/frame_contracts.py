@@ -39,8 +39,9 @@ class CapabilityFrame(_Model):
     left out: the room is the frame's goal, in the frame's own case."""
     due_runs: list[str] = Field(default_factory=list)
     """For a state query: runs (lemma/TAG+lemma/TAG) that ask whether an act on a head is due or how long ago it was
-    last done (갈 때 됐어: 때/NNG+되/VV; 씻은 지 며칠: 지/NNB+며칠/NNG). After a head, the state the capability reports;
-    when to do it in general (언제 갈아야 돼) is the manual's."""
+    last done (갈 때 됐어: 때/NNG+되/VV; 씻은 지 며칠: 지/NNB+며칠/NNG), or name what of the head is left (필터가 얼마나
+    남았어: 남/VV; 필터 잔여 수명: 수명/NNG). After a head, the state the capability reports; when to do it in general
+    (언제 갈아야 돼) is the manual's."""
     anaphoric_places: Morphemes = Field(default_factory=list)
     """For a move: place words that refer back to the room named last before them in the turn (애기방 공기 나쁘면
     거기 가서 청정해 줘: 거기 is 애기방)."""

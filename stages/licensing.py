@@ -262,13 +262,13 @@ def _acted_on(hit, c: ClauseAnalysis) -> bool:
 
 def _state_of(reason: str | None, hit, c: ClauseAnalysis, registry: Registry):
     """A state query asked of a subject its frame does not take, re-read as the one state query whose frame subjects
-    take that noun (몇 프로 of 필터 is filter_status); None when no other one does or the clause has it already."""
+    take that noun (몇 프로 of 필터 is filter_status), or None."""
     if reason is None or not reason.startswith("subject:") or hit.kind != "state_query":
         return None
     word = reason.split(":", 1)[1]
     owners = [cid for cid, f in registry.frames.capabilities.items() if cid != hit.capability_id and word in f.subjects
               and registry.capability_by_id[cid].kind == "state_query"]
-    if len(owners) != 1 or any(h.capability_id == owners[0] for h in c.capabilities):
+    if len(owners) != 1:
         return None
     return dataclasses.replace(hit, capability_id=owners[0])
 
@@ -396,8 +396,9 @@ def license_clauses(clauses: list[ClauseAnalysis], acts: list[SpeechAct], regist
         for hit in c.capabilities:
             reason = "retracted" if i < retracted_before else _licensed(hit, c, act, requested, registry, event)
             reason = reason or ("retracted" if ends_taken_back else None) or offered.get(hit.capability_id)
-            owner = _state_of(reason, hit, c, registry)
-            if owner is not None:  # 필터 지금 몇 프로 남았어요: the quantity asked is the filter's, not the battery's
+            if (owner := _state_of(reason, hit, c, registry)) is not None:  # 필터 몇 프로 남았어요: the filter's, not the battery's
+                if any(h.capability_id == owner.capability_id for h in c.capabilities):
+                    continue  # (헤파 필터 몇 프로 남았는지: the state the clause asks already)
                 hit, reason = owner, _licensed(owner, c, act, requested, registry, event)
             if reason is not None and hit.via == "fuzzy":
                 reason = SLIP  # a repaired word that is not licensed was a guess: no word of the robot's was said

@@ -177,3 +177,17 @@ def test_a_due_state_asked_either_way_is_checked(runner, text):
     talk of it."""
     record, caps = _route(runner, text)
     assert record.family == "ODL" and caps == [("filter_status", "check")]
+
+
+@pytest.mark.parametrize("text", ["필터 잔여 수명을 알려 주세요.", "필터가 얼마나 남았어", "필터의 상태 좀 알려 줘",
+                                  "헤파 필터 몇 프로 남았는지 알려 줘"])
+def test_what_is_left_of_the_filter_asked_in_any_wording_is_its_state(runner, text):
+    """A head of the filter's frame and, later in the clause, a word for what is left of it (request_frames
+    filter_status due_runs); the quantity asked of the filter is no battery question beside it."""
+    record, caps = _route(runner, text)
+    assert record.family == "ODL" and caps == [("filter_status", "check")]
+
+
+@pytest.mark.parametrize("text", ["정수기 필터가 얼마나 남았지", "필터 남은 거 버려"])
+def test_what_is_left_of_another_things_filter_or_of_spare_ones_is_no_state_asked(runner, text):
+    assert _route(runner, text)[1] == []
