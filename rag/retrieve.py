@@ -171,6 +171,18 @@ _MARKED_SHARE = 0.5
 best sentence's words: 배터리를 교체하지 마세요 does not answer 본체가 뜨거운데 계속 써도 돼?"""
 
 
+def _within_section(sentences: Sentences, weights: dict[str, float], idf: dict[str, float]) -> dict[str, float]:
+    """The question's terms' idf, raised for a term that few of the section's sentences hold: the words every sentence
+    of a section shares are its topic, and the one sentence holding a word the question adds answers it (한 바퀴 도는
+    거는 배터리 없어도 돼? -> 제자리 회전은 배터리 제한을 받지 않습니다, not the sentence that says how to ask)."""
+    held = [set(terms) for _, terms in sentences]
+    out = {}
+    for t in weights:
+        df = sum(t in h for h in held)
+        out[t] = idf.get(t, 0.0) * (1.0 + math.log(len(held) / df)) if df else idf.get(t, 0.0)
+    return out
+
+
 def _best_for_query(sentences: Sentences, weights: dict[str, float], idf: dict[str, float], quantity: bool = False,
                     units: list[str] | None = None, marks: list[str] | None = None, number_words: list[str] | None = None,
                     shape_marks: list[str] | None = None) -> str:
@@ -180,6 +192,8 @@ def _best_for_query(sentences: Sentences, weights: dict[str, float], idf: dict[s
     may share more words with the question, but it does not answer it. A sentence of the kind a question's shape asks
     for (어떻게 해야 돼? -> 측정하려면 ... 앉아 있어야 합니다; speech_acts answer_shapes) needs only to share a word with it:
     the sentences of a section all share its topic, and the kind asked is what sets the answer apart."""
+    idf = _within_section(sentences, weights, idf)
+
     def score(text: str, terms: list[str]) -> float:
         base = _said_overlap(text, terms, weights, idf, 1.0 if '"' in (marks or []) else _QUOTED_SHARE)  # 뭐라고 말해?: the quote answers
         return base * (1.0 + _NUMBER_BONUS) if quantity and base > 0 and _NUMBER.search(_QUOTED.sub("", text)) else base

@@ -153,6 +153,18 @@ def test_a_quantity_question_prefers_the_sentence_that_states_a_number():
     assert _best_for_query(sentences, weights, idf, quantity=True) == "필터는 12개월마다 교체하세요."
 
 
+def test_within_a_section_the_word_few_sentences_hold_picks_the_sentence():
+    """터보로 하면 배터리 빨리 닳아?: 터보 is in two of the section's three sentences, 배터리 in one; the sentence holding
+    the word the question adds answers it, though 터보 weighs more in the whole manual."""
+    from rag.retrieve import _best_for_query
+
+    sentences = [("풍량을 터보로 바꿀 수 있습니다.", ["풍량", "터보"]),
+                 ("풍량을 세게 하면 배터리가 빨리 닳습니다.", ["풍량", "배터리", "닳"]),
+                 ("터보는 풍량의 최고 단계입니다.", ["터보", "풍량"])]
+    weights, idf = {"터보": 1.0, "배터리": 1.0}, {"터보": 1.0, "배터리": 0.8}
+    assert _best_for_query(sentences, weights, idf) == "풍량을 세게 하면 배터리가 빨리 닳습니다."
+
+
 def test_a_second_sentence_that_matches_as_well_is_read_out_after_the_best():
     from rag.retrieve import _with_companion
     from registry.knowledge_contracts import Evidence
