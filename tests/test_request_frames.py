@@ -19,6 +19,12 @@ def test_a_level_verb_after_a_head_sets_that_level_one_step(runner, text, cap, d
     assert _route(runner, text)[1] == [(cap, "level", {"delta": delta})]
 
 
+@pytest.mark.parametrize("text,cap,level", [("볼륨 맥스", "sound_volume", 15), ("바람 맥스로 해 줘", "fan_speed", 4)])
+def test_the_loanword_for_the_top_level_is_a_level_word(runner, text, cap, level):
+    """capability level_words: 맥스 is the top level as 최대 is."""
+    assert _route(runner, text)[1] == [(cap, "level", {"level": level})]
+
+
 def test_a_persons_voice_lowered_is_said_to_people(runner):
     """목소리 좀 낮춰 is keep your voice down: 목소리 is no level head, and no other appliance either."""
     record, caps = _route(runner, "쉿, 애기 방금 잠들었어. 목소리 좀 낮춰")
