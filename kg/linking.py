@@ -3,7 +3,8 @@
 Aliases come from the graph's entity table and, for entities that are capabilities, from the
 capability registry; synonyms map everyday words onto the manual's wording. Matching ignores
 spacing (the compact text), prefers the longest alias, and a Latin alias ("e1", "hepa") must
-not sit inside a longer Latin word or number.
+not sit inside a longer Latin word or number. A word that links nothing may be a recognition slip of an alias one
+jamo away (프리피터 for 프리필터), under the router's rule: only a word of three syllables or more.
 """
 
 from __future__ import annotations
@@ -13,12 +14,18 @@ from typing import Callable
 
 import duckdb
 
+from registry.hangul import FUZZY_MIN_SYLLABLES, all_hangul, deletions, jamo
 from registry.knowledge_contracts import EntityLink
 from registry.loader import Registry
 
 
 def compact(text: str) -> str:
     return "".join(text.lower().split())
+
+
+def compact_words(text: str) -> list[str]:
+    """The written words of `text` as they sit in its compact form (lower case, in order)."""
+    return text.lower().split()
 
 
 def _is_latin_or_digit(ch: str) -> bool:
@@ -57,6 +64,13 @@ class Linker:
         self.synonym_surfaces = sorted(synonym_surfaces, key=lambda s: -len(s[0]))
         self.synonym_lemmas = synonym_lemmas
         self.generic_nouns = generic_nouns
+        self.slips: dict[str, _Alias] = {}
+        """jamo variants one deletion from an alias of three syllables or more -> the alias (registry.hangul)"""
+        for alias in self.aliases:
+            if len(alias.surface) >= FUZZY_MIN_SYLLABLES and all_hangul(alias.surface):
+                for variant in deletions(jamo(alias.surface)):
+                    self.slips.setdefault(variant, alias)
+        self.slip_lengths = sorted({len(a.surface) for a in self.slips.values()}, reverse=True)
         texts = [label for _, label in entities.values()] + [e for _, e in synonym_surfaces] + list(synonym_lemmas.values())
         self._terms = {text: analyse(text) for text in dict.fromkeys(texts)}
 
@@ -93,8 +107,27 @@ class Linker:
             start = text.find(surface, start + 1)
         return -1
 
-    def link(self, text: str, lemmas: list[str]) -> LinkResult:
-        """Entities named in `text` (longest alias first, no overlaps) and the search expansions."""
+    def _slipped(self, text: str, taken: list[bool], links: list[EntityLink], nominal: list[int]) -> list[EntityLink]:
+        """Entities named by a slip: the nouns a written word that links nothing begins with (a particle may follow
+        them; `nominal` gives their length per word) one jamo away from an alias of theirs (프리피터는 -> 프리필터; not
+        이상해 -> 인사해: a verb)."""
+        found, at = [], 0
+        for word, nouns in zip(compact_words(text), nominal):
+            start, at = at, at + len(word)
+            if any(taken[start:at]):
+                continue
+            for size in (n for n in self.slip_lengths if n <= nouns):
+                alias = next((self.slips[v] for v in deletions(jamo(word[:size])) if v in self.slips), None)
+                if alias is not None and all_hangul(word[:size]) and all(x.entity_id != alias.entity_id for x in [*links, *found]):
+                    etype, label = self.entities[alias.entity_id]
+                    found.append(EntityLink(entity_id=alias.entity_id, type=etype, label=label, surface=word[:size], start=start,
+                                            aliases=self.names.get(alias.entity_id, [])))
+                    break
+        return found
+
+    def link(self, text: str, lemmas: list[str], nominal: list[int] | None = None) -> LinkResult:
+        """Entities named in `text` (longest alias first, no overlaps) and the search expansions; with `nominal` (how
+        many characters of each written word are nouns), a slip of an alias in those nouns too."""
         squeezed = compact(text)
         taken = [False] * len(squeezed)
         links: list[EntityLink] = []
@@ -117,6 +150,7 @@ class Linker:
             claimed.setdefault((start, end), set()).add(alias.entity_id)
             for i in range(start, end):
                 taken[i] = True
+        links += self._slipped(text, taken, links, nominal) if nominal else []
         links.sort(key=lambda link: link.start)
         matched = [link.surface for link in links]
         expansions = [link.label for link in links]

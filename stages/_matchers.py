@@ -10,32 +10,13 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from registry.hangul import FUZZY_MIN_SYLLABLES, all_hangul, deletions, jamo
 from registry.loader import Registry
 from stages.speech_patterns import patterns
 
 
-FUZZY_MIN_SYLLABLES = 3
-"""A recognition slip is repaired only in a word this long (the issue's rule, not a tuning knob)."""
-
-
 def compact(text: str) -> str:
     return text.replace(" ", "")
-
-
-def jamo(text: str) -> str:
-    """Hangul syllables decomposed into initial/medial/final jamo (other characters kept)."""
-    out = []
-    for ch in text:
-        code = ord(ch) - 0xAC00
-        if 0 <= code < 11172:
-            out.append(chr(0x1100 + code // 588) + chr(0x1161 + code % 588 // 28) + (chr(0x11A7 + code % 28) if code % 28 else ""))
-        else:
-            out.append(ch)
-    return "".join(out)
-
-
-def _deletions(s: str) -> set[str]:
-    return {s} | {s[:i] + s[i + 1:] for i in range(len(s))}
 
 
 @dataclass(frozen=True)
@@ -122,10 +103,10 @@ class Matchers:
         # Never on a word of two syllables or fewer: 바랄/사람 -> 바람 and 아진 -> 사진 are talk, not slips.
         self.fuzzy_index: dict[str, str] = {}
         for key, found in entries.items():
-            if len(key) >= FUZZY_MIN_SYLLABLES and all("\uac00" <= ch <= "\ud7a3" for ch in key) and any(
+            if len(key) >= FUZZY_MIN_SYLLABLES and all_hangul(key) and any(
                 e.kind in ("execution", "settings", "state_query") for e in found
             ):
-                for variant in _deletions(jamo(key)):
+                for variant in deletions(jamo(key)):
                     self.fuzzy_index.setdefault(variant, key)
         self.fuzzy_lengths = sorted({len(k) for k in self.fuzzy_index.values()})
         # 거실로 가서 공 / 배터리 얼: a last word of one syllable that only begins a registry word was cut off
@@ -138,8 +119,8 @@ class Matchers:
         self.word_then_syllable = {k[:i] for k in entries for i in range(3, len(k)) if "\uac00" <= k[i - 1] <= "\ud7a3"}
         self.fuzzy_rooms: dict[str, str] = {}
         for name, room_id in registry.room_names:
-            if len(name) >= FUZZY_MIN_SYLLABLES and all("\uac00" <= ch <= "\ud7a3" for ch in name):
-                for variant in _deletions(jamo(name)):
+            if len(name) >= FUZZY_MIN_SYLLABLES and all_hangul(name):
+                for variant in deletions(jamo(name)):
                     self.fuzzy_rooms.setdefault(variant, room_id)
 
     def _index_rooms_and_lemmas(self, registry: Registry) -> None:
@@ -298,9 +279,9 @@ class Matchers:
             for start in range(0, len(text) - size + 1):
                 end = start + size
                 window = text[start:end]
-                if any(s < end and start < e for s, e in taken) or not all("\uac00" <= ch <= "\ud7a3" for ch in window):
+                if any(s < end and start < e for s, e in taken) or not all_hangul(window):
                     continue
-                for variant in _deletions(jamo(window)):
+                for variant in deletions(jamo(window)):
                     alias = self.fuzzy_index.get(variant)
                     if alias is not None:
                         return start, end, alias
@@ -312,8 +293,8 @@ class Matchers:
         for start in range(len(text) - 1):
             for size in (4, 3):
                 window = text[start:start + size]
-                if len(window) == size and all("\uac00" <= ch <= "\ud7a3" for ch in window):
-                    for variant in _deletions(jamo(window)):
+                if len(window) == size and all_hangul(window):
+                    for variant in deletions(jamo(window)):
                         if variant in self.fuzzy_rooms:
                             return self.fuzzy_rooms[variant]
         return None

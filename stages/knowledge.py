@@ -7,6 +7,7 @@ question clock and the answer templates come in at the edge through `knowledge_s
 
 from __future__ import annotations
 
+import re
 from datetime import date
 from typing import Any
 
@@ -155,7 +156,7 @@ def knowledge_query(
     terms = analyse_tokens(tokens)
     linker = _linker(knowledge_store, kiwi, registry)
     lemmas = [t.text for t in terms]
-    linked = linker.link(text, lemmas)
+    linked = linker.link(text, lemmas, _nominal_lengths(text, tokens))
     people = registry.speech_acts.person_set
     focus = [t.text for t in terms if t.focus and t.text not in linker.generic_nouns
              and not {t.text, t.text + "님"} & people]  # 선생님, 우리 영감이: who asks is no word the manual must know
@@ -181,6 +182,24 @@ def knowledge_query(
         asks_capabilities=not linked.links and _asks_what_it_can_do(normalized_text, registry),
         expansion_terms=linked.expansion_terms, known_surfaces=linked.matched,
     )
+
+
+_NOMINAL_TAGS = frozenset({"NNG", "NNP", "NNB"})
+
+
+def _nominal_lengths(text: str, tokens: list[tuple[str, str, int, int]]) -> list[int]:
+    """For each written word of `text`, how many of its characters the nouns it begins with span (프리피터는: 4,
+    이상해: 2, 올라가: 0)."""
+    out = []
+    for word in re.finditer(r"\S+", text):
+        end = word.start()
+        for form, tag, start, length in tokens:
+            if word.start() <= start < word.end():
+                if tag.split("-")[0] not in _NOMINAL_TAGS or start != end:
+                    break
+                end = start + length
+        out.append(end - word.start())
+    return out
 
 
 def kg_projection(knowledge_query: KnowledgeQuery | KnowledgeNotRun, knowledge_store: KnowledgeStore) -> KgProjection | KnowledgeNotRun:

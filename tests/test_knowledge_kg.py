@@ -111,3 +111,18 @@ def test_linking_ignores_spacing_reuses_registry_aliases_and_respects_latin_boun
     assert ids("헤파필터 언제 갈아") == ["hepa_filter"]  # the longest alias wins over 필터
     result = linker.link("완충하는 데 몇 시간", index_terms(kiwi, "완충하는 데 몇 시간"))
     assert "완전 충전" in result.expansions and {"완전", "충전"} <= set(result.expansion_terms)
+
+
+def test_a_noun_one_jamo_from_an_alias_links_as_a_slip_but_a_verb_or_a_short_word_does_not(knowledge_store):
+    """프리피터 for 프리필터 (the router's slip rule: three syllables or more); 이상해 is one jamo from 인사해 but a verb."""
+    from stages.knowledge import _nominal_lengths
+
+    kiwi = shared_kiwi()
+    linker = Linker.from_connection(knowledge_store.require(), lambda text: index_terms(kiwi, text), load_registry())
+
+    def ids(text):
+        tokens = [(t.form, str(t.tag), t.start, t.len) for t in kiwi.tokenize(text)]
+        return [link.entity_id for link in linker.link(text, index_terms(kiwi, text), _nominal_lengths(text, tokens)).links]
+    assert ids("프리피터는 얼마나 자주 씻어야 돼") == ["prefilter"]
+    assert ids("충전데가 안 보이면 어떻게 찾아가") == ["charging_station"]
+    assert ids("뭔가 이상해") == [] and ids("2단에서 안 올라가") == []
