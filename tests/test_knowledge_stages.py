@@ -97,6 +97,8 @@ def test_synonyms_bridge_everyday_words_to_the_manual(answering_runner):
 @pytest.mark.parametrize("text, fact", [
     ("모기약 뿌리는 중인데 켜 놔도 돼?", "살충제"),      # the everyday name of what the manual calls 스프레이형 살충제
     ("숯 필터는 물로 씻어도 되나", "물로 씻을 수 없습니다"),  # 숯 is the manual's 활성탄
+    ("냥이가 요 위에 자꾸 앉는데 그냥 둬도 되나?", "반려동물이 로봇 위에 올라타지 않도록"),  # 냥이 is a 반려동물
+    ("거실이 15평 정도인데 이거 하나로 감당돼요?", "60 ㎡"),  # what it copes with is its 적용 면적
 ])
 def test_everyday_names_of_things_the_manual_names_find_its_sentence(answering_runner, text, fact):
     rec = answering_runner.route_text(text)
