@@ -103,15 +103,25 @@ def called_after_the_request(clauses: list[ClauseAnalysis], per: list[Reading], 
         per[a].signals.append(f"vocative:after:{call.split(':', 1)[1]}")
 
 
-def retracted(clauses: list[ClauseAnalysis], per: list[Reading], cues: tuple[frozenset, frozenset]) -> None:
+def only_retraction_words(c: ClauseAnalysis, words: frozenset) -> bool:
+    """아 아니다 / 취소 / 아니 됐어 관둬: a clause of nothing but retraction words (speech_acts retractions),
+    interjections, particles and endings, and at least one of them."""
+    if c.role != "action" or c.capabilities or c.rooms or not c.morphemes:
+        return False
+    return all(key(mo) in words or mo.tag in ("IC", "NNB") or mo.tag.startswith(("J", "E", "S")) for mo in c.morphemes) \
+        and any(key(mo) in words for mo in c.morphemes)
+
+
+def retracted(clauses: list[ClauseAnalysis], per: list[Reading], cues: tuple[frozenset, frozenset], words: frozenset) -> None:
     """청정해 아니 잠깐만 / 나이트 모드 켜, 아 아니다 아직 일러: a clause that opens (its fillers aside) with a word taking
-    back what was said (lexicon clauses.retraction_cues), after the turn's requests, withdraws them when nothing from
-    it on names a device word or a room (거실 가 아니 안방 가: a correction). They are asked back, never done."""
+    back what was said (lexicon clauses.retraction_cues), or says nothing but retraction words (사진 찍어 줘 아 됐어:
+    speech_acts retractions), after the turn's requests, withdraws them when nothing from it on names a device word or
+    a room (거실 가 아니 안방 가: a correction). They are asked back, never done."""
     forms, fillers = cues
     order = in_order(clauses)
     for n, j in enumerate(order):
         first = next((key(m) for m in clauses[j].morphemes if key(m) not in fillers and not m.tag.startswith("S")), None)
-        if n == 0 or first not in forms:
+        if n == 0 or (first not in forms and not only_retraction_words(clauses[j], words)):
             continue
         if any(clauses[i].capabilities or clauses[i].rooms or clauses[i].mentions for i in order[n:]):
             return

@@ -98,7 +98,9 @@ def self_repaired(text: str, tokens: list[Any], registry: Registry) -> str | Non
         return None
     before, said = words[:start], words[end:]
     kind = _kind(words, end, registry, m)
-    verb = any(t in _VERB_TAGS for _, tags, _ in said for t in tags)
+    # (한 바퀴 돌아 봐 아니 됐다: 됐다 is a retraction word, no request said again; the turn takes it back)
+    taken = registry.speech_acts.retraction_set
+    verb = any(t in _VERB_TAGS and (f, t) not in taken for _, tags, forms in said for f, t in zip(forms, tags))
     same = next((k for k in range(len(before) - 1, -1, -1) if _kind(words, k, registry, m) == kind), None) if kind else None
     if same is not None:  # 볼륨 5로 아 아니 8로 해 줘 -> 볼륨 8로 해 줘; 주방 청정 아 아니 안방 -> 안방 청정
         new = before[:same] + said[:1] + ([] if verb or len(said) > 1 else before[same + 1:]) + said[1:]

@@ -14,6 +14,7 @@ from functools import lru_cache
 from registry.contracts import SpeechAct
 from registry.loader import Registry
 from stages._asked_about import asks_of_another_thing
+from stages._calls import only_retraction_words
 from stages._clauses import ClauseAnalysis, thing_before, thing_named
 from stages._matchers import compact, matchers_for, public_place_of
 from stages._fragments import spelled_by_syllables
@@ -359,24 +360,20 @@ def _deictic_identity(c: ClauseAnalysis, act: SpeechAct, cues: dict, registry: R
     return (True, {k: v for k, v in cues.items() if k != "vague"}) if said else (c.identity, cues)
 
 
-def _retracts(c: ClauseAnalysis, registry: Registry) -> bool:
-    """아 아니다 / 취소 / 아니 됐어 관둬: a clause of nothing but retraction words (speech_acts retractions),
-    interjections, particles and endings takes back what was asked before it."""
-    words = registry.speech_acts.retraction_set
-    if c.role != "action" or c.capabilities or c.rooms or not c.morphemes:
-        return False
-    for mo in c.morphemes:
-        if (mo.form, mo.tag) not in words and not (mo.tag in ("IC", "NNB") or mo.tag.startswith(("J", "E", "S"))):
-            return False
-    return any((mo.form, mo.tag) in words for mo in c.morphemes)
-
-
 def _subjects_offered(c: ClauseAnalysis, before: list[ClauseAnalysis]) -> dict[str, str]:
     """우리 강아지 지금 거실이야 아니면 안방이야: an alternative says nothing of whose state it asks; the subject the
     alternative before it names holds (capability -> the reason its hit was refused there)."""
     if not (c.alternative and before and before[-1].alternative):
         return {}
     return {m.split(":")[0]: m.split(":", 1)[1] for m in before[-1].mentions if ":subject:" in m}
+
+
+def _retracted_before(clauses: list[ClauseAnalysis], acts: list[SpeechAct], registry: Registry) -> int:
+    """안방으로 가. 아 아니다, 취소 / 사진 찍어 줘 아 됐어: the index of the last clause taking back what was asked before
+    it (0 when none; 깔아 주면 돼 after a condition is no retraction)."""
+    words = registry.speech_acts.retraction_set
+    return max((i for i, (c, a) in enumerate(zip(clauses, acts)) if i and clauses[i - 1].role != "guard"
+                and ("takes_back" in a.signals or only_retraction_words(c, words))), default=0)
 
 
 def license_clauses(clauses: list[ClauseAnalysis], acts: list[SpeechAct], registry: Registry) -> list[ClauseAnalysis]:
@@ -386,8 +383,7 @@ def license_clauses(clauses: list[ClauseAnalysis], acts: list[SpeechAct], regist
     # 오케이 구글 불 꺼 그리고 로봇 너는 청정해: what another assistant is asked is not the robot's to refuse
     robot_asked = any(a.agent == "robot" and a.asks_for_an_act and a.polarity == "affirmative" for c, a in zip(clauses, acts)
                       if c.role == "action" and (c.capabilities or c.unsupported))
-    # 안방으로 가. 아 아니다, 취소: a retraction takes back what was asked before it (깔아 주면 돼 after a condition: no)
-    retracted_before = max((i for i, c in enumerate(clauses) if i and clauses[i - 1].role != "guard" and _retracts(c, registry)), default=0)
+    retracted_before = _retracted_before(clauses, acts, registry)
     out: list[ClauseAnalysis] = []
     for i, (c, act) in enumerate(zip(clauses, acts)):
         kept, mentions = [], []

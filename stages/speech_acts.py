@@ -417,7 +417,7 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: Normal
     asked_on_its_own(clause_candidates, per, p)
     _spread_over_sentences(clause_candidates, per, p, directions)
     called_at_the_end(clause_candidates, per, p)
-    retracted(clause_candidates, per, matchers_for(registry).retraction)
+    retracted(clause_candidates, per, matchers_for(registry).retraction, registry.speech_acts.retraction_set)
     trailed_off(clause_candidates, per, normalized_text.original, registry.speech_acts.trailing_marks)
     called_after_the_request(clause_candidates, per, normalized_text)
     owner_named_at_the_end(clause_candidates, per, registry.speech_acts)
