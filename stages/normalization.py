@@ -161,6 +161,29 @@ def _joined_endings(morphemes: list[Morpheme], registry: Registry) -> list[Morph
     return out
 
 
+_FALSE_START_MAX = 2
+"""A false start is at most this many syllables: the beginning of the next word, said and said again."""
+_KEPT_STARTS = ("NP", "MAG", "IC")
+"""Tags of a word that may begin the next word and still be a word of its own: 나 나가 (I), 안 안아 (a no), 아 아니 (a
+filler before the no that takes a request back)."""
+
+
+def _false_starts(text: str, tokens: list) -> str | None:
+    """The text without words that only begin the word after them (나이트 모 모드, 주 주방 가서: a stutter), or None
+    when it has none. A pronoun, an adverb (a negator among them) or an interjection is a word of its own."""
+    words = text.split(" ")
+    kept = []
+    for i, word in enumerate(words):
+        nxt = words[i + 1] if i + 1 < len(words) else ""
+        start = sum(len(w) + 1 for w in words[:i])
+        tags = [t.tag for t in tokens if start <= t.start < start + len(word)]
+        if 0 < len(word) <= _FALSE_START_MAX and re.fullmatch(r"[\uac00-\ud7a3]+", word) and len(nxt) > len(word) \
+                and nxt.startswith(word) and not any(t.startswith(_KEPT_STARTS) for t in tags):
+            continue
+        kept.append(word)
+    return " ".join(kept) if len(kept) < len(words) else None
+
+
 def normalized_text(turn_input: TurnInput, kiwi: Any, registry: Registry) -> NormalizedText:
     """Spacing, symbols and number words normalized; Kiwi morphemes with offsets."""
     original = turn_input.recognized_text
@@ -181,6 +204,9 @@ def normalized_text(turn_input: TurnInput, kiwi: Any, registry: Registry) -> Nor
     repaired = self_repaired(text, tokens, registry)  # 주방 청정 아 아니 안방 -> 안방 청정
     if repaired is not None:
         text, tokens = repaired, kiwi.tokenize(repaired)
+    restarted = _false_starts(text, tokens)  # 나이트 모 모드 켜 줘 -> 나이트 모드 켜 줘
+    if restarted is not None:
+        text, tokens = restarted, kiwi.tokenize(restarted)
     spelled = _spelled_verbs(text, tokens, registry)
     if spelled:
         tokens = kiwi.tokenize(text, pretokenized=spelled)

@@ -1,6 +1,7 @@
 """Self-repair in passing (stages._self_repair): a no said with more after it corrects what came before. The word
 of the same kind is replaced (a room, a level, a number, a device word); a request said again replaces the rest.
-Alternatives, questions, the copula after a noun, 잠깐 (for a moment) and 취소 (cancel) are no corrections."""
+Alternatives, questions, the copula after a noun, 잠깐 (for a moment) and 취소 (cancel) are no corrections. A word that
+only begins the word after it is a false start (stages.normalization._false_starts)."""
 
 import pytest
 
@@ -58,3 +59,31 @@ def test_a_word_spelled_by_syllables_before_a_request_said_to_its_end_is_a_slip_
 def test_syllables_alone_are_broken_recognition(runner, text):
     record, steps = _steps(runner, text)
     assert steps == [] and record.family == "STT_NULL", (text, record.family)
+
+
+@pytest.mark.parametrize("text", ["사진 한 장 찍어 줘 아 됐어.", "한 바퀴 돌아 봐 아니 됐다", "볼륨 10으로 해 줘 아니다 됐어",
+                                  "인사해 봐라 음 관둬"])
+def test_never_mind_after_a_request_takes_it_back(runner, text):
+    """됐어 / 관둬 (speech_acts retractions) after a request is no request said again nor talk of its own: the
+    request is taken back and asked again, like 아 아니다."""
+    record, steps = _steps(runner, text)
+    assert steps == [] and record.family == "STT_NULL"
+
+
+def test_a_request_said_again_after_the_no_still_replaces_the_one_before(runner):
+    assert _steps(runner, "사진 찍어 아 아니다 한 바퀴 돌아 봐")[1] == [("rotate_in_place", "start", {"degrees": 360})]
+
+
+@pytest.mark.parametrize("text, expected, said", [
+    ("나이트 모 모드 켜 줘", [("night_mode", "on", {})], "나이트 모드 켜 줘"),  # not an unknown mode 모
+    ("주 주방 가서 청정해", [("move_to_room", "start", {"room_name": "주방"}), ("selected_room_clean", "start", {})],
+     "주방 가서 청정해"),
+])
+def test_a_word_that_only_begins_the_next_is_a_false_start(runner, text, expected, said):
+    record, steps = _steps(runner, text)
+    assert steps == expected and record.evidence.normalized_text == said
+
+
+@pytest.mark.parametrize("text", ["나 나가", "안 안아 줘", "풍량 강으로 해 줘 아 아니야"])
+def test_a_pronoun_a_negator_or_a_filler_before_a_word_it_begins_is_a_word_of_its_own(runner, text):
+    assert _steps(runner, text)[0].evidence.normalized_text == text
