@@ -133,6 +133,8 @@ SETS = {
         ROOT / "data/utterances/talk_redteam_v50.jsonl",
     "talk_redteam_v51 (red-team against session 51: requests taken back by 잠깐만, hesitation after a request, the formal imperative, worse than usual, 얘 in trouble stories, errors shown on the way, negated privacy questions, the speaker's own part, words spaced by syllables, modes asked together; written blind 2026-12-06, fit)":
         ROOT / "data/utterances/talk_redteam_v51.jsonl",
+    "talk_redteam_v52 (red-team against session 52: the robot called by name beside people called, 로봇아 before a state, states asked either way, what is left of the filter, 맥스, never mind after a request, false starts, product questions with slips and everyday names; written blind 2026-12-06, fit)":
+        ROOT / "data/utterances/talk_redteam_v52.jsonl",
     "requests_v39_fit (requests to the robot with reasons, guards, politeness, dialect, several steps, schedules; written blind 2026-12-05 session 42, fit part)":
         ROOT / "data/utterances/requests_v39_fit.jsonl",
     "requests_v39_holdout (same, never tuned on)": ROOT / "data/utterances/requests_v39_holdout.jsonl",
