@@ -70,6 +70,8 @@ def vocative(ms: list[Pair], inside: list[bool], p: Patterns, morphemes: list, a
         if k[1].startswith("NN") and nxt is not None and nxt[1].startswith("NN") and glued[j] \
                 and j + 1 < len(ms) and glued[j + 1] and ms[j + 1] in p.voc_particles and not (inside[i] or inside[j]):
             return k[0] + nxt[0], "person"  # 서윤아 read as 서 + 윤 + 아: one written word, a name called
+        if _titled_call(ms, i, j, inside, p):
+            return k[0], "person"  # 원장님 공기청정기 바람 좀 세게 틀어 주실래요: a titled person heading the turn, bare
         if nxt is None or not (k[1].startswith("NN") or k[1] == "NP"):
             return None
         person = k[0] in p.persons and k[1].startswith(("NN", "NP"))  # 언니, 당신
@@ -86,6 +88,20 @@ def vocative(ms: list[Pair], inside: list[bool], p: Patterns, morphemes: list, a
             return k[0], "person"  # 아빠 로봇 충전대 어디다 뒀어?: asked of dad
         return None
     return None
+
+
+def _titled_call(ms: list[Pair], i: int, j: int, inside: list[bool], p: Patterns) -> bool:
+    """A noun with a title (vocatives person_suffixes: 님, 씨) heading the turn with no particle after it calls its
+    bearer (팀장님 볼륨 좀 줄여 주세요); 원장님이 / 원장님의 say who does or whose it is."""
+    if not ms[i][1].startswith("NN") or inside[i] or ms[i][0] in p.bare_not_calls or ms[i] in p.robot:
+        return False  # (손님 오셨다: a guest told of; 로봇님: the robot itself)
+    at = i + 1 if ms[i] in p.person_suffixes else j + 1 if j < len(ms) and ms[j] in p.person_suffixes \
+        else j if j > i + 1 and ms[j - 1] in p.person_suffixes else None  # (민수 씨: the name went before the title)
+    # (선생님 오시니까 / 팀장님 회의 들어가셨어: the one a verb honours is its subject, told of, not called; 주시-:
+    # the hearer honoured by the request)
+    honoured = any((ms[x] == ("시", "EP") and ms[x - 1] not in (("주", "VX"), ("주", "VV")))
+                   or (ms[x][1] == "VV" and ms[x][0].endswith("시")) for x in range(at or 0, len(ms)))  # (계시다)
+    return at is not None and at < len(ms) and ms[at][1] in ("NNG", "NNP") and not honoured
 
 
 def _told_where_to_go(ms: list[Pair], glued: list[bool], inside: list[bool], i: int, end: int, thing: bool,

@@ -12,7 +12,7 @@ from registry.contracts import Agent, Mood, Polarity
 from stages._clauses import ENDS_SENTENCE, VERB_TAGS, ClauseAnalysis
 from stages._matchers import compact
 from stages._addressee import named_subject, person_act, person_purpose, robot_called_after, vocative
-from stages.speech_patterns import (Patterns, asks_what_it_does, curious, asks_by_not_knowing, asks_by_shape, asks_criterion, asks_what_is_usual, ends_intoned, asks_how, asks_leave, awaits_predicate, diagnoses, closed_syllable, complains, confirms, offers, ends_on_a_period,
+from stages.speech_patterns import (Patterns, asks_what_it_does, describes_how, curious, asks_by_not_knowing, asks_by_shape, asks_criterion, asks_what_is_usual, ends_intoned, asks_how, asks_leave, awaits_predicate, diagnoses, closed_syllable, complains, confirms, offers, ends_on_a_period,
                                     contains, finds_out, follows, happens, key)
 
 Pair = tuple[str, str]
@@ -258,7 +258,7 @@ def _cues(c: ClauseAnalysis, s: _Shape, p: Patterns, out: Reading) -> _Cues:
         how=how_phrase or any(k in p.how_words for k in asked),
         explains=how_phrase or any(k in p.explain_words for k in asked),
         criterion=asks_criterion(matrix, p) or ends_on_a_period(matrix, p),
-        tells=any(k in p.telling for k in matrix), state_caps=any(h.kind == "state_query" for h in c.capabilities),
+        tells=any(k in p.telling for k in matrix), state_caps=any(h.kind == "state_query" for h in c.capabilities) and not describes_how(matrix, p),
         pred_at=pred_at, last_pred=last_pred, adjective=adjective,
         words=[k for k in ms if not k[1].startswith(("J", "E", "S", "X"))])
 

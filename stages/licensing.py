@@ -19,6 +19,7 @@ from stages._clauses import ClauseAnalysis, thing_before, thing_named
 from stages._matchers import compact, matchers_for, public_place_of
 from stages._fragments import spelled_by_syllables
 from stages._self_repair import taken_back_at_the_end
+from stages._state_asked import asked_subject, state_asked
 from stages.speech_patterns import final_predicate, governing_predicate, key, patterns
 
 
@@ -31,13 +32,6 @@ SLIP = "slip_without_frame"
 TOPIC_ALONE = "topic_alone"
 """배터리 / 공기 상태: a state named in a short fragment, with nothing asked of it: broken off, neither asked nor talk."""
 _ALL_OPERATION_CUES = ("on", "off", "increase", "decrease", "check")
-
-
-def _slip_of(word: str, capability_id: str, registry: Registry) -> bool:
-    """Whether a word is a recognition slip of one of this capability's aliases (배더리 for 배터리)."""
-    m = matchers_for(registry)
-    found = m.fuzzy_alias(word, [])
-    return found is not None and any(e.target == capability_id for e in m.anchor_entries[found[2]])
 
 
 def _frame_mismatch(hit, c: ClauseAnalysis, registry: Registry) -> str | None:
@@ -71,7 +65,7 @@ def _frame_mismatch(hit, c: ClauseAnalysis, registry: Registry) -> str | None:
         asked = next((mo.form for mo in morphs[after[0]:] if mo.form.lower() in attributes), None) if after else None
         if asked is not None:
             return "attribute:" + asked  # 배터리 용량 몇 mAh야: a property of the product, not its state
-    if (subject := _asked_subject(hit, c, frame, registry) if frame is not None and frame.subjects else None) is not None:
+    if (subject := asked_subject(hit, c, frame, registry) if frame is not None and frame.subjects else None) is not None:
         return "subject:" + subject  # 약국 어디야: the question is about the pharmacy
     if hit.via == "lemma" and frame is not None and frame.objects:
         at = next((i for i, mo in enumerate(morphs) if mo.form == hit.surface), None)
@@ -86,39 +80,9 @@ def _frame_mismatch(hit, c: ClauseAnalysis, registry: Registry) -> str | None:
     return None
 
 
-def _asked_subject(hit, c: ClauseAnalysis, frame, registry: Registry) -> str | None:
-    """The noun before a state query's word that its frame does not take as a subject (약국 어디야: the pharmacy's
-    place), or None. A vocative ending written on to the noun before it makes that noun the one called, not the
-    thing asked of (로봇아 필터 상태 알려 줘: Kiwi reads 로봇/NNG 아/NNG)."""
-    morphs = c.morphemes
-    start = next((i for i, o in enumerate(c.compact_offsets) if o >= hit.position), len(morphs))
-    j = start - 1
-    while j >= 0 and (morphs[j].tag in ("MAG", "JX", "JKS", "JKG", "MM", "XSN") or morphs[j].form == hit.surface):
-        j -= 1  # (방이 어디어디예요: the question word said twice lists what is asked of, the rooms)
-    if j > 0 and morphs[j].form in frame.subjects and morphs[j - 1 - (morphs[j - 1].tag == "JKG")].tag in ("NNG", "NNP"):
-        j -= 1 + (morphs[j - 1].tag == "JKG")  # 리셋 버튼 위치가 어디니: the position is the button's
-    elif j > 0 and morphs[j].form in frame.subjects and morphs[j - 1].tag == "ETM":
-        j = _relative_subject(morphs, j - 1)  # 니 지금 있는 데가 어디냐 / 화장실 있는 데가 어디야: whose place it is
-    called = j > 0 and morphs[j].form in patterns(registry).voc_forms and morphs[j].start == morphs[j - 1].start + morphs[j - 1].length
-    if j >= 0 and not called and morphs[j].tag in ("NNG", "NNP", "NP", "NNB") and morphs[j].form not in frame.subjects \
-            and not _slip_of(morphs[j].form, hit.capability_id, registry) \
-            and registry.resolve_room(morphs[j].form) is None:  # (안방 청정 중이야: a room says where)
-        return morphs[j].form
-    return None
-
-
 def _a_step_after(morphs: list, i: int, m) -> bool:
     """동의를 받은 뒤 / 찍기 전에: a sequence noun after the modifier makes its act a step asked for, not a description."""
     return i < len(morphs) and (morphs[i].form in m.sequence_nouns or morphs[i].form in m.before_nouns)
-
-
-def _relative_subject(morphs: list, at: int) -> int:
-    """Index of the noun heading the relative clause that ends with the modifier ending at `at` (화장실 in 화장실
-    있는 데), or -1 when the clause names none (지금 계신 위치: the one addressed)."""
-    j = at
-    while j >= 0 and (morphs[j].tag.startswith(("V", "E", "X")) or morphs[j].tag in ("MAG", "JKS", "JX", "JKB")):
-        j -= 1
-    return j if j >= 0 and morphs[j].tag in ("NNG", "NNP", "NP", "NNB") else -1
 
 
 def _frame_element(c: ClauseAnalysis, hit, repaired: bool = False) -> bool:
@@ -261,19 +225,6 @@ def _acted_on(hit, c: ClauseAnalysis) -> bool:
     return False
 
 
-def _state_of(reason: str | None, hit, c: ClauseAnalysis, registry: Registry):
-    """A state query asked of a subject its frame does not take, re-read as the one state query whose frame subjects
-    take that noun (몇 프로 of 필터 is filter_status), or None."""
-    if reason is None or not reason.startswith("subject:") or hit.kind != "state_query":
-        return None
-    word = reason.split(":", 1)[1]
-    owners = [cid for cid, f in registry.frames.capabilities.items() if cid != hit.capability_id and word in f.subjects
-              and registry.capability_by_id[cid].kind == "state_query"]
-    if len(owners) != 1:
-        return None
-    return dataclasses.replace(hit, capability_id=owners[0])
-
-
 def _told_in_passing(hit, c: ClauseAnalysis, registry: Registry) -> bool:
     """The state query's word is the subject of an adjective that closes a sentence of its own (탁하다, 탁해요) before
     the clause's own request verb: the user tells the state, nobody asks it."""
@@ -392,7 +343,7 @@ def license_clauses(clauses: list[ClauseAnalysis], acts: list[SpeechAct], regist
         for hit in c.capabilities:
             reason = "retracted" if i < retracted_before else _licensed(hit, c, act, requested, registry, event)
             reason = reason or ("retracted" if ends_taken_back else None) or offered.get(hit.capability_id)
-            if (owner := _state_of(reason, hit, c, registry)) is not None:  # 필터 몇 프로 남았어요: the filter's, not the battery's
+            if (owner := state_asked(reason, hit, c, registry)) is not None:  # 필터 몇 프로 남았어요: the filter's, not the battery's
                 if any(h.capability_id == owner.capability_id for h in c.capabilities):
                     continue  # (헤파 필터 몇 프로 남았는지: the state the clause asks already)
                 hit, reason = owner, _licensed(owner, c, act, requested, registry, event)

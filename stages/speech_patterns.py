@@ -190,6 +190,12 @@ def contains(ms: list[tuple[str, str]], seq: tuple[tuple[str, str], ...]) -> boo
     return any(run_at(ms, i, seq) for i in range(len(ms) - len(seq) + 1))
 
 
+def describes_how(ms: list[tuple[str, str]], p: Patterns) -> bool:
+    """A modifier ending right before a how-word noun (speech_acts how_words: 확인하는 방법, 찍는 법): how one does it is
+    asked, not a state (배터리 확인하는 방법 알려 줘)."""
+    return any(k[1] == "ETM" and n in p.how_words for k, n in zip(ms, ms[1:]))
+
+
 def follows(ms: list[tuple[str, str]], first: frozenset, then: frozenset, within: int = 3) -> int | None:
     """Index of a morpheme of `then` that comes within `within` morphemes after one of `first`."""
     for i, k in enumerate(ms):

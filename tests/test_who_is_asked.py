@@ -191,3 +191,34 @@ def test_what_is_left_of_the_filter_asked_in_any_wording_is_its_state(runner, te
 @pytest.mark.parametrize("text", ["정수기 필터가 얼마나 남았지", "필터 남은 거 버려"])
 def test_what_is_left_of_another_things_filter_or_of_spare_ones_is_no_state_asked(runner, text):
     assert _route(runner, text)[1] == []
+
+
+@pytest.mark.parametrize("text", ["공기청정 지금 돌아가?", "공기 청정 지금 돌아가요 안 돌아가요"])
+def test_an_acts_word_asked_with_a_running_verb_asks_whether_it_runs(runner, text):
+    """공기청정 is the act's word, not 청정 of a state alias; asked of with a predicate the operation state's frame
+    names (request_frames air_clean_operation predicates), it is that state query."""
+    record, caps = _route(runner, text)
+    assert record.family == "ODL" and caps == [("air_clean_operation", "check")]
+
+
+@pytest.mark.parametrize("text", ["공기청정 돼?", "공기청정 지금 돌아가는데 왜 냄새 나지"])
+def test_an_acts_word_asked_of_otherwise_checks_nothing(runner, text):
+    assert _route(runner, text)[1] == []
+
+
+@pytest.mark.parametrize("text", ["팀장님 볼륨 좀 줄여 주세요 통화 소리가 안 들려요", "민수 씨 볼륨 좀 줄여 줘",
+                                  "김 대리님 화면 밝기 좀 낮춰 주실래요"])
+def test_a_titled_person_heading_the_turn_is_the_one_asked(runner, text):
+    """님 / 씨 (vocatives person_suffixes) on the turn's first noun, with no particle after it, call its bearer."""
+    assert _route(runner, text)[1] == []
+
+
+def test_a_titled_person_as_the_subject_is_no_call(runner):
+    record, caps = _route(runner, "원장님이 그러는데 청정 켜 줘")
+    assert caps == [("selected_room_clean", "start")]
+
+
+@pytest.mark.parametrize("text", ["로봇아 필터 상태 확인하는 방법 좀 알려 줘", "배터리 확인하는 방법 알려 줘"])
+def test_how_one_checks_a_state_is_the_manuals_and_checks_nothing(runner, text):
+    record, caps = _route(runner, text)
+    assert record.family == "DQR" and caps == []

@@ -1,0 +1,80 @@
+"""Whose state a state question asks: the noun before a state query's word its frame does not take as a subject
+(약국 어디야), and the one state query a refused hit is re-read as (몇 프로 of 필터 is filter_status; 공기청정 지금
+돌아가? asks whether purifying runs).
+
+No nodes here: helpers of stages/licensing.py, each a pure function of the clause and the registry.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from registry.loader import Registry
+from stages._clauses import ClauseAnalysis
+from stages._matchers import matchers_for
+from stages.speech_patterns import governing_predicate, key, patterns
+
+
+def _slip_of(word: str, capability_id: str, registry: Registry) -> bool:
+    """Whether a word is a recognition slip of one of this capability's aliases (배더리 for 배터리)."""
+    m = matchers_for(registry)
+    found = m.fuzzy_alias(word, [])
+    return found is not None and any(e.target == capability_id for e in m.anchor_entries[found[2]])
+
+
+def asked_subject(hit, c: ClauseAnalysis, frame, registry: Registry) -> str | None:
+    """The noun before a state query's word that its frame does not take as a subject (약국 어디야: the pharmacy's
+    place), or None. A vocative ending written on to the noun before it makes that noun the one called, not the
+    thing asked of (로봇아 필터 상태 알려 줘: Kiwi reads 로봇/NNG 아/NNG)."""
+    morphs = c.morphemes
+    start = next((i for i, o in enumerate(c.compact_offsets) if o >= hit.position), len(morphs))
+    j = start - 1
+    while j >= 0 and (morphs[j].tag in ("MAG", "JX", "JKS", "JKG", "MM", "XSN") or morphs[j].form == hit.surface):
+        j -= 1  # (방이 어디어디예요: the question word said twice lists what is asked of, the rooms)
+    if j > 0 and morphs[j].form in frame.subjects and morphs[j - 1 - (morphs[j - 1].tag == "JKG")].tag in ("NNG", "NNP"):
+        j -= 1 + (morphs[j - 1].tag == "JKG")  # 리셋 버튼 위치가 어디니: the position is the button's
+    elif j > 0 and morphs[j].form in frame.subjects and morphs[j - 1].tag == "ETM":
+        j = _relative_subject(morphs, j - 1)  # 니 지금 있는 데가 어디냐 / 화장실 있는 데가 어디야: whose place it is
+    called = j > 0 and morphs[j].form in patterns(registry).voc_forms and morphs[j].start == morphs[j - 1].start + morphs[j - 1].length
+    if j >= 0 and not called and morphs[j].tag in ("NNG", "NNP", "NP", "NNB") and morphs[j].form not in frame.subjects \
+            and not _slip_of(morphs[j].form, hit.capability_id, registry) \
+            and registry.resolve_room(morphs[j].form) is None:  # (안방 청정 중이야: a room says where)
+        return morphs[j].form
+    return None
+
+
+def _relative_subject(morphs: list, at: int) -> int:
+    """Index of the noun heading the relative clause that ends with the modifier ending at `at` (화장실 in 화장실
+    있는 데), or -1 when the clause names none (지금 계신 위치: the one addressed)."""
+    j = at
+    while j >= 0 and (morphs[j].tag.startswith(("V", "E", "X")) or morphs[j].tag in ("MAG", "JKS", "JX", "JKB")):
+        j -= 1
+    return j if j >= 0 and morphs[j].tag in ("NNG", "NNP", "NP", "NNB") else -1
+
+
+_ASKED_MOODS = ("question", "state_question")
+"""Mention reasons of a hit refused because its clause asks a question rather than for an act."""
+
+
+def state_asked(reason: str | None, hit, c: ClauseAnalysis, registry: Registry):
+    """The one state query a refused hit is re-read as, or None: a state query asked of a subject its frame does not
+    take, as the state query whose frame subjects take that noun (몇 프로 of 필터 is filter_status); an act's word
+    asked of in a question with a predicate a state query's frame names, as that state query when its frame takes the
+    word as a subject and no question word asks something else of it (공기청정 지금 돌아가?: whether purifying runs,
+    request_frames air_clean_operation)."""
+    frames = registry.frames
+    if reason is not None and reason.startswith("subject:") and hit.kind == "state_query":
+        word, taken = reason.split(":", 1)[1], None
+    elif reason in _ASKED_MOODS and hit.kind == "execution" and not any(
+            key(mo) in patterns(registry).question_words for mo in c.morphemes):  # (고정청정은 언제까지 돌아가?: the manual's)
+        found = governing_predicate(hit, c, patterns(registry))
+        word, taken = hit.surface, "/".join(found[1]) if found is not None else ""
+    else:
+        return None
+    owners = [cid for cid, f in frames.capabilities.items() if cid != hit.capability_id and word in f.subjects
+              and registry.capability_by_id[cid].kind == "state_query" and (taken is None or taken in f.predicates)]
+    if len(owners) != 1:
+        return None
+    owner = registry.capability_by_id[owners[0]]
+    return dataclasses.replace(hit, capability_id=owner.capability_id, kind="state_query",
+                               operation_id=owner.operations[0].operation_id, arguments={})
