@@ -64,8 +64,12 @@ def _anchor_axes(c: ClauseAnalysis, lit: _Axes, history: HistoryEvidence, regist
     # (됐어 안 됐어 / 꺼지는 거 맞아: a question by its shape asks as a question mark does)
     checks = [*cues.get("check", []), *(s for s in _ASKED_BY_SHAPE if c.act is not None and s in c.act.signals)]
     lit("has_check_cue", 1.0 if checks else 0.0, *checks[:2])
-    for topic in c.qna_topics if not (c.act and c.act.mood in QUESTION_MOODS and of_somebody_named(c, registry)) else []:
-        lit("has_stable_device_qna_target", 1.0, topic)  # (당신은 필터 언제 갈았는지 알아?: what they did, asked of them)
+    # (당신은 필터 언제 갈았는지 알아?: what they did, asked of them; 필터 갈 때 됐나?: the state its frame asks, the
+    # robot's own, not the manual's when; 배터리 몇 시간 가?: a word of the state alone may ask either)
+    framed = c.act is not None and c.act.mood == "state_question" and any(
+        h.kind == "state_query" and h.via == "frame" for h in c.capabilities)
+    for topic in c.qna_topics if not (c.act and c.act.mood in QUESTION_MOODS and of_somebody_named(c, registry)) and not framed else []:
+        lit("has_stable_device_qna_target", 1.0, topic)
     lit("has_knowledge_question_shape", 1.0 if cues.get("question") else 0.0, *cues.get("question", [])[:2])
     # a surface "돼/수 있" is no capability question when the clause asks for an act or a state (배터리 어떻게 돼?),
     # nor when it is the asker's to know (배터리 얼마나 남았는지 알 수 있을까?: curiosity asks the state itself)

@@ -222,3 +222,17 @@ def test_a_titled_person_as_the_subject_is_no_call(runner):
 def test_how_one_checks_a_state_is_the_manuals_and_checks_nothing(runner, text):
     record, caps = _route(runner, text)
     assert record.family == "DQR" and caps == []
+
+
+@pytest.mark.parametrize("text", ["필터 갈 때 됐나?", "필터 상태 우떻노? 갈 때 됐나?"])
+def test_whether_the_filter_is_due_asked_of_the_robot_checks_it(runner, text):
+    """A state question whose frame (filter_status due_runs) asks the robot's own state: the manual topic it names is
+    no manual question (언제 갈아야 돼 is; 우떻노 is 경상 어떻노, lexicon dialect_words)."""
+    record, caps = _route(runner, text)
+    assert record.family == "ODL" and caps == [("filter_status", "check")]
+
+
+@pytest.mark.parametrize("text", ["필터 언제 갈아야 돼?", "야 이거 필터 갈 때 됐는지 우떻게 아나?"])
+def test_when_or_how_one_knows_the_filter_is_due_is_the_manuals(runner, text):
+    record, caps = _route(runner, text)
+    assert record.family == "DQR" and caps == []
