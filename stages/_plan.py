@@ -337,6 +337,12 @@ def admission(steps: list[Step], b_user_actions: int, guarded: bool, temporal: s
     )
 
 
+def _act_name(capability_id: str, operation_id: str, names: dict, ops: dict) -> str:
+    """A device step's name in the reply: the capability's, and what its operation adds (lexicon responses)."""
+    name = names.get(capability_id, capability_id)
+    return f"{name} {ops[operation_id]}" if operation_id in ops else name
+
+
 def tts(registry: Registry, family: str, steps: list[Step], skill: str, slots: Slots, missing: list[str],
         categories: list[str], subtype: str | None, scope: str | None, voice_stop: bool = False) -> tuple[str, str | None]:
     r = registry.lexicon["responses"]
@@ -345,7 +351,8 @@ def tts(registry: Registry, family: str, steps: list[Step], skill: str, slots: S
         ask = r["ask_slot"].get(missing[0], r["STT_NULL_GENERIC"])
         return ask, ask
     if family == "ODL":
-        acts = ", ".join(names.get(s.action.capability_id, s.action.capability_id) for s in steps if s.action)
+        ops = {k: v for k, v in r.get("operation_names", {}).items() if k != "note"}  # (청정 꺼: 청정 중지 할게요)
+        acts = ", ".join(_act_name(s.action.capability_id, s.action.operation_id, names, ops) for s in steps if s.action)
         if not acts:  # nothing planned: never claim an action the plan does not hold
             return (r["ODL_stop"], None) if voice_stop else (r["ODL_nothing"], r["ODL_nothing"])
         key = "ODL_conditional" if any(s.condition for s in steps) else "ODL"

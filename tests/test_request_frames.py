@@ -324,3 +324,10 @@ def test_a_prefixed_noun_is_not_the_frame_object_it_ends_in(runner):
     """헛바퀴만 돌아 (the wheels spin idly: a trouble story) is no turn: 헛 makes another noun than the 바퀴 of 한 바퀴."""
     record = runner.route(TurnInput(recognized_text="요놈이 문턱에 걸려서 자꾸 헛바퀴만 돌아"))
     assert actions(record) == [] and record.family == "DQR", record.family
+
+
+@pytest.mark.parametrize("text, said", [("청정 꺼", "청정 중지 할게요."), ("나이트 모드 꺼", "나이트 모드 해제 할게요."),
+                                        ("나이트 모드 켜", "나이트 모드 할게요.")])
+def test_the_reply_says_what_the_step_does_to_its_capability(runner, text, said):
+    """lexicon responses operation_names: a stop or an off is said, never 청정 할게요 for 청정 꺼."""
+    assert _route(runner, text)[0].tts_response == said

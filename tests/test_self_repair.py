@@ -87,3 +87,11 @@ def test_a_word_that_only_begins_the_next_is_a_false_start(runner, text, expecte
 @pytest.mark.parametrize("text", ["나 나가", "안 안아 줘", "풍량 강으로 해 줘 아 아니야"])
 def test_a_pronoun_a_negator_or_a_filler_before_a_word_it_begins_is_a_word_of_its_own(runner, text):
     assert _steps(runner, text)[0].evidence.normalized_text == text
+
+
+@pytest.mark.parametrize("text, expected", [("청정 그만둬", [("selected_room_clean", "stop", {})]),
+                                            ("사진 찍어 줘 아 그만둬", [])])
+def test_geumandwo_is_read_as_stopping_whatever_kiwi_makes_of_it(runner, text, expected):
+    """Kiwi reads 그만둬 as 그만/MAG + 두/VV (put): lexicon dialect_words reads it as 그만해, which stops what it names
+    and takes back a request before it."""
+    assert _steps(runner, text)[1] == expected
