@@ -19,13 +19,13 @@ from registry.knowledge_contracts import EntityLink
 from registry.loader import Registry
 
 
-def compact(text: str) -> str:
-    return "".join(text.lower().split())
-
-
 def compact_words(text: str) -> list[str]:
     """The written words of `text` as they sit in its compact form (lower case, in order)."""
     return text.lower().split()
+
+
+def compact(text: str) -> str:
+    return "".join(compact_words(text))
 
 
 def _is_latin_or_digit(ch: str) -> bool:
@@ -117,8 +117,10 @@ class Linker:
             if any(taken[start:at]):
                 continue
             for size in (n for n in self.slip_lengths if n <= nouns):
+                if not all_hangul(word[:size]):
+                    continue
                 alias = next((self.slips[v] for v in deletions(jamo(word[:size])) if v in self.slips), None)
-                if alias is not None and all_hangul(word[:size]) and all(x.entity_id != alias.entity_id for x in [*links, *found]):
+                if alias is not None and all(x.entity_id != alias.entity_id for x in [*links, *found]):
                     etype, label = self.entities[alias.entity_id]
                     found.append(EntityLink(entity_id=alias.entity_id, type=etype, label=label, surface=word[:size], start=start,
                                             aliases=self.names.get(alias.entity_id, [])))

@@ -282,12 +282,13 @@ def _run_hits(w: _Words, f: _Found, registry: Registry, m: Matchers) -> None:
             cap = registry.capability_by_id[cap_id]
             f.hit(cap, cap.operations[0].operation_id, mo.form, "alias", registry.weights.strengths["alias"], w.offsets[i], None, m)
             f.taken.append((w.offsets[i], w.offsets[i] + len(mo.form)))
-    for room in m.room_re.finditer(w.cc):  # 지금 작은방이야: a room name Kiwi splits (작 + 은 + 방), then the run's rest
+    for room in m.room_re.finditer(w.cc):  # 지금 거실이야 / 작은방이야 (작 + 은 + 방): a room name, then the run's rest
         k = next((j for j, o in enumerate(w.offsets) if o == room.end()), None)
         for rest, cap_id in m.room_runs if k is not None else ():
             if tuple((x.form, x.tag) for x in morphs[k:k + len(rest)]) == rest and not any(h.capability_id == cap_id for h in f.caps):
                 cap = registry.capability_by_id[cap_id]
                 f.hit(cap, cap.operations[0].operation_id, room.group(0), "alias", registry.weights.strengths["alias"], room.start(), None, m)
+                f.taken.append((room.start(), room.end()))
 
 
 def _serial_direction(morphs: list[Morpheme], i: int, m: Matchers) -> bool:

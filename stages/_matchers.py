@@ -132,17 +132,15 @@ class Matchers:
         self.lemma_index: dict[tuple[str, str], str] = {}
         self.lemma_runs: dict[tuple[str, str], list[tuple[tuple[tuple[str, str], ...], str]]] = {}
         """First morpheme -> (the whole run, capability): a lemma written form/tag+form/tag (어디/NP+이/VCP) is a run of
-        morphemes that anchors as an alias does, whatever ending follows (어디니, 어디예요, 어디고). A run whose first part
-        is {room}/NNG starts at any room name (지금 거실이야): it is indexed under the room names."""
+        morphemes that anchors as an alias does, whatever ending follows (어디니, 어디예요, 어디고)."""
         self.room_runs: list[tuple[tuple[tuple[str, str], ...], str]] = []
-        """What follows {room} in a room lemma run, for room names Kiwi reads as several morphemes (작은방: 작 은 방)."""
+        """What follows {room} in a room lemma run (지금 거실이야): the rest is looked for right after any room name found
+        in the compact text, however Kiwi reads the name (작은방: 작 은 방)."""
         for cap in caps.capabilities:
             for lemma in cap.lemmas:
                 run = tuple(tuple(part.split("/", 1)) for part in lemma.split("+"))
                 if run[0][0] == ROOM_PART:
                     self.room_runs.append((run[1:], cap.capability_id))  # type: ignore[arg-type]
-                    for name in {n for n, _ in registry.room_names if " " not in n}:
-                        self.lemma_runs.setdefault((name, run[0][1]), []).append((((name, run[0][1]), *run[1:]), cap.capability_id))  # type: ignore[arg-type]
                 elif len(run) == 1:
                     self.lemma_index[run[0]] = cap.capability_id  # type: ignore[index]
                 else:

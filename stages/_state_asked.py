@@ -62,12 +62,12 @@ def state_asked(reason: str | None, hit, c: ClauseAnalysis, registry: Registry):
     asked of in a question with a predicate a state query's frame names, as that state query when its frame takes the
     word as a subject and no question word asks something else of it (공기청정 지금 돌아가?: whether purifying runs,
     request_frames air_clean_operation)."""
-    frames = registry.frames
+    frames, p = registry.frames, patterns(registry)
     if reason is not None and reason.startswith("subject:") and hit.kind == "state_query":
         word, taken = reason.split(":", 1)[1], None
     elif reason in _ASKED_MOODS and hit.kind == "execution" and not any(
-            key(mo) in patterns(registry).question_words for mo in c.morphemes):  # (고정청정은 언제까지 돌아가?: the manual's)
-        found = governing_predicate(hit, c, patterns(registry))
+            key(mo) in p.question_words for mo in c.morphemes):  # (고정청정은 언제까지 돌아가?: the manual's)
+        found = governing_predicate(hit, c, p)
         word, taken = hit.surface, "/".join(found[1]) if found is not None else ""
     else:
         return None

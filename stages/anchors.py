@@ -66,8 +66,7 @@ def _anchor_axes(c: ClauseAnalysis, lit: _Axes, history: HistoryEvidence, regist
     lit("has_check_cue", 1.0 if checks else 0.0, *checks[:2])
     # (당신은 필터 언제 갈았는지 알아?: what they did, asked of them; 필터 갈 때 됐나?: the state its frame asks, the
     # robot's own, not the manual's when; 배터리 몇 시간 가?: a word of the state alone may ask either)
-    framed = c.act is not None and c.act.mood == "state_question" and any(
-        h.kind == "state_query" and h.via == "frame" for h in c.capabilities)
+    framed = any(h.via == "frame" for h in _states_asked(c))
     for topic in c.qna_topics if not (c.act and c.act.mood in QUESTION_MOODS and of_somebody_named(c, registry)) and not framed else []:
         lit("has_stable_device_qna_target", 1.0, topic)
     lit("has_knowledge_question_shape", 1.0 if cues.get("question") else 0.0, *cues.get("question", [])[:2])
@@ -147,7 +146,7 @@ def _public_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers, registry: Registry)
     # (오늘 창문 열어도 괜찮아?: the speaker's own doing; the reply shape stays)
     asks_leave = c.act is not None and c.act.mood == "knowledge_question" and robots_doing(c, registry) \
         and any(s in ("permission", "permission_intoned") for s in c.act.signals)  # (돌려도 괜찮아, heard without "?")
-    asks_state = c.act is not None and c.act.mood == "state_question" and any(h.kind == "state_query" for h in c.capabilities)
+    asks_state = bool(_states_asked(c))
     taken_back = ends_taken_back or (c.act is not None and "takes_back" in c.act.signals)
     # (거실 가 아 잠깐만 / 충전하러 가 어 잠깐만: the 잠깐만 takes the request back, it is no reply)
     lit("has_clear_conversation_reply_shape", 1.0 if cues.get("reply_shape") and not asks_leave and not asks_state and not taken_back else 0.0,
@@ -235,12 +234,17 @@ def _act_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: bool)
             and "has_device_problem_report" not in lit and "has_device_malfunction_report" not in lit:
         lit("has_talk_shape", 1.0, act.mood, *act.signals[:2])
     message = "message_of_request" in act.signals  # ... 간다고: what to send, not talk
-    perfect = act.past and act.mood == "state_question" and any(h.kind == "state_query" for h in c.capabilities)  # 갈 때 됐어?
+    perfect = act.past and bool(_states_asked(c))  # 갈 때 됐어?
     asks_manual = "has_product_topic_question" in lit  # (몰래 녹화하는 거 아니지: a question about it, negated or not)
     if not message and not asks_manual and (act.polarity != "affirmative" or act.reported or (act.past and not perfect)
                                             or act.agent != "robot" or "standing_rule" in act.signals):
         lit("has_unlicensed_speech_act", 1.0, act.polarity, act.agent, "reported" if act.reported else "",
             "past" if act.past else "")
+
+
+def _states_asked(c: ClauseAnalysis) -> list:
+    """The state-query hits of a clause that asks one of the robot's own states (a state question)."""
+    return [h for h in c.capabilities if h.kind == "state_query"] if c.act is not None and c.act.mood == "state_question" else []
 
 
 def _unframed(c: ClauseAnalysis) -> list[str]:

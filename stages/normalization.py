@@ -10,6 +10,7 @@ from typing import Any
 from kiwipiepy import PretokenizedToken
 
 from registry.contracts import Morpheme, NormalizedText, TurnInput
+from registry.hangul import all_hangul
 from registry.loader import Registry
 from stages._dislocation import afterthought_first
 from stages._numbers import converter_for
@@ -172,15 +173,13 @@ def _false_starts(text: str, tokens: list) -> str | None:
     """The text without words that only begin the word after them (나이트 모 모드, 주 주방 가서: a stutter), or None
     when it has none. A pronoun, an adverb (a negator among them) or an interjection is a word of its own."""
     words = text.split(" ")
-    kept = []
-    for i, word in enumerate(words):
-        nxt = words[i + 1] if i + 1 < len(words) else ""
-        start = sum(len(w) + 1 for w in words[:i])
-        tags = [t.tag for t in tokens if start <= t.start < start + len(word)]
-        if 0 < len(word) <= _FALSE_START_MAX and re.fullmatch(r"[\uac00-\ud7a3]+", word) and len(nxt) > len(word) \
-                and nxt.startswith(word) and not any(t.startswith(_KEPT_STARTS) for t in tags):
-            continue
-        kept.append(word)
+    kept, start = [], 0
+    for word, nxt in zip(words, [*words[1:], ""]):
+        restart = len(word) <= _FALSE_START_MAX and all_hangul(word) and len(nxt) > len(word) and nxt.startswith(word) \
+            and not any(start <= t.start < start + len(word) and t.tag.startswith(_KEPT_STARTS) for t in tokens)
+        if not restart:
+            kept.append(word)
+        start += len(word) + 1
     return " ".join(kept) if len(kept) < len(words) else None
 
 
