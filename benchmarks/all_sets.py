@@ -129,6 +129,9 @@ SETS = {
     "blind_v52_fit (the four scored kinds in new voices, 100 each: a 충청도 farmer, a high-school student's slang, a retired teacher's 하십시오체, a busy parent, a speaker with a cold, a K-pop fan, a 조선족 speaker, a baker at dawn, a drunk speaker after a party, a hiker back home, a programmer's English jargon, a recipe read aloud, a sports commentator, a lawyer dictating, an elderly speaker hard of hearing, baby talk, 부산/경남 speech, a voice-message monologue; written blind 2026-12-06 session 52, fit part)":
         ROOT / "data/utterances/blind_v52_fit.jsonl",
     "blind_v52_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v52_holdout.jsonl",
+    "blind_v53_fit (the four scored kinds in new voices, 100 each: a taxi driver after a night shift, a soldier on leave in 다나까체, a 경북 grandfather, a Korean learner from Vietnam, a seven-year-old, a live-commerce host, a radio DJ, a fitness trainer counting reps, a researcher mixing English terms, a chef calling orders, a speaker who stutters, ASR output without spacing, a church deacon, a game streamer, a 전남 auntie on speakerphone, newlyweds bickering, a webtoon artist at night, a grandmother teaching a grandchild; written blind 2026-12-06 session 53, fit part)":
+        ROOT / "data/utterances/blind_v53_fit.jsonl",
+    "blind_v53_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v53_holdout.jsonl",
     "talk_redteam_v50 (red-team against session 50: reasons before requests, words taking a request back at the end, counters before 찍다 and 돌다; written blind 2026-12-06, fit)":
         ROOT / "data/utterances/talk_redteam_v50.jsonl",
     "talk_redteam_v51 (red-team against session 51: requests taken back by 잠깐만, hesitation after a request, the formal imperative, worse than usual, 얘 in trouble stories, errors shown on the way, negated privacy questions, the speaker's own part, words spaced by syllables, modes asked together; written blind 2026-12-06, fit)":
@@ -194,6 +197,8 @@ SETS = {
     "dqr_holdout_v13 questions (written blind session 49, never tuned on)": ROOT / "data/questions/dqr_holdout_v13.jsonl",
     "dqr_train_v14 questions (written blind session 52, fit set)": ROOT / "data/questions/dqr_train_v14.jsonl",
     "dqr_holdout_v14 questions (written blind session 52, never tuned on)": ROOT / "data/questions/dqr_holdout_v14.jsonl",
+    "dqr_train_v15 questions (written blind session 53, fit set)": ROOT / "data/questions/dqr_train_v15.jsonl",
+    "dqr_holdout_v15 questions (written blind session 53, never tuned on)": ROOT / "data/questions/dqr_holdout_v15.jsonl",
 }
 CORPORA = ROOT.parent / "shared" / "corpora"
 
