@@ -44,6 +44,9 @@ class ProductVocabulary(_Model):
     from_kg: list[str]
     attributes: list[str]
     excluded: list[str] = Field(default_factory=list)
+    remaining: list[str] = Field(default_factory=list)
+    """남/VV (남은 수명), 잔여/NNG (잔여 용량): morphemes (form/TAG) that, said right before a property (an ending
+    aside), ask how much of it is left now: the robot's state, not a property of the product."""
     complaints: Complaints | None = None
 
     @cached_property

@@ -79,6 +79,9 @@ class Wish(_Model):
     not_knowing: Morphemes = Field(default_factory=list)
     """모르겠네: not knowing what a question embedded before it (indirect_question_endings, particles aside) asks
     asks it (어디 있는지 모르겠네)."""
+    formal_request_endings: Morphemes = Field(default_factory=list)
+    """보고 바랍니다 / 이동 바람: a wish verb in one of these formal endings, right after a bare noun (no particle), asks
+    for the act the noun names (official and military style), as 부탁 does; 쾌유를 바랍니다 wishes."""
 
 
 class AskingLeave(_Model):
@@ -135,6 +138,9 @@ class OtherTargets(_Model):
     played: list[str] = Field(default_factory=list)
     """What is played on another device (영상, 음악): the robot plays nothing, so a device word this noun owns
     right before it (영상 소리 좀 꺼, 음악 볼륨 줄여) is that device's; named elsewhere it owns nothing (노래 좋다)."""
+    busy_with: Morphemes = Field(default_factory=list)
+    """중/NNB (방송 중이야), 에/JKB (방송에 소리 들어가): after a played noun, what the speaker is busy with or where the
+    robot's sound would go; the request nearby makes room for it and stays the robot's (음량 3으로 낮춰 줘, 방송 중이야)."""
     carried_capabilities: list[str] = Field(default_factory=list)
     """Capabilities a thing also has (소리, 밝기), aimed at it right after a remark about it (티비 화면 눈 아파 밝기 낮춰 줄래)."""
     class_nouns: list[str] = Field(default_factory=list)  # 공기청정기: after a thing's name (큐브 공기청정기), part of it
@@ -202,6 +208,9 @@ class SpeechActLexicon(_Model):
     described_subject_particles: Morphemes = Field(default_factory=list)
     """이/가, 은/는 (not 도: 로봇도 심심할 때가 있나? is asked of it): the robot's noun with one is told about."""
     person_nouns: list[str]
+    honorific_verb_endings: Morphemes = Field(default_factory=list)
+    """시/EP, 세요/EF: right after a request's own verb (오세요, 들어가실, not 찍어 주세요), the doer is honoured: after a
+    person noun heading the turn bare (이모 밥 다 됐으니까 주방으로 오세요), the request is said to that person."""
     not_topic_nouns: list[str] = Field(default_factory=list)
     """처음, 나중, 정도: nouns that place or measure what is asked (처음 설정에 방이 몇 개야?), never the thing of the
     world a question is about."""
@@ -363,6 +372,9 @@ class SpeechActLexicon(_Model):
     """내일 / 이따 / 나중에 / -고 나서 / -은 뒤에: runs that put a suggestion (-자) later than now; a suggestion put
     later, with nothing said to be now (now_cues: 지금), is a plan among the people present, not a request."""
     now_cues: list[Morphemes] = Field(default_factory=list)
+    together_cues: list[Morphemes] = Field(default_factory=list)
+    """같이 / 함께: a suggestion (-자) to do it together is a plan among the people present (거실로 나와서 같이 티비
+    보자): the speaker takes part, so nobody asks the robot."""
     example_cues: list[Morphemes] = Field(default_factory=list)
     """안방 청정하고 충전대 가는 식으로 / 가는 것처럼: what the sentence says up to the cue is an example given."""
     since_cues: list[Morphemes] = Field(default_factory=list)
@@ -392,6 +404,7 @@ class SpeechActLexicon(_Model):
     body_part_set = cached_property(lambda self: frozenset(self.body_parts))
     body_verb_set = cached_property(lambda self: frozenset(tuple(v.split("/")) for v in self.body_verbs))
     now_runs = cached_property(lambda self: _runs(self.now_cues))
+    together_runs = cached_property(lambda self: _runs(self.together_cues))
     since_runs = cached_property(lambda self: _runs(self.since_cues))
     example_runs = cached_property(lambda self: _runs(self.example_cues))
     distal_runs = cached_property(lambda self: _runs(self.distal_references))

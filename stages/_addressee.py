@@ -78,7 +78,8 @@ def vocative(ms: list[Pair], inside: list[bool], p: Patterns, morphemes: list, a
         # (로봇아 read as 로봇/NNG 아/NNG: the vocative written on to the noun, whatever Kiwi tags it)
         glued_call = glued[j] and nxt[0] in p.voc_forms and nxt[1] in ("NNG", "IC")
         if nxt in p.voc_particles or glued_call or (nxt in p.voc_name_particles and (person or k[1] == "NNP")):
-            return k[0], "robot" if k in p.robot else "person"
+            # (스피커야, 재즈 틀어 줘: another thing in the home called is another device addressed)
+            return k[0], "robot" if k in p.robot else "assistant" if k[0].lower() in p.thing_of else "person"
         # 언니 나 사진 좀 찍어 줘: a bare person noun calls somebody (not 엄마 오면, 애들 사진 찍어, 엄마 방)
         if person and not inside[i] and nxt[1] in p.voc_bare_followers and (nxt not in p.robot or nxt[1] == "NP") \
                 and (k[0] not in p.bare_not_calls or nxt[1] == "SP"):

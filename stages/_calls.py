@@ -89,6 +89,26 @@ def called_first(clauses: list[ClauseAnalysis], per: list[Reading], p: Patterns,
         per[order[0]].signals.append(f"vocative:{ms[0][0]}")
 
 
+def honoured_by_the_request(clauses: list[ClauseAnalysis], per: list[Reading], lex: SpeechActLexicon) -> None:
+    """이모 밥 다 됐으니까 주방으로 오세요 / 할머니 주방 가셔서 식사하세요: a person noun heading the turn bare (what
+    follows it is no particle and no verb it is the subject of), then a request whose own verb is honoured (speech_acts
+    honorific_verb_endings; not the 주세요 anyone asks the robot with): the request is said to that person."""
+    order = in_order(clauses)
+    if not order or robot_called(r.signals for r in per):
+        return
+    head = [m for m in clauses[order[0]].morphemes if not m.tag.startswith("S")][:2]
+    if len(head) < 2 or head[0].form not in lex.person_nouns or not head[0].tag.startswith("NN") \
+            or head[1].tag.startswith(("J", "V", "XS")):
+        return
+    honours = {tuple(x.split("/")) for x in lex.honorific_verb_endings}
+    for i in order:
+        ms = clauses[i].morphemes
+        if per[i].mood == "request" and per[i].agent == "robot" and any(
+                m.tag == "VV" and key(n) in honours for m, n in zip(ms, ms[1:])):
+            per[i].agent = "third_person"
+            per[i].signals.append(f"vocative:honoured:{head[0].form}")
+
+
 def called_after_the_request(clauses: list[ClauseAnalysis], per: list[Reading], nt: NormalizedText) -> None:
     """사진 좀 찍어 줘 언니 오늘 생일이잖아 / 볼륨 줄여 줘 엄마, 아빠 주무셔: a person called at the head of the clause
     right after a request, with no full stop written between them, is called by that request: it is said to them

@@ -114,6 +114,25 @@ def thing_before(c: ClauseAnalysis, lex: SpeechActLexicon, positions: list[int],
                  if any(0 <= at - end <= gap and (not owning or c.compact[end:at] in joins) for at in positions)), None)
 
 
+def thing_owning_the_topic(c: ClauseAnalysis, lex: SpeechActLexicon, parts: frozenset[str]) -> str | None:
+    """다이슨 청소기 필터는 어떻게 씻어 / 차 에어컨 필터는 몇 킬로마다 갈아: the kind of another thing in the home whose
+    name stands right before the noun phrase the clause is about (nouns closed by a topic or subject particle) when
+    that phrase names one of `parts` (the product's own words: 필터, 배터리), not 블루투스 연결도 (connecting to it)."""
+    ms, at = c.morphemes, c.compact_offsets
+    for j, mo in enumerate(ms):
+        if (mo.tag, mo.form) in _TOPIC_PARTICLES and j and ms[j - 1].tag.startswith("NN"):
+            i = j - 1
+            while i and ms[i - 1].tag.startswith("NN") and ms[i - 1].start + ms[i - 1].length == ms[i].start:
+                i -= 1  # (청소기필터는: the written word the particle closes)
+            if not any(ms[k].form.lower() in parts for k in range(i, j)):
+                return None
+            return thing_before(c, lex, [at[k] for k in range(i, j)], owning=True)
+    return None
+
+
+_TOPIC_PARTICLES = frozenset({("JX", "은"), ("JX", "는"), ("JKS", "이"), ("JKS", "가")})
+
+
 def schedule_of_another_thing(c: ClauseAnalysis, lex: SpeechActLexicon) -> bool:
     """전기장판 타이머 두 시간으로 맞춰 / 에어컨 꺼짐 타이머: an alarm or a timer word right after another thing's name is
     that thing's own (an unsupported request to it), nothing the robot schedules."""

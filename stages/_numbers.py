@@ -24,6 +24,7 @@ class NumberConverter:
         self.verb_after = frozenset(numbers.get("standalone_verb_after_words", []))
         self.verb_forms = frozenset(numbers.get("standalone_verb_forms", []))
         self.verb_before = frozenset(numbers.get("standalone_verb_before_words", []))
+        self.verb_after_particles = tuple(numbers.get("standalone_verb_after_particles", []))
         self.level_counters = set(numbers.get("level_counters", []))
         self.ambiguous_lone = set(numbers.get("ambiguous_lone_sino", []))
         self.lookalikes = frozenset(numbers.get("word_lookalikes", []))
@@ -98,8 +99,10 @@ class NumberConverter:
             spelled = m.string[m.start():].split(" ", 1)[0].rstrip("?.!,")
             before, after = m.string[:m.start()].split(), m.string[m.end():].split()
             if spelled in self.verb_spellings or (before and before[-1] in self.verb_after and spelled in self.verb_forms) \
-                    or (spelled == m.group(1) and after and after[0].rstrip("?.!,") in self.verb_before):
-                return m.group(0)  # 몇 시까지 하나요? / 건강 측정 못 하나 / 걸어 둘 수 있어: a verb, not a number
+                    or (spelled == m.group(1) and after and after[0].rstrip("?.!,") in self.verb_before) \
+                    or (spelled in self.verb_forms and not after and before and len(before[-1]) > 1
+                        and before[-1].endswith(self.verb_after_particles)):
+                return m.group(0)  # 몇 시까지 하나요? / 건강 측정 못 하나 / 걸어 둘 수 있어 / 청소도 하나: a verb, not a number
             return str(self.native_units[m.group(1)])
 
         def after_head(m: re.Match) -> str:

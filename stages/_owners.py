@@ -79,13 +79,15 @@ def owner_played_nearby(clauses: list[ClauseAnalysis], per: list[Reading], lex: 
         return
     played = set(lex.other_targets.played)
     carried = set(lex.other_targets.carried_capabilities)
+    busy = {tuple(x.split("/")) for x in lex.other_targets.busy_with}  # (방송 중이야: what the speaker is doing)
     for i, (c, r) in enumerate(zip(clauses, per)):
         if r.mood != "request" or r.target_owner is not None or not c.capabilities \
                 or not all(h.capability_id in carried for h in c.capabilities):
             continue
         # (소리 끄고 밝기 낮춰 줘, 영화 볼 거야: what the speaker is about to watch asks the robot to make room for it)
-        noun = next((m.form for j, o in enumerate(clauses) if j != i and not _intends(o, lex) for m in o.morphemes
-                     if m.tag == "NNG" and m.form in played), None)
+        noun = next((m.form for j, o in enumerate(clauses) if j != i and not _intends(o, lex)
+                     for m, after in zip(o.morphemes, [*o.morphemes[1:], None])
+                     if m.tag == "NNG" and m.form in played and (after is None or key(after) not in busy)), None)
         if noun is not None:
             r.target_owner = noun
             r.signals.append(f"target:{noun}:played_nearby")

@@ -45,7 +45,7 @@ def segment(nt: NormalizedText, m: Matchers, polar: frozenset[int] = frozenset()
             if nxt.tag.startswith("J"):
                 end = nxt.start + nxt.length
             cuts.append((end, mo.form))
-        elif _ends_a_sentence(morphs, i, m):
+        elif _ends_a_sentence(morphs, i, m) or _copula_offered(morphs, i, m):
             cuts.append((end, "."))  # 티브이 꺼라 이제 자자: speech has no full stops; a sentence ending ends a sentence
         elif mo.tag in ("SP", "SF") and mo.form in m.split_punct:
             cuts.append((end, mo.form))
@@ -70,6 +70,34 @@ def _ends_a_sentence(morphs: list[Morpheme], i: int, m: Matchers) -> bool:
         (mo.tag == "EF" or mo.form in forms and mo.tag == "EC") and _calls_next(morphs, i + 1))  # 오셨다 | 얘들아 인사드려
     imperative = mo.tag == "EC" and mo.form in m.imperative_connectives and i > 0 and morphs[i - 1].tag in ("VV", "VX")
     return (final or imperative) and nxt.start > mo.start + mo.length and not nxt.tag.startswith(m.no_sentence_split_before)
+
+
+def copula_tail(seq: list[tuple[str, str]], m: Matchers) -> tuple[list[tuple[str, str]], tuple[str, str]] | None:
+    """(what comes before, the ending) of words closed by the copula's 야 (거실이야: 이/VCP 야/EF), or by the 야 / 이야
+    Kiwi reads as a particle after a noun (강이야: 이야/JX), which is the same ending said; None for any other end."""
+    if len(seq) >= 2 and seq[-1][1] == "EF" and seq[-2][1] == "VCP":
+        return seq[:-2], seq[-1]
+    if seq and seq[-1] in m.alternatives[2]:
+        return seq[:-1], ("야", "EF")
+    return (seq[:-1], seq[-1]) if seq and seq[-1][1] == "EF" else None
+
+
+def _copula_offered(morphs: list[Morpheme], i: int, m: Matchers) -> bool:
+    """바람 세기 강이야 약이야 / 서재야 작은방이야: a noun and the 야 Kiwi reads as a particle, then, alone to the end of the
+    turn or a mark, another noun with the copula: two values offered (stages._turn_anchoring._paired_copulas)."""
+    mo, nxt = morphs[i], morphs[i + 1]
+    if (mo.form, mo.tag) not in m.alternatives[2] or i == 0 or not morphs[i - 1].tag.startswith("NN") \
+            or nxt.start <= mo.start + mo.length:
+        return False
+    end = next((j for j in range(i + 1, len(morphs)) if morphs[j].tag in ("SF", "SP")), len(morphs))
+    start = i + 1
+    while end > start + 1 and morphs[end - 1].tag == "MAG":
+        end -= 1  # (작은방이야 지금: an adverb said after)
+    while start < end - 1 and morphs[start].tag == "MAG":
+        start += 1  # (서재야 지금 작은방이야)
+    tail = copula_tail([(x.form, x.tag) for x in morphs[start:end]], m)
+    return tail is not None and tail[1] == ("야", "EF") and 1 <= len(tail[0]) <= 3 \
+        and all(t.startswith(("NN", "VA", "ETM", "XSA")) for _, t in tail[0]) and tail[0][-1][1].startswith("NN")
 
 
 def _offers_alternatives(morphs: list[Morpheme], i: int, m: Matchers) -> int | None:
@@ -187,6 +215,12 @@ def has_tags(nt: NormalizedText, start: int, end: int, tags: set[str]) -> bool:
     return any(start <= mo.start < end and mo.tag in tags for mo in nt.morphemes)
 
 
+def _ends_in_copula_particle(nt: NormalizedText, start: int, end: int, m: Matchers) -> bool:
+    """강이야 (이야/JX): the copula's ending Kiwi reads as a particle closes a sentence as a predicate does."""
+    last = [mo for mo in nt.morphemes if start <= mo.start < end and not mo.tag.startswith("S")][-1:]
+    return bool(last) and (last[0].form, last[0].tag) in m.alternatives[2]
+
+
 def merge_shapeless(nt: NormalizedText, spans: list[tuple[int, int, str]], m: Matchers) -> list[tuple[int, int, str]]:
     """A punctuation-cut piece without a predicate (a time, an "응") belongs to its neighbour."""
     merged: list[tuple[int, int, str]] = []
@@ -198,7 +232,8 @@ def merge_shapeless(nt: NormalizedText, spans: list[tuple[int, int, str]], m: Ma
         if merged:
             p_start, p_end, p_conn = merged[-1]
             # (not across a conjunction of alternatives, which segment leaves out: 거실 정도야 아님 ...)
-            shapeless = p_conn in m.split_punct and not has_tags(nt, p_start, p_end, PREDICATE_TAGS) and not nt.text[p_end:span[0]].strip(" ,.;?!")
+            shapeless = p_conn in m.split_punct and not has_tags(nt, p_start, p_end, PREDICATE_TAGS) and not nt.text[p_end:span[0]].strip(" ,.;?!") \
+                and not _ends_in_copula_particle(nt, p_start, p_end, m)
             if shapeless or compact(nt.text[p_start:p_end]).strip(",.;") in m.acknowledgements | m.fillers:
                 merged[-1] = (p_start, span[1], span[2])
                 continue

@@ -1,8 +1,10 @@
-"""What a turn supposes rather than asks: a question after a condition, a clause that supposes (-어야, -어도), and
-what one would be told when one asks (물어보면 알려 줘?)."""
+"""What a turn supposes or plans rather than asks: a question after a condition, a clause that supposes (-어야,
+-어도), what one would be told when one asks (물어보면 알려 줘?), and a suggestion made among the people present."""
 
 from __future__ import annotations
 
+from registry.speech_contracts import SpeechActLexicon
+from stages._addressee import robot_called
 from stages._clauses import ClauseAnalysis, in_order
 from stages.clause_reading import Reading
 from stages.speech_patterns import Patterns, contains, key
@@ -72,3 +74,20 @@ def asked_on_its_own(clauses: list[ClauseAnalysis], per: list[Reading], p: Patte
                 contains([key(m) for m in clauses[j].morphemes], run) for j in before for run in p.autonomy):
             per[i].mood = "knowledge_question"
             per[i].signals.append("asks_autonomy")
+
+
+def planned_among_people(clauses: list[ClauseAnalysis], per: list[Reading], lex: SpeechActLexicon) -> None:
+    """내일 손님 오시기 전에 거실 청정 한번 돌리자: a suggestion (-자) the turn puts later (later_cues), with nothing said
+    to be now (now_cues: 지금 얼른 청정 돌리자 still asks), or one to do together (together_cues: 거실로 나와서 같이
+    티비 보자), is a plan among the people present: theirs to carry out, not the robot's now."""
+    said = [key(m) for c in clauses if c.role == "action" for m in c.morphemes]  # (지금 돌리면 시끄러워: a condition)
+    later = any(contains([key(m) for c in clauses for m in c.morphemes], run) for run in lex.later_runs) \
+        and not any(contains(said, run) for run in lex.now_runs)
+    together = any(contains([key(m) for m in c.morphemes], run) for c, r in zip(clauses, per) if r.mood == "suggestion"
+                   for run in lex.together_runs)
+    if not (later or together):
+        return
+    for r in per:  # (로봇아 같이 사진 찍자: the robot called takes part)
+        if r.mood == "suggestion" and r.agent == "robot" and (later or not robot_called([r.signals])):
+            r.agent = "user"
+            r.signals.append("planned_for_later" if later else "done_together")

@@ -12,7 +12,7 @@ from stages._anchoring import _clause, _manner_at
 from stages._operations import level_arguments, operation_of
 from stages._clauses import CapabilityHit, ClauseAnalysis
 from stages._matchers import Matchers
-from stages._segments import merge_shapeless, polar_starts, segment, without_trailing_hesitation
+from stages._segments import copula_tail, merge_shapeless, polar_starts, segment, without_trailing_hesitation
 
 CARRIED = "carried"
 """How a capability hit was found whose head noun the clause before said (바람이 약해 / 좀 세게 해 줘)."""
@@ -68,6 +68,31 @@ def _carried_heads(clauses: list[ClauseAnalysis], registry: Registry, m: Matcher
             break
 
 
+def _carried_stops(clauses: list[ClauseAnalysis], registry: Registry, m: Matchers) -> None:
+    """청정 이제 됐으니까 꺼 줘: a clause that names nothing and asks only to switch off or stop, right after a premise
+    (-니까, -는데) naming one capability that can be switched off or stopped, stops that capability; the object is
+    said in the reason. Only a stop carries over (사진 다 찍었으니까 꺼 줘 starts nothing)."""
+    premise = {form for form, _ in m.speech.premise}
+    for before, c in zip(clauses, clauses[1:]):
+        if before.connective not in premise or c.capabilities or c.unsupported or c.rooms \
+                or any(mo.tag.startswith(("NN", "NP", "SL")) for mo in c.morphemes) or not m.off.first(c.compact):
+            continue
+        caps = {h.capability_id for h in before.capabilities}
+        cap = registry.capability_by_id[next(iter(caps))] if len(caps) == 1 else None
+        ops = {op.operation_id for op in cap.operations} if cap is not None else set()
+        if cap is None or not ops & {"off", "stop"}:
+            continue
+        verb = next((mo for mo in c.morphemes if mo.tag == "VV" and (mo.form, mo.tag) in registry.frames.fits(cap.capability_id, cap.kind)), None)
+        if verb is None:
+            continue
+        at = c.compact.find(verb.form)
+        strength = registry.weights.strengths["alias"]
+        c.capabilities.append(CapabilityHit(cap.capability_id, cap.kind, "off" if "off" in ops else "stop", verb.form, CARRIED,
+                                            strength, max(at, 0)))
+        c.anchors.append(AnchorMatch(kind=cap.kind, target=cap.capability_id, surface=verb.form, via=CARRIED,
+                                     strength=strength, clause=c.index))
+
+
 def _bare_goals(clauses: list[ClauseAnalysis], registry: Registry, m: Matchers) -> None:
     """거실로 / 안방으로 좀: one room with a goal particle, said alone (adverbs and interjections aside), is the request
     of the capability whose frame takes that goal (request_frames bare_goals), its verb left out. The hit is evidence
@@ -85,16 +110,18 @@ def _bare_goals(clauses: list[ClauseAnalysis], registry: Registry, m: Matchers) 
         c.anchors.append(AnchorMatch(kind=cap.kind, target=cap_id, surface=surface, via="frame", strength=strength, clause=c.index))
 
 
-def _paired_copulas(before: ClauseAnalysis, after: ClauseAnalysis) -> bool:
+def _paired_copulas(before: ClauseAnalysis, after: ClauseAnalysis, m: Matchers) -> bool:
     """너 삼성 거야 엘지 거야 / 지금 거실이야 안방이야: a bare noun with the copula, said right after a sentence that ends in
     another noun with the same copula ending, offers the two as alternatives (철수는 학생이야 영희는 선생님이야 gives each
     its own subject: two statements)."""
-    a = [(x.form, x.tag) for x in after.morphemes if not x.tag.startswith("S")]
+    a = [(x.form, x.tag) for x in after.morphemes if not x.tag.startswith(("S", "MAG"))]  # (지금 작은방이야)
     b = [(x.form, x.tag) for x in before.morphemes if not x.tag.startswith("S")]
-    if not (2 <= len(a) <= 4 and len(b) >= 2 and a[-1][1] == "EF" and b[-1] == a[-1]):
+    a_tail, b_tail = copula_tail(a, m), copula_tail(b, m)  # (강이야 약이야: Kiwi reads the first 이야 as a particle)
+    if not (2 <= len(a) <= 5 and len(b) >= 2 and a_tail and b_tail and a_tail[1] == b_tail[1]):
         return False
-    a_nouns, b_rest = a[:-2] if a[-2][1] == "VCP" else a[:-1], b[:-2] if b[-2][1] == "VCP" else b[:-1]
-    return bool(a_nouns) and all(t.startswith("NN") for _, t in a_nouns) and bool(b_rest) \
+    (a_nouns, _), (b_rest, _) = a_tail, b_tail  # (작은방이야: 작/VA 은/ETM 방/NNG, a noun its modifier names)
+    return 1 <= len(a_nouns) <= 3 and all(t.startswith(("NN", "VA", "ETM")) for _, t in a_nouns) and a_nouns[-1][1].startswith("NN") \
+        and bool(b_rest) \
         and b_rest[-1][1].startswith("NN") and b_rest[-len(a_nouns):] != a_nouns
 
 
@@ -107,12 +134,13 @@ def analyse(nt: NormalizedText, registry: Registry, m: Matchers) -> list[ClauseA
     scope = (bool(m.indoor.first(nt.compact)), bool(m.outdoor.first(nt.compact)))
     out = [_clause(nt, span, index, index == len(spans) - 1, registry, m, scope) for index, span in enumerate(spans)]
     for before, after in zip(out, out[1:]):
-        if nt.text[before.end:after.start].strip(" ,.;?!") or _paired_copulas(before, after):  # (아니면, 아님 left out)
+        if nt.text[before.end:after.start].strip(" ,.;?!") or _paired_copulas(before, after, m):  # (아니면, 아님 left out)
             before.alternative = after.alternative = True
     for c in out:  # 공기 좋아 나빠: one question, two ways
         c.polar_at = next((j for j, mo in enumerate(c.morphemes) if j and mo.start in polar), -1)
         c.alternative = c.alternative or c.polar_at >= 0
     _carried_heads(out, registry, m)
+    _carried_stops(out, registry, m)
     _bare_goals(out, registry, m)
     _scope_variants(out, registry, m)
     # "사진 찍기 전에 동의부터": a clause cut at a before-noun runs after the next one

@@ -185,7 +185,8 @@ def _question_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: 
     # unless it is whether the robot can act on it: 에어컨도 켜 줄 수 있어?)
     other, able = registry.speech_acts.other_targets.category, any(s.startswith("ability") for s in act.signals)
     someone = of_somebody_named(c, registry)  # (민수는 왜 안 와? 심판은 뭐 하는 거야: their doing, not the robot's)
-    about_robot = [x for x in c.mentions if about_the_robot(x) and (able or not x.startswith(f"{other}:")) and not someone]
+    elsewhere = not able and any(x.endswith(OTHER_THINGS_PART) for x in c.mentions)  # (다이슨 청소기 필터는 어떻게 씻어?)
+    about_robot = [x for x in c.mentions if about_the_robot(x) and (able or not x.startswith(f"{other}:")) and not someone and not elsewhere]
     about_device = bool(about_robot or (anchored(c) and not someone) or c.identity)
     # 청정 켜져 있나? 무슨 모드로 돌고 있어?: a state question its state query answers asks the robot, not the manual (the
     # execution word is what the state is of; not when a modifier clause qualifies a noun: 배터리 없을 때도 돌아가는 건 돼?)

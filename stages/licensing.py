@@ -15,7 +15,7 @@ from registry.contracts import SpeechAct
 from registry.loader import Registry
 from stages._asked_about import asks_of_another_thing
 from stages._calls import only_retraction_words
-from stages._clauses import ClauseAnalysis, thing_before, thing_named
+from stages._clauses import ClauseAnalysis, thing_before, thing_named, thing_owning_the_topic
 from stages._matchers import compact, matchers_for, public_place_of
 from stages._fragments import spelled_by_syllables
 from stages._self_repair import taken_back_at_the_end
@@ -62,7 +62,9 @@ def _frame_mismatch(hit, c: ClauseAnalysis, registry: Registry) -> str | None:
         return "prefixed:" + morphs[first - 1].form  # (헛바퀴만 돌아: a prefix makes another noun than 한 바퀴's)
     if hit.kind == "state_query":
         attributes = registry.product.attribute_words
-        asked = next((mo.form for mo in morphs[after[0]:] if mo.form.lower() in attributes), None) if after else None
+        left = {tuple(w.split("/")) for w in registry.product.remaining}  # (남은 수명 알려 줘: how much is left now is the robot's state)
+        asked = next((mo.form for j, mo in enumerate(morphs) if j >= after[0] and mo.form.lower() in attributes and not (
+            {key(x) for x in morphs[max(j - 2, 0):j] if x.tag != "ETM"} & left)), None) if after else None
         if asked is not None:
             return "attribute:" + asked  # 배터리 용량 몇 mAh야: a property of the product, not its state
     if (subject := asked_subject(hit, c, frame, registry) if frame is not None and frame.subjects else None) is not None:
@@ -286,6 +288,29 @@ def unsupported_frame(c: ClauseAnalysis, registry: Registry) -> str | None:
     return None
 
 
+def _owned_topics(c: ClauseAnalysis, act: SpeechAct, topics: list[str], registry: Registry) -> tuple[list[str], list[str]]:
+    """(the manual topics left the robot's, mentions of what belongs to another thing in the home): 정수기 필터 언제
+    갈아? (the part named right after the thing), 차 에어컨 필터는 몇 킬로마다 갈아? (all the question asks about),
+    다이슨 청소기 필터는 어떻게 씻어? (how that thing is cared for, with no topic of the manual's)."""
+    about = _asked_of_another_thing(c, act, registry)
+    owned = [t for t in topics if (about and about not in _hosts(about, t, registry)) or _topic_of_other_thing(c, t, registry)]
+    if owned:
+        return [t for t in topics if t not in owned], [f"{t}:{OTHER_THINGS_PART}" for t in owned]
+    return topics, [f"{about}:{OTHER_THINGS_PART}"] if about and not topics else []
+
+
+def _asked_of_another_thing(c: ClauseAnalysis, act: SpeechAct, registry: Registry) -> str | None:
+    """The kind of another thing in the home that owns what a question is about (thing_owning_the_topic)."""
+    if act.mood not in ("question", "knowledge_question") or act.target_owner is not None:
+        return None
+    return thing_owning_the_topic(c, registry.speech_acts, registry.product.words)
+
+
+def _hosts(kind: str, topic: str, registry: Registry) -> str:
+    """`kind` when another thing of that kind hosts this manual topic (the phone hosts the robot's app), else ""."""
+    return kind if topic in registry.speech_acts.other_targets.hosted_topics.get(kind, []) else ""
+
+
 def _topic_of_other_thing(c: ClauseAnalysis, topic: str, registry: Registry) -> bool:
     """Whether another thing in the home is named right before the words that anchored this manual topic."""
     at = [c.compact.find(compact(a.surface)) for a in c.anchors if a.kind == "device_qna" and a.target == topic]
@@ -377,10 +402,8 @@ def license_clauses(clauses: list[ClauseAnalysis], acts: list[SpeechAct], regist
         topics, modes = (c.qna_topics, c.unknown_modes) if not talk else ([], [])
         if talk:
             mentions += [f"{t}:{act.mood}" for t in c.qna_topics] + [f"mode:{w}:{act.mood}" for w in c.unknown_modes]
-        owned = [t for t in topics if _topic_of_other_thing(c, t, registry)]
-        if owned:  # 정수기 필터 언제 갈아?: the part belongs to another thing in the home, not to the robot
-            topics = [t for t in topics if t not in owned]
-            mentions += [f"{t}:{OTHER_THINGS_PART}" for t in owned]
+        topics, owned = _owned_topics(c, act, topics, registry)
+        mentions += owned
         dropped = {m.split(":")[0] for m in mentions}
         anchors = [a for a in c.anchors if not (a.kind in ("execution", "settings", "state_query", "unsupported") and a.target in dropped)]
         cues = c.cues

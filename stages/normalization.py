@@ -174,8 +174,15 @@ def _false_starts(text: str, tokens: list) -> str | None:
     when it has none. A pronoun, an adverb (a negator among them) or an interjection is a word of its own."""
     words = text.split(" ")
     kept, start = [], 0
-    for word, nxt in zip(words, [*words[1:], ""]):
-        restart = len(word) <= _FALSE_START_MAX and all_hangul(word) and len(nxt) > len(word) and nxt.startswith(word) \
+    for i, word in enumerate(words):
+        bare, j = word.rstrip(","), i + 1
+        while j < len(words) and words[j].rstrip(",") == bare:
+            j += 1  # (배, 배, 배터리: the beginning said twice, each time cut off)
+        nxt = words[j] if j < len(words) else ""
+        # (청정 켜, 켜라고: a word closed by a comma is said whole unless it is said again, cut off again)
+        said_whole = word != bare and j == i + 1 and not (i and words[i - 1].rstrip(",") == bare)
+        restart = not said_whole and len(bare) <= _FALSE_START_MAX and all_hangul(bare) and len(nxt.rstrip("?.!,~")) > len(bare) \
+            and nxt.startswith(bare) \
             and not any(start <= t.start < start + len(word) and t.tag.startswith(_KEPT_STARTS) for t in tokens)
         if not restart:
             kept.append(word)

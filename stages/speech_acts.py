@@ -12,11 +12,11 @@ from registry.contracts import ACTING_MOODS, HistoryEvidence, NormalizedText, Sp
 from registry.loader import Registry
 from registry.speech_contracts import SpeechActLexicon
 from stages._addressee import DESCRIBED, agent_carried, robot_called
-from stages._calls import called_after_the_request, called_at_the_end, called_first, calls_people, retracted, trailed_off
+from stages._calls import called_after_the_request, called_at_the_end, called_first, calls_people, honoured_by_the_request, retracted, trailed_off
 from stages._anchoring import bare_directions
 from stages._turn_anchoring import analyse
 from stages._clauses import ENDS_SENTENCE, QUESTION_MOODS, ClauseAnalysis, in_order, last_said, only_modifiers, thing_named
-from stages._suppositions import SUPPOSED, asked_on_its_own, one_question_of_alternatives, supposed_by_a_condition, supposes
+from stages._suppositions import SUPPOSED, asked_on_its_own, one_question_of_alternatives, planned_among_people, supposed_by_a_condition, supposes
 from stages._owners import a_rooms_purifier, owned_by_other_thing, owner_named_at_the_end, owner_played_nearby, owner_said_before
 from stages._matchers import matchers_for
 from stages.clause_reading import Reading, cut_off_word, read_clause
@@ -322,20 +322,6 @@ def _thought_of(clauses: list[ClauseAnalysis], per: list[Reading], lex: SpeechAc
             r.signals.append("thought_of")
 
 
-def _planned_for_later(clauses: list[ClauseAnalysis], per: list[Reading], lex: SpeechActLexicon) -> None:
-    """내일 손님 오시기 전에 거실 청정 한번 돌리자 / 애들 재우고 나서 안방 청정 돌리자: a suggestion (-자) the turn puts
-    later (speech_acts later_cues), with nothing said to be now (now_cues: 손님 오기 전에 지금 얼른 청정 돌리자 still
-    asks), is a plan among the people present: the speaker's and theirs to carry out, not the robot's now."""
-    keys = [key(m) for c in clauses for m in c.morphemes]
-    said = [key(m) for c in clauses if c.role == "action" for m in c.morphemes]  # (지금 돌리면 시끄러워: a condition)
-    if not any(contains(keys, run) for run in lex.later_runs) or any(contains(said, run) for run in lex.now_runs):
-        return
-    for r in per:
-        if r.mood == "suggestion" and r.agent == "robot":
-            r.agent = "user"
-            r.signals.append("planned_for_later")
-
-
 def _from_cue_on(clauses: list[ClauseAnalysis], runs) -> list[int]:
     """The clauses (in the order said) that end after the first of these cue runs; a cue may span a cut (따라 | 해)."""
     order = in_order(clauses)
@@ -420,6 +406,7 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: Normal
     retracted(clause_candidates, per, matchers_for(registry).retraction, registry.speech_acts.retraction_set)
     trailed_off(clause_candidates, per, normalized_text.original, registry.speech_acts.trailing_marks)
     called_after_the_request(clause_candidates, per, normalized_text)
+    honoured_by_the_request(clause_candidates, per, registry.speech_acts)
     owner_named_at_the_end(clause_candidates, per, registry.speech_acts)
     owner_said_before(clause_candidates, per, registry.speech_acts)
     owner_played_nearby(clause_candidates, per, registry.speech_acts)
@@ -429,7 +416,7 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: Normal
     _since_then(clause_candidates, per, registry.speech_acts)
     _leave_given(clause_candidates, per, p)
     _given_as_an_example(clause_candidates, per, registry.speech_acts)
-    _planned_for_later(clause_candidates, per, registry.speech_acts)
+    planned_among_people(clause_candidates, per, registry.speech_acts)
     _stop_said_to_somebody(clause_candidates, per, p)
     _bodies_moved(clause_candidates, per, registry.speech_acts)
     _mark_messages(clause_candidates, per)

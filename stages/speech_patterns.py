@@ -74,7 +74,8 @@ class Patterns:
         self.thing_of = lex.thing_of  # another thing in the home called by name is addressed like an assistant
         self.wish_aux, self.wish_verb = pairs(lex.wish.auxiliaries), pairs(lex.wish.verbs)
         self.wish_good, self.wish_cond = pairs(lex.wish.after_conditional), pairs(lex.wish.conditional_endings)
-        self.curiosity, self.not_knowing = pairs(lex.wish.curiosity), pairs(lex.wish.not_knowing)
+        self.curiosity, self.not_knowing, self.formal_request_end = (pairs(lex.wish.curiosity), pairs(lex.wish.not_knowing),
+                                                                     pairs(lex.wish.formal_request_endings))
         self.leave_neg, self.leave_verb = pairs(lex.asking_leave.negators), pairs(lex.asking_leave.verbs)
         self.benefactive, self.request_nouns = pairs(lex.benefactives), pairs(lex.request_nouns)
         self.request_end, self.suggest_end = pairs(lex.request_endings), pairs(lex.suggestion_endings)
@@ -106,8 +107,7 @@ class Patterns:
         self.criterion, self.period_counters, self.clock_counters = (_sequences(lex.criterion_phrases), pairs(lex.period_counters),
                                                                      pairs(lex.clock_counters))
         self.rhetorical_degree, self.failing_activities = _sequences(lex.rhetorical_degree), pairs(lex.failing_activities)
-        self.telling = pairs(lex.telling_verbs)
-        self.explain_words, self.exists = pairs(lex.explanation_words), pairs(lex.existence_verbs)
+        self.telling, self.explain_words, self.exists = pairs(lex.telling_verbs), pairs(lex.explanation_words), pairs(lex.existence_verbs)
         self.able_mod, self.able_noun, self.able_verb = (pairs(lex.ability.modifier_endings), pairs(lex.ability.nouns),
                                                          pairs(lex.ability.verbs))
         self.able_pred, self.unable = pairs(lex.ability.predicates), pairs(lex.ability.inability_negators)
@@ -206,6 +206,12 @@ def follows(ms: list[tuple[str, str]], first: frozenset, then: frozenset, within
     return None
 
 
+def formal_request_at(ms: list[tuple[str, str]], i: int, p: "Patterns") -> bool:
+    """Whether morpheme i is a wish verb in a formal ending right after a bare noun (보고 바랍니다, 이동 바람): it asks
+    for the act the noun names, as 부탁 does (speech_acts wish.formal_request_endings)."""
+    return ms[i] in p.wish_verb and i > 0 and ms[i - 1][1] == "NNG" and i + 1 < len(ms) and ms[i + 1] in p.formal_request_end
+
+
 def final_predicate(c: ClauseAnalysis, p: Patterns) -> tuple[int, tuple[str, str]] | None:
     """(index, lemma) of the clause's last main predicate: not an auxiliary or a benefactive; a 하 suffix stands
     for the noun before it (청소/NNG of 청소해). None when the clause has no predicate."""
@@ -216,7 +222,8 @@ def final_predicate(c: ClauseAnalysis, p: Patterns) -> tuple[int, tuple[str, str
     end = min(x for x in (leave, able, len(ms)) if x is not None)
     at = next((i for i in range(end - 1, -1, -1)
                if ms[i][1] in VERB_TAGS and ms[i][1] != "VX" and ms[i] not in p.benefactive
-               and not wish_good_at(ms, i, p) and not (ms[i][1] == "VV" and i > 0 and ms[i - 1] in p.request_nouns)), None)
+               and not wish_good_at(ms, i, p) and not (ms[i][1] == "VV" and i > 0 and ms[i - 1] in p.request_nouns)
+               and not formal_request_at(ms, i, p)), None)
     # (시켜 주면 안 돼 / 시켜 주면 좋겠어 / 확인 부탁드려요: the act asked for is the predicate, not 되다, the wish's 좋다
     # or the asking itself)
     if at is None:
@@ -254,16 +261,17 @@ def governing_predicate(hit, c: ClauseAnalysis, p: Patterns) -> tuple[int, tuple
             continue  # 세게, 빵빵하게, 예쁘게 나오게 찍어: manner or the result aimed at, not the predicate
         if mo.tag.startswith("VX") or _confirms(ms, i, p):
             continue  # auxiliaries (켜져 있어, 해 줘) carry no frame of their own, nor does 맞 of ... 는 거 맞아?
-        if key(mo) in p.request_nouns:
-            return None  # 공기 확인 부탁해: the asking itself has no frame; the words before it name the act
+        if key(mo) in p.request_nouns or formal_request_at(ms, i, p):
+            return None  # 공기 확인 부탁해 / 이동 바랍니다: the asking itself has no frame; the words before it name the act
         if wish_good_at(ms, i, p):
             continue  # 가 주면 좋겠어: the wish's 좋다 carries no frame; the act wished for does
         if mo.tag in VERB_TAGS or mo.tag == "XR":
             return i, (mo.form, mo.tag.split("-")[0])
         if mo.tag == "NNG" and nxt is not None and nxt.tag in ("XSV", "XSA"):
             return i, (mo.form, mo.tag)  # a verbal noun: 확인하다, 측정하다
-        if mo.tag == "NNG" and key(next((m for m in morphs[i + 1:] if m.tag != "MAG"), mo)) in p.request_nouns:
-            return i, (mo.form, mo.tag)  # a verbal noun asked for: 확인 (좀) 부탁드려요
+        if mo.tag == "NNG" and (key(next((m for m in morphs[i + 1:] if m.tag != "MAG"), mo)) in p.request_nouns
+                                or i + 1 < len(ms) and formal_request_at(ms, i + 1, p)):
+            return i, (mo.form, mo.tag)  # a verbal noun asked for: 확인 (좀) 부탁드려요, 보고 바랍니다
     return None
 
 

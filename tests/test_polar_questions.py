@@ -72,3 +72,25 @@ def test_the_subject_of_the_first_alternative_holds_for_the_second(runner):
 def test_a_bare_command_after_a_state_is_not_its_alternative(runner):
     record, _ = _route(runner, "켜져 있어 꺼")
     assert not record.evidence.clauses[0].speech_act.signals.count("alternative")
+
+
+@pytest.mark.parametrize("text", [
+    "서재야 작은방이야 지금",  # Kiwi reads the first 야 as a particle (서재/NNG 야/JX)
+    "안방이야 거실이야",
+])
+def test_two_rooms_offered_with_the_copula_ask_where_the_robot_is(runner, text):
+    record, caps = _route(runner, text)
+    assert record.family == "ODL" and caps == [("current_location", "check")]
+    assert all(c.speech_act.mood != "statement" for c in record.evidence.clauses)
+
+
+def test_two_values_offered_with_the_copula_particle_are_one_question(runner):
+    record, _ = _route(runner, "바람 세기 강이야 약이야")
+    clauses = record.evidence.clauses
+    assert len(clauses) == 2 and all(c.speech_act.mood == "question" and "alternative" in c.speech_act.signals for c in clauses)
+
+
+@pytest.mark.parametrize("text", ["민수야 영희야", "철수는 학생이야 영희는 선생님이야"])
+def test_names_called_or_two_statements_are_no_alternatives(runner, text):
+    record, caps = _route(runner, text)
+    assert caps == [] and not any("alternative" in c.speech_act.signals for c in record.evidence.clauses)

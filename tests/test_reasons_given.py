@@ -71,3 +71,27 @@ def test_another_thing_the_speaker_will_see_to_is_their_own_part(runner, text, e
     record = _route(runner, text)
     got = [f"{cap}.{op}" for cap, op, _, _ in actions(record)]
     assert record.family == "ODL" and got == expected, (text, record.family, got)
+
+
+def test_a_stop_with_no_object_stops_what_the_reason_names(runner):
+    record = _route(runner, "청정 이제 됐으니까 꺼 줘")
+    assert [f"{cap}.{op}" for cap, op, _, _ in actions(record)] == ["selected_room_clean.stop"]
+
+
+def test_a_premise_hands_on_no_act_to_start(runner):
+    record = _route(runner, "사진 다 찍었으니까 꺼 줘")  # only a stop carries over: nothing is started
+    assert actions(record) == [] and record.family != "ODL", (record.family, actions(record))
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("음량 3으로 낮춰줘, 방송 중이야", ["sound_volume.level"]),  # what the speaker is busy with (other_targets busy_with)
+    ("음소거 해줘, 방송에 소리 들어가", ["mute.on"]),
+])
+def test_what_the_speaker_is_busy_with_leaves_the_request_to_the_robot(runner, text, expected):
+    record = _route(runner, text)
+    assert record.family == "ODL" and [f"{cap}.{op}" for cap, op, _, _ in actions(record)] == expected
+
+
+def test_what_is_played_nearby_still_owns_the_request(runner):
+    record = _route(runner, "볼륨 좀 올려 줘, 뉴스 하나도 안 들려")
+    assert actions(record) == [] and record.family == "UNS"

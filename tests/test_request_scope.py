@@ -315,6 +315,30 @@ def test_a_manual_topic_owned_by_another_thing_is_no_product_question(runner):
     assert runner.route(TurnInput(recognized_text="블루투스 스피커랑 페어링할 수 있어?")).family == "DQR"
 
 
+@pytest.mark.parametrize("text", ["다이슨 청소기 필터는 어떻게 씻어?", "차 에어컨 필터는 몇 킬로마다 갈아?"])
+def test_a_question_about_another_things_part_is_no_product_question(runner, text):
+    record = runner.route(TurnInput(recognized_text=text))
+    assert record.family not in ("DQR", "ODL") and not record.steps[0].action
+
+
+@pytest.mark.parametrize("text", ["블루투스 연결도 돼요?", "공유기 이름이 두 개 뜨는데 어느 걸 골라야 돼?",
+                                  "필터는 어떻게 씻어?", "니 방바닥 청소도 하나"])
+def test_what_the_robot_does_with_another_thing_is_still_a_product_question(runner, text):
+    assert runner.route(TurnInput(recognized_text=text)).family == "DQR"
+
+
+@pytest.mark.parametrize("text", ["나이트 모드", "나이트 모 모드"])
+def test_a_name_of_the_robots_own_mode_is_no_title_of_the_world(runner, text):
+    record = runner.route(TurnInput(recognized_text=text))
+    assert record.family != "FRG" and "looks_title_like" not in record.evidence.axes
+
+
+@pytest.mark.parametrize("text", ["필터 잔여 수명 알려 줘", "배터리 남은 용량 알려 줘"])
+def test_how_much_of_a_property_is_left_is_the_robots_state(runner, text):
+    record = runner.route(TurnInput(recognized_text=text))
+    assert record.family == "ODL" and [s.action.operation_id for s in record.steps if s.action] == ["check"]
+
+
 @pytest.mark.parametrize("text", ["이거 밤에 틀어놓으면 시끄러워?", "이거 어느 나라에서 만든 제품이에요?", "이거 몇 kg이야"])
 def test_this_in_a_question_to_the_robot_is_the_product(runner, text):
     assert runner.route(TurnInput(recognized_text=text)).family == "DQR"

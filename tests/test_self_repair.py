@@ -95,3 +95,13 @@ def test_geumandwo_is_read_as_stopping_whatever_kiwi_makes_of_it(runner, text, e
     """Kiwi reads 그만둬 as 그만/MAG + 두/VV (put): lexicon dialect_words reads it as 그만해, which stops what it names
     and takes back a request before it."""
     assert _steps(runner, text)[1] == expected
+
+
+def test_a_beginning_cut_off_twice_before_commas_is_dropped(runner):
+    record = runner.route(TurnInput(recognized_text="배, 배, 배터리 얼마"))
+    assert record.evidence.normalized_text == "배터리 얼마"
+
+
+def test_a_word_said_whole_before_a_comma_is_no_false_start(runner):
+    record = runner.route(TurnInput(recognized_text="청정 켜, 켜라고, 청정!"))
+    assert [(s.action.capability_id, s.action.operation_id) for s in record.steps if s.action] == [("selected_room_clean", "start")]

@@ -236,3 +236,50 @@ def test_whether_the_filter_is_due_asked_of_the_robot_checks_it(runner, text):
 def test_when_or_how_one_knows_the_filter_is_due_is_the_manuals(runner, text):
     record, caps = _route(runner, text)
     assert record.family == "DQR" and caps == []
+
+
+def test_another_thing_called_by_name_is_another_device_addressed(runner):
+    record, caps = _route(runner, "스피커야, 재즈 음악 틀어줘")
+    assert caps == [] and record.family == "UNS"
+    assert any(s.startswith("assistant_vocative:") for s in record.evidence.clauses[0].speech_act.signals)
+
+
+@pytest.mark.parametrize("text", ["거실로 나와서 같이 티비 보자", "거시로나와서같이티비보자", "우리 같이 사진 찍자"])
+def test_a_suggestion_to_do_it_together_is_a_plan_among_people(runner, text):
+    record, caps = _route(runner, text)
+    assert caps == [] and record.family != "ODL"
+
+
+def test_a_suggestion_without_together_still_asks_the_robot(runner):
+    record, caps = _route(runner, "청정하자")
+    assert caps == [("selected_room_clean", "start")]
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("현재 배터리 잔량 보고 바랍니다", ("battery_status", "check")),  # 보고 바랍니다: asked formally
+    ("거실로 이동 바랍니다", ("move_to_room", "start")),
+])
+def test_a_formal_wish_after_a_bare_noun_asks_for_the_act(runner, text, expected):
+    record, caps = _route(runner, text)
+    assert record.family == "ODL" and caps == [expected]
+
+
+@pytest.mark.parametrize("text", ["빠른 쾌유 바랍니다", "하루빨리 쾌유하길 바랄게"])
+def test_a_wish_for_somebody_asks_nothing(runner, text):
+    assert _route(runner, text)[1] == []
+
+
+@pytest.mark.parametrize("text", ["이모 밥 다 됐으니까 주방으로 오세요~", "할머니 주방 가셔서 식사하세요",
+                                  "이모 애기 자니까요 애기방 들어가실 때 조용히 들어가세요"])
+def test_a_request_honouring_the_person_heading_the_turn_is_said_to_them(runner, text):
+    record, caps = _route(runner, text)
+    assert caps == [] and record.family != "ODL"
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("애들 자니까 매너 모드 좀 켜 주세요", [("manner_mode", "on")]),  # 주세요 asks anyone, the robot too
+    ("할머니 주무시니까 볼륨 줄여", [("sound_volume", "level")]),  # the grandmother is the sleeper told of
+    ("거실로 가세요", [("move_to_room", "start")]),  # polite, with nobody else named
+])
+def test_an_honorific_without_a_person_called_still_asks_the_robot(runner, text, expected):
+    assert _route(runner, text)[1] == expected
