@@ -178,7 +178,8 @@ def _question_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: 
     # (not when the words are about something else or somebody else's act: 약국 어디야, 티비 소리 몇이야, 엄마 언제 와?)
     persona = patterns(registry).persona
     if act.mood in ("question", "knowledge_question") and any(s.startswith(("robot_subject", "robot_vocative")) for s in act.signals) \
-            and (word := next((m.form for m in c.morphemes if (m.form, m.tag.split("-")[0]) in persona), None)):
+            and (word := next((m.form for m, n in zip(c.morphemes, [*c.morphemes[1:], None]) if (m.form, m.tag.split("-")[0]) in persona
+                               and not (n is not None and n.tag == "VCP")), None)):  # (생일이라 ...: the day given as a reason)
         lit("has_persona_question", 1.0, word)  # 너도 친구 있어?: small talk, not the manual
         return
     # (폰 볼륨이 왜 이렇게 작지, 에어컨 실외기 소리 들려?: another thing in the home asked about is not the robot,

@@ -12,7 +12,7 @@ from registry.contracts import Agent, Mood, Polarity
 from stages._clauses import ENDS_SENTENCE, VERB_TAGS, ClauseAnalysis
 from stages._matchers import compact
 from stages._addressee import named_subject, person_act, person_purpose, robot_called_after, vocative
-from stages.speech_patterns import (Patterns, asks_what_it_does, formal_request_at, describes_how, curious, asks_by_not_knowing, asks_by_shape, asks_criterion, asks_what_is_usual, ends_intoned, asks_how, asks_leave, awaits_predicate, diagnoses, closed_syllable, complains, confirms, offers, ends_on_a_period,
+from stages.speech_patterns import (Patterns, asks_what_it_does, explains_elliptically, formal_request_at, describes_how, curious, asks_by_not_knowing, asks_by_shape, asks_criterion, asks_what_is_usual, ends_intoned, asks_how, asks_leave, awaits_predicate, diagnoses, closed_syllable, complains, confirms, offers, ends_on_a_period,
                                     contains, finds_out, follows, happens, key)
 
 Pair = tuple[str, str]
@@ -317,7 +317,7 @@ def _asked_knowledge(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: R
     if f.needs and f.intoned:
         sig.append("necessity")
         return "knowledge_question"
-    if f.tells and (f.how or s.asks_word) and not f.state_caps or f.tells and f.criterion:
+    if f.tells and (f.how or s.asks_word) and not f.state_caps or f.tells and f.criterion or explains_elliptically(s.matrix, p):
         sig.append("asks_to_explain")  # 음소거 뭔지 설명해 줘 / 사용 온도 범위 알려 줘: how it works, what the manual sets
         return "knowledge_question"
     if not s.question and not (asks_by_not_knowing(s.ms, p) and out.polarity == "affirmative"):

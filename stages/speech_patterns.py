@@ -288,6 +288,13 @@ def ends_intoned(final: tuple[str, str] | None, closes: bool, p: Patterns) -> bo
     return final is not None and (final in p.intonation_end or (closes and (final[0], "EF") in p.intonation_end))
 
 
+def explains_elliptically(matrix: list[tuple[str, str]], p: Patterns) -> bool:
+    """밝기 올리는 방법 좀: a word asking how or why (explanation_words), then only 좀 to the end: the telling verb is left
+    unsaid, as in any request cut short politely."""
+    said = [k for k in matrix if not k[1].startswith("S")]
+    return len(said) >= 2 and said[-1] == ("좀", "MAG") and said[-2] in p.explain_words and said[-2][1].startswith("NN")
+
+
 def asks_criterion(matrix: list[tuple[str, str]], p: Patterns) -> bool:
     """몇부터 나쁨이야 / 사용 온도가 몇 도까지야: a criterion phrase (speech_acts criterion_phrases), the counter noun
     said after its number word aside: the manual's threshold or range, not the state now."""

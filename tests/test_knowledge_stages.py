@@ -106,6 +106,22 @@ def test_everyday_names_of_things_the_manual_names_find_its_sentence(answering_r
     assert fact in rec.answer.text.split("참고하세요")[0], (text, rec.answer.text)
 
 
+@pytest.mark.parametrize("text, fact", [
+    ("프리필터는 며칠 간격으로 씻어 주면 되나요?", "2주"),  # 며칠 간격 asks an interval (speech_acts quantity_kinds)
+    ("PM2.5 good 기준이 몇 마이크로그램 이하예요", "15 ㎍/㎥"),  # 마이크로 asks a concentration
+    ("나이트 모드 켜 놨더니 화면이 너무 어두운데 밝기 올리는 방법 좀", "밝기"),  # how, the telling verb left unsaid
+])
+def test_a_quantity_or_a_method_asked_in_everyday_words_is_answered(answering_runner, text, fact):
+    rec = answering_runner.route_text(text)
+    assert rec.family == "DQR" and rec.answer.answerability == "sufficient", (text, rec.family)
+    assert fact in rec.answer.text.split("참고하세요")[0], (text, rec.answer.text)
+
+
+def test_a_day_given_as_the_reason_is_no_question_about_the_robots_persona(answering_runner):
+    rec = answering_runner.route_text("생일이라 거실에 촛불 켜 놨는데 그 옆에서 로봇 돌려도 괜찮아?")
+    assert rec.family == "DQR" and "has_persona_question" not in rec.evidence.axes
+
+
 def test_done_when_electricity_bill_is_insufficient(answering_runner):
     rec = answering_runner.route_text("한 달 전기 요금 얼마 나와?")
     assert rec.family == "DQR"
