@@ -85,8 +85,8 @@ def vocative(ms: list[Pair], inside: list[bool], p: Patterns, morphemes: list, a
                 and (k[0] not in p.bare_not_calls or nxt[1] == "SP"):
             return k[0], "person"
         if person and asks and not inside[i] and nxt[1] in p.voc_question_followers \
-                and k[0] not in p.bare_not_calls:
-            return k[0], "person"  # 아빠 로봇 충전대 어디다 뒀어?: asked of dad
+                and k[0] not in p.bare_not_calls and not (nxt[0].lower() in p.thing_of and j + 1 < len(ms) and ms[j + 1][1] == "JKB"):
+            return k[0], "person"  # 아빠 로봇 충전대 어디다 뒀어?: asked of dad (와이프 폰에서도 ...: her thing, where)
         return None
     return None
 

@@ -186,8 +186,11 @@ def run_at(ms: list[tuple[str, str]], i: int, seq: tuple[tuple[str, str], ...]) 
 
 
 def contains(ms: list[tuple[str, str]], seq: tuple[tuple[str, str], ...]) -> bool:
-    """Whether the morphemes hold `seq` as a contiguous run."""
-    return any(run_at(ms, i, seq) for i in range(len(ms) - len(seq) + 1))
+    """Whether the morphemes hold `seq` as a contiguous run (run_at at any position, without a call per position)."""
+    if not seq or seq[0] not in ms:
+        return False
+    n = len(seq)
+    return n == 1 or any(ms[i] == seq[0] and tuple(ms[i:i + n]) == seq for i in range(len(ms) - n + 1))
 
 
 def describes_how(ms: list[tuple[str, str]], p: Patterns) -> bool:

@@ -283,3 +283,12 @@ def test_a_request_honouring_the_person_heading_the_turn_is_said_to_them(runner,
 ])
 def test_an_honorific_without_a_person_called_still_asks_the_robot(runner, text, expected):
     assert _route(runner, text)[1] == expected
+
+
+def test_a_person_before_their_thing_with_a_place_particle_is_no_call(runner):
+    record, caps = _route(runner, "와이프 폰에서도 같은 로봇 조작하게 가족 공유 돼요?")  # her phone, where the app runs
+    assert record.family == "DQR" and not any(s.startswith("vocative") for c in record.evidence.clauses for s in c.speech_act.signals)
+
+
+def test_a_person_before_a_time_is_still_asked(runner):
+    assert _route(runner, "엄마 토요일에 소아과 문 여는지 알아?")[0].family == "DEF"
