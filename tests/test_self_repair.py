@@ -105,3 +105,19 @@ def test_a_beginning_cut_off_twice_before_commas_is_dropped(runner):
 def test_a_word_said_whole_before_a_comma_is_no_false_start(runner):
     record = runner.route(TurnInput(recognized_text="청정 켜, 켜라고, 청정!"))
     assert [(s.action.capability_id, s.action.operation_id) for s in record.steps if s.action] == [("selected_room_clean", "start")]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("니 안방 가가 공기 쫌 깨끗하게 청정해라", ["move_to_room", "selected_room_clean"]),  # 가가: 가서, 쫌: 좀 (경상)
+    ("청정 고고", ["selected_room_clean"]),  # go go: do it
+])
+def test_regional_and_slang_words_read_as_the_standard_ones(runner, text, expected):
+    assert [cap for cap, _, _ in _steps(runner, text)[1]] == expected
+
+
+def test_stressed_jom_in_a_wish_still_asks_nothing(runner):
+    assert _steps(runner, "우리 집 공기 쫌 맑아지믄 좋겠다")[1] == []
+
+
+def test_going_there_to_bring_a_person_is_still_no_request_in_regional_words(runner):
+    assert _steps(runner, "안방 가가 할매 모시고 온나.")[1] == []  # 가가: 가서, 온나: 와라 (경상)
