@@ -138,6 +138,8 @@ SETS = {
         ROOT / "data/utterances/talk_redteam_v51.jsonl",
     "talk_redteam_v52 (red-team against session 52: the robot called by name beside people called, 로봇아 before a state, states asked either way, what is left of the filter, 맥스, never mind after a request, false starts, product questions with slips and everyday names; written blind 2026-12-06, fit)":
         ROOT / "data/utterances/talk_redteam_v52.jsonl",
+    "talk_redteam_v53 (red-team against session 53: together suggestions, honoured people heading the turn, devices called by name, what the speaker is busy with, formal wishes, two values offered with the copula, stops carried from a reason, another thing's parts, mode names and what is left, 하나 after 도, stutters before commas, product questions in everyday words, regional words, a person before their thing; written blind 2026-12-06, fit)":
+        ROOT / "data/utterances/talk_redteam_v53.jsonl",
     "requests_v39_fit (requests to the robot with reasons, guards, politeness, dialect, several steps, schedules; written blind 2026-12-05 session 42, fit part)":
         ROOT / "data/utterances/requests_v39_fit.jsonl",
     "requests_v39_holdout (same, never tuned on)": ROOT / "data/utterances/requests_v39_holdout.jsonl",

@@ -274,6 +274,11 @@ class SpeechActLexicon(_Model):
     inchoative_aux: Morphemes = Field(default_factory=list)
     """바람 약해져: the auxiliary of becoming after an adjective is as unbidden (not after a verb: 청정해 져 is a
     recognition slip of 줘)."""
+    doing_verbs: Morphemes = Field(default_factory=list)
+    """하/VV: a verb of doing whose object, a noun marked by one of doing_object_particles (습도 조절도 해?), is the act
+    asked: the noun is the predicate a capability word before it belongs to, as a verbal noun with 하 written on is."""
+    doing_object_particles: Morphemes = Field(default_factory=list)
+    """을/를, 도, 은/는: what marks the object of a verb of doing (not 만: 잠깐만 해 줘 says how long, nor 으로: a level)."""
     persona_words: Morphemes = Field(default_factory=list)
     """너도 친구 있어? 로봇도 심심할 때가 있나?: the robot asked about itself as a person (small talk, not the manual)."""
     retrospective_modifiers: Morphemes = Field(default_factory=list)

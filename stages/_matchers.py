@@ -208,6 +208,7 @@ class Matchers:
         """Acknowledgements, fillers and the clause segmentation's endings, tags and punctuation."""
         self.acknowledgements = {compact(a) for a in lex["conversation"]["acknowledgements"]}
         self.fillers = {compact(f) for f in lex["fragments"]["fillers"]}
+        self.bare_answers = frozenset(compact(w) for w in lex["fragments"].get("bare_answers", []))
         self.floor_holders = frozenset(lex["fragments"].get("floor_holders", []))
         self.cancel = CueSet(lex["cancel"]["cues"])
         self.scopes = {name: CueSet(cues) for name, cues in lex.get("scopes", {}).items()}

@@ -12,7 +12,8 @@ import dataclasses
 from registry.loader import Registry
 from stages._clauses import ClauseAnalysis
 from stages._matchers import matchers_for
-from stages.speech_patterns import governing_predicate, key, patterns
+from stages._predicates import governing_predicate
+from stages.speech_patterns import key, patterns
 
 
 def _slip_of(word: str, capability_id: str, registry: Registry) -> bool:

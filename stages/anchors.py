@@ -331,6 +331,19 @@ def _stt_null_strategy(axes: dict[str, EvidenceAxis], clause_analyses: list[Clau
     return "retry" if fragment.strength >= 0.9 or not any(mo.tag in _CONTENT_TAGS for mo in words) else "clarify"
 
 
+def _answers_nothing_asked(nt: NormalizedText, history: HistoryEvidence, axes: dict[str, EvidenceAxis], m: Matchers) -> None:
+    """응 응 / 잠깐만: a yes or a wait said alone (fillers aside, lexicon fragments.bare_answers) when the robot asked
+    nothing before it answers nothing: no intent survives. The readings those words lit by themselves (a reply shape,
+    an answer to somebody, interjections) give way to this one; after the robot's own question it may answer it."""
+    words = [w.strip("?.!,~…") for w in nt.text.split()]
+    if history.addressee_spoke_last or not words or not all(w in m.bare_answers or w in m.fillers for w in words) \
+            or not any(w in m.bare_answers for w in words):
+        return
+    for name in [a for a in axes if a != "looks_fragmentary" and not a.startswith(LEARNED_PREFIX)]:
+        del axes[name]
+    axes["answers_nothing_asked"] = EvidenceAxis(strength=1.0, signals=[w for w in words if w in m.bare_answers][:2])
+
+
 def preclassifier_hints(
     clause_analyses: list[ClauseAnalysis], normalized_text: NormalizedText, history_evidence: HistoryEvidence,
     learned_family_evidence: LearnedEvidence, registry: Registry,
@@ -348,6 +361,7 @@ def preclassifier_hints(
     supposed_only(clause_analyses, per_clause, axes)
     how_to_schedule(said, axes, registry)
     close_for_a_person(said, axes, per_clause, registry)
+    _answers_nothing_asked(normalized_text, history_evidence, axes, m)
     # the learned model is one more axis per family, counted on gray-zone turns only; it never licenses anything
     model = (learned_family_evidence.model or "").split(":")[0]  # its digest (what it was fitted on: the node's output)
     for family, p in learned_family_evidence.probabilities.items():

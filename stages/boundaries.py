@@ -28,7 +28,8 @@ from stages._plan import tts
 from stages.normalization import normalized_text
 from stages.licensing import unsupported_frame
 from stages.speech_acts import clause_candidates, speech_acts
-from stages.speech_patterns import final_predicate, patterns
+from stages._predicates import final_predicate
+from stages.speech_patterns import patterns
 
 UNOBSERVABLE = "which nothing on the robot can observe"
 

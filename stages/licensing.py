@@ -20,7 +20,8 @@ from stages._matchers import compact, matchers_for, public_place_of
 from stages._fragments import spelled_by_syllables
 from stages._self_repair import taken_back_at_the_end
 from stages._state_asked import asked_subject, state_asked
-from stages.speech_patterns import final_predicate, governing_predicate, key, patterns
+from stages._predicates import final_predicate, governing_predicate
+from stages.speech_patterns import key, patterns
 
 
 OTHER_THINGS_PART = "target:other_thing"

@@ -21,7 +21,8 @@ from stages._owners import a_rooms_purifier, owned_by_other_thing, owner_named_a
 from stages._matchers import matchers_for
 from stages.clause_reading import Reading, cut_off_word, read_clause
 from stages.licensing import license_clauses
-from stages.speech_patterns import Patterns, contains, final_predicate, key, patterns
+from stages._predicates import final_predicate
+from stages.speech_patterns import Patterns, contains, key, patterns
 
 _ASKING = ACTING_MOODS | {"state_question", "question"}
 

@@ -108,11 +108,11 @@ class Patterns:
                                                                      pairs(lex.clock_counters))
         self.rhetorical_degree, self.failing_activities = _sequences(lex.rhetorical_degree), pairs(lex.failing_activities)
         self.telling, self.explain_words, self.exists = pairs(lex.telling_verbs), pairs(lex.explanation_words), pairs(lex.existence_verbs)
-        self.able_mod, self.able_noun, self.able_verb = (pairs(lex.ability.modifier_endings), pairs(lex.ability.nouns),
-                                                         pairs(lex.ability.verbs))
-        self.able_pred, self.unable = pairs(lex.ability.predicates), pairs(lex.ability.inability_negators)
-        self.interjection_tags = frozenset(lex.exclamation_interjections)
-        self.quote_marks = tuple(lex.quote_marks)
+        self.doing, self.doing_objects = pairs(lex.doing_verbs), pairs(lex.doing_object_particles)
+        ab = lex.ability
+        self.able_mod, self.able_noun, self.able_verb, self.able_pred, self.unable = (
+            pairs(ab.modifier_endings), pairs(ab.nouns), pairs(ab.verbs), pairs(ab.predicates), pairs(ab.inability_negators))
+        self.interjection_tags, self.quote_marks = frozenset(lex.exclamation_interjections), tuple(lex.quote_marks)
         pp = lex.person_purposes
         self.purpose_conn, self.person_purpose_verbs = (pairs(pp.connectives), pairs(pp.verbs)) if pp else (frozenset(), frozenset())
         self.purpose_motions, self.purpose_motion_capability = (frozenset(pp.motions), pp.motion_capability) if pp else (frozenset(), "")
@@ -209,32 +209,6 @@ def follows(ms: list[tuple[str, str]], first: frozenset, then: frozenset, within
     return None
 
 
-def formal_request_at(ms: list[tuple[str, str]], i: int, p: "Patterns") -> bool:
-    """Whether morpheme i is a wish verb in a formal ending right after a bare noun (보고 바랍니다, 이동 바람): it asks
-    for the act the noun names, as 부탁 does (speech_acts wish.formal_request_endings)."""
-    return ms[i] in p.wish_verb and i > 0 and ms[i - 1][1] == "NNG" and i + 1 < len(ms) and ms[i + 1] in p.formal_request_end
-
-
-def final_predicate(c: ClauseAnalysis, p: Patterns) -> tuple[int, tuple[str, str]] | None:
-    """(index, lemma) of the clause's last main predicate: not an auxiliary or a benefactive; a 하 suffix stands
-    for the noun before it (청소/NNG of 청소해). None when the clause has no predicate."""
-    ms = [key(mo) for mo in c.morphemes]
-    leave = asks_leave(ms, p)
-    able = next((i for i in range(len(ms) - 2) if ms[i] in p.able_mod and ms[i + 1] in p.able_noun
-                 and ms[i + 2] in p.able_verb), None)  # 닫아 줄 수 있어?: the act asked for, not 있다
-    end = min(x for x in (leave, able, len(ms)) if x is not None)
-    at = next((i for i in range(end - 1, -1, -1)
-               if ms[i][1] in VERB_TAGS and ms[i][1] != "VX" and ms[i] not in p.benefactive
-               and not wish_good_at(ms, i, p) and not (ms[i][1] == "VV" and i > 0 and ms[i - 1] in p.request_nouns)
-               and not formal_request_at(ms, i, p)), None)
-    # (시켜 주면 안 돼 / 시켜 주면 좋겠어 / 확인 부탁드려요: the act asked for is the predicate, not 되다, the wish's 좋다
-    # or the asking itself)
-    if at is None:
-        return None
-    lemma = ms[at - 1] if ms[at][1] in ("XSV", "XSA") and at > 0 else ms[at]
-    return at, (lemma[0], lemma[1].split("-")[0])  # 닫/VV-R: an irregular verb is its lemma's VV or VA
-
-
 def offers(matrix: list[tuple[str, str]], final: tuple[str, str] | None, at: int, p: Patterns) -> bool:
     """켜 줄까? / 찍어 드릴까요?: a benefactive (offering_benefactives) right before the deliberation ending at `at` is the
     speaker offering to do it for somebody, never a request."""
@@ -245,37 +219,6 @@ def closed_syllable(form: str) -> bool:
     """Whether the last Hangul syllable of `form` has a final consonant (찍, 밝, 맞; not 가, 켜)."""
     last = form[-1:] if form else ""
     return "가" <= last <= "힣" and (ord(last) - ord("가")) % 28 != 0
-
-
-def governing_predicate(hit, c: ClauseAnalysis, p: Patterns) -> tuple[int, tuple[str, str]] | None:
-    """The predicate a capability word belongs to: Korean is head-final, so the first predicate after it
-    (a verbal noun + 하 counts as its noun). Predicates before it belong to other phrases (냄새 나는데 청정해 줘)."""
-    morphs, offsets = c.morphemes, c.compact_offsets
-    ms = [key(mo) for mo in morphs]
-    end = hit.position + len(hit.surface)
-    for i, mo in enumerate(morphs[:c.polar_at] if c.polar_at >= 0 else morphs):  # (not the alternative's: 꺼져 있어)
-        if offsets[i] < end or c.in_registry_word[i] or (c.after_registry_word[i] and not (
-                mo.tag == "NNG" and i + 1 < len(morphs) and morphs[i + 1].tag in ("XSV", "XSA"))):
-            continue  # before the word, or part of a registry word (청/NNG 정하/VV for 청정하, 크/VA ᆫ/ETM 방 for 큰방;
-            # not a noun with its own 하 written on to it: 배터리교체하려고 has the verbal noun 교체)
-        nxt = morphs[i + 1] if i + 1 < len(morphs) else None
-        if mo.tag.startswith(("VA", "VV")) and nxt is not None and key(nxt) in p.manner_end and (
-                mo.tag.startswith("VA") or any(m.tag.startswith(("VV", "VA")) for m in morphs[i + 2:])):
-            continue  # 세게, 빵빵하게, 예쁘게 나오게 찍어: manner or the result aimed at, not the predicate
-        if mo.tag.startswith("VX") or _confirms(ms, i, p):
-            continue  # auxiliaries (켜져 있어, 해 줘) carry no frame of their own, nor does 맞 of ... 는 거 맞아?
-        if key(mo) in p.request_nouns or formal_request_at(ms, i, p):
-            return None  # 공기 확인 부탁해 / 이동 바랍니다: the asking itself has no frame; the words before it name the act
-        if wish_good_at(ms, i, p):
-            continue  # 가 주면 좋겠어: the wish's 좋다 carries no frame; the act wished for does
-        if mo.tag in VERB_TAGS or mo.tag == "XR":
-            return i, (mo.form, mo.tag.split("-")[0])
-        if mo.tag == "NNG" and nxt is not None and nxt.tag in ("XSV", "XSA"):
-            return i, (mo.form, mo.tag)  # a verbal noun: 확인하다, 측정하다
-        if mo.tag == "NNG" and (key(next((m for m in morphs[i + 1:] if m.tag != "MAG"), mo)) in p.request_nouns
-                                or i + 1 < len(ms) and formal_request_at(ms, i + 1, p)):
-            return i, (mo.form, mo.tag)  # a verbal noun asked for: 확인 (좀) 부탁드려요, 보고 바랍니다
-    return None
 
 
 def asks_how(ms: list[tuple[str, str]], seq: tuple[tuple[str, str], ...], state_verbs: frozenset) -> bool:

@@ -6,7 +6,7 @@ that used to plan a device step once the marks were gone.
 
 import pytest
 
-from registry.contracts import DeviceContext, TurnInput
+from registry.contracts import DeviceContext, TurnInput, VoiceContext
 from stages._dislocation import afterthought_first
 from tests.conftest import actions
 
@@ -384,3 +384,20 @@ def test_a_gyeongsang_imperative_of_kyeoda_is_a_request(runner):
     assert _route(runner, "청정 좀 키라").family == "ODL"
     record = _route(runner, "에어컨 좀 키라 더버 죽겠다")
     assert record.family == "UNS" and actions(record) == []
+
+
+@pytest.mark.parametrize("text", ["응 응", "네 네 네?", "어 네 네"])
+def test_a_bare_yes_with_nothing_asked_before_answers_nothing(runner, text):
+    record = runner.route(TurnInput(recognized_text=text))
+    assert record.family == "STT_NULL" and "answers_nothing_asked" in record.evidence.axes
+
+
+@pytest.mark.parametrize("text", ["알았어", "오케이", "잠깐만"])
+def test_agreement_or_a_wait_is_a_reply_of_its_own(runner, text):
+    assert runner.route(TurnInput(recognized_text=text)).family == "DEF"
+
+
+def test_a_yes_after_the_robots_own_question_may_answer_it(runner):
+    voice = VoiceContext(last_route="ODL", pending_follow_up_text="어느 방으로 갈까요?")
+    record = runner.route(TurnInput(recognized_text="응", voice_context=voice))
+    assert "answers_nothing_asked" not in record.evidence.axes

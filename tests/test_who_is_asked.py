@@ -292,3 +292,17 @@ def test_a_person_before_their_thing_with_a_place_particle_is_no_call(runner):
 
 def test_a_person_before_a_time_is_still_asked(runner):
     assert _route(runner, "엄마 토요일에 소아과 문 여는지 알아?")[0].family == "DEF"
+
+
+@pytest.mark.parametrize("text", ["습도 조절도 해?", "습도 조절도 하나"])
+def test_a_verb_of_doing_makes_its_object_the_act_asked(runner, text):
+    record, caps = _route(runner, text)  # 조절 is done, not the humidity checked
+    assert caps == [] and record.family == "DQR"
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("배터리 확인 좀 해 줘", [("battery_status", "check")]),  # 확인 is the state's own act
+    ("공기 체크 좀 해 줘", [("air_quality", "check")]),
+])
+def test_a_verbal_noun_of_the_capabilitys_own_act_still_acts(runner, text, expected):
+    assert _route(runner, text)[1] == expected
