@@ -95,3 +95,9 @@ def test_what_the_speaker_is_busy_with_leaves_the_request_to_the_robot(runner, t
 def test_what_is_played_nearby_still_owns_the_request(runner):
     record = _route(runner, "볼륨 좀 올려 줘, 뉴스 하나도 안 들려")
     assert actions(record) == [] and record.family == "UNS"
+
+
+@pytest.mark.parametrize("text", ["야구 중계 소리가 안 들려, 좀 크게 해", "인강이 잘 안 들려요 소리 좀 높여 주세요"])
+def test_a_broadcast_or_a_lecture_that_cannot_be_heard_owns_the_volume_asked(runner, text):
+    record = _route(runner, text)
+    assert actions(record) == [] and record.family == "UNS"
