@@ -54,5 +54,9 @@ class ProductVocabulary(_Model):
         return frozenset(w.lower() for w in self.attributes) - {w.lower() for w in self.excluded}
 
     @cached_property
+    def remaining_set(self) -> frozenset[tuple[str, str]]:
+        return frozenset(tuple(w.split("/")) for w in self.remaining)  # type: ignore[misc]
+
+    @cached_property
     def words(self) -> frozenset[str]:
         return frozenset(w.lower() for w in (*self.from_kg, *self.attributes)) - {w.lower() for w in self.excluded}

@@ -152,6 +152,10 @@ class OtherTargets(_Model):
     """Kinds of thing a person carries or uses alone (phone, watch, car): their state (폰 배터리 몇 프로야) is asked of
     their owner, not of the robot; an appliance of the home's state asked (에어컨 켜져 있어?) is a request it cannot serve."""
 
+    @cached_property
+    def busy_set(self) -> frozenset[tuple[str, str]]:
+        return frozenset(tuple(v.split("/")) for v in self.busy_with)  # type: ignore[misc]
+
 
 def _runs(runs: list[Morphemes]) -> tuple[tuple[tuple[str, str], ...], ...]:
     """Runs of `form/TAG` morphemes as tuples of (form, tag) pairs, the form `contains` matches."""
@@ -378,8 +382,7 @@ class SpeechActLexicon(_Model):
     later, with nothing said to be now (now_cues: 지금), is a plan among the people present, not a request."""
     now_cues: list[Morphemes] = Field(default_factory=list)
     together_cues: list[Morphemes] = Field(default_factory=list)
-    """같이 / 함께: a suggestion (-자) to do it together is a plan among the people present (거실로 나와서 같이 티비
-    보자): the speaker takes part, so nobody asks the robot."""
+    """같이 / 함께: a suggestion (-자) to do it together is a plan among the people present (같이 티비 보자)."""
     example_cues: list[Morphemes] = Field(default_factory=list)
     """안방 청정하고 충전대 가는 식으로 / 가는 것처럼: what the sentence says up to the cue is an example given."""
     since_cues: list[Morphemes] = Field(default_factory=list)
@@ -422,6 +425,7 @@ class SpeechActLexicon(_Model):
         return frozenset(tuple(v.split("/")) for v in self.trailing_particles)  # type: ignore[misc]
 
     request_quotative_set = cached_property(lambda self: frozenset(tuple(v.split("/")) for v in self.request_quotatives))
+    honorific_set = cached_property(lambda self: frozenset(tuple(v.split("/")) for v in self.honorific_verb_endings))
 
     @cached_property
     def person_set(self) -> frozenset[str]:

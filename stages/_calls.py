@@ -97,10 +97,10 @@ def honoured_by_the_request(clauses: list[ClauseAnalysis], per: list[Reading], l
     if not order or robot_called(r.signals for r in per):
         return
     head = [m for m in clauses[order[0]].morphemes if not m.tag.startswith("S")][:2]
-    if len(head) < 2 or head[0].form not in lex.person_nouns or not head[0].tag.startswith("NN") \
+    if len(head) < 2 or head[0].form not in lex.person_set or not head[0].tag.startswith("NN") \
             or head[1].tag.startswith(("J", "V", "XS")):
         return
-    honours = {tuple(x.split("/")) for x in lex.honorific_verb_endings}
+    honours = lex.honorific_set
     for i in order:
         ms = clauses[i].morphemes
         if per[i].mood == "request" and per[i].agent == "robot" and any(

@@ -79,7 +79,7 @@ def owner_played_nearby(clauses: list[ClauseAnalysis], per: list[Reading], lex: 
         return
     played = set(lex.other_targets.played)
     carried = set(lex.other_targets.carried_capabilities)
-    busy = {tuple(x.split("/")) for x in lex.other_targets.busy_with}  # (방송 중이야: what the speaker is doing)
+    busy = lex.other_targets.busy_set  # (방송 중이야: what the speaker is doing)
     for i, (c, r) in enumerate(zip(clauses, per)):
         if r.mood != "request" or r.target_owner is not None or not c.capabilities \
                 or not all(h.capability_id in carried for h in c.capabilities):

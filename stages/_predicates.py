@@ -7,7 +7,7 @@ Pure functions of a clause and the compiled speech-act patterns (stages.speech_p
 from __future__ import annotations
 
 from stages._clauses import VERB_TAGS, ClauseAnalysis
-from stages.speech_patterns import Patterns, _confirms, asks_leave, key, wish_good_at
+from stages.speech_patterns import Patterns, asks_leave, confirms_at, key, wish_good_at
 
 
 def formal_request_at(ms: list[tuple[str, str]], i: int, p: "Patterns") -> bool:
@@ -67,7 +67,7 @@ def governing_predicate(hit, c: ClauseAnalysis, p: Patterns) -> tuple[int, tuple
         if mo.tag.startswith(("VA", "VV")) and nxt is not None and key(nxt) in p.manner_end and (
                 mo.tag.startswith("VA") or any(m.tag.startswith(("VV", "VA")) for m in morphs[i + 2:])):
             continue  # 세게, 빵빵하게, 예쁘게 나오게 찍어: manner or the result aimed at, not the predicate
-        if mo.tag.startswith("VX") or _confirms(ms, i, p):
+        if mo.tag.startswith("VX") or confirms_at(ms, i, p):
             continue  # auxiliaries (켜져 있어, 해 줘) carry no frame of their own, nor does 맞 of ... 는 거 맞아?
         if key(mo) in p.request_nouns or formal_request_at(ms, i, p):
             return None  # 공기 확인 부탁해 / 이동 바랍니다: the asking itself has no frame; the words before it name the act

@@ -96,8 +96,12 @@ def _copula_offered(morphs: list[Morpheme], i: int, m: Matchers) -> bool:
     while start < end - 1 and morphs[start].tag == "MAG":
         start += 1  # (서재야 지금 작은방이야)
     tail = copula_tail([(x.form, x.tag) for x in morphs[start:end]], m)
-    return tail is not None and tail[1] == ("야", "EF") and 1 <= len(tail[0]) <= 3 \
-        and all(t.startswith(("NN", "VA", "ETM", "XSA")) for _, t in tail[0]) and tail[0][-1][1].startswith("NN")
+    return tail is not None and tail[1] == ("야", "EF") and names_a_value(tail[0])
+
+
+def names_a_value(words: list[tuple[str, str]]) -> bool:
+    """One to three words naming a value offered (거실, 약, 작은방: 작/VA 은/ETM 방/NNG, a noun its modifier names)."""
+    return 1 <= len(words) <= 3 and all(t.startswith(("NN", "VA", "ETM", "XSA")) for _, t in words) and words[-1][1].startswith("NN")
 
 
 def _offers_alternatives(morphs: list[Morpheme], i: int, m: Matchers) -> int | None:

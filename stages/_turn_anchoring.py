@@ -12,7 +12,7 @@ from stages._anchoring import _clause, _manner_at
 from stages._operations import level_arguments, operation_of
 from stages._clauses import CapabilityHit, ClauseAnalysis
 from stages._matchers import Matchers
-from stages._segments import copula_tail, merge_shapeless, polar_starts, segment, without_trailing_hesitation
+from stages._segments import copula_tail, merge_shapeless, names_a_value, polar_starts, segment, without_trailing_hesitation
 
 CARRIED = "carried"
 """How a capability hit was found whose head noun the clause before said (바람이 약해 / 좀 세게 해 줘)."""
@@ -77,18 +77,16 @@ def _carried_stops(clauses: list[ClauseAnalysis], registry: Registry, m: Matcher
         if before.connective not in premise or c.capabilities or c.unsupported or c.rooms \
                 or any(mo.tag.startswith(("NN", "NP", "SL")) for mo in c.morphemes) or not m.off.first(c.compact):
             continue
-        caps = {h.capability_id for h in before.capabilities}
-        cap = registry.capability_by_id[next(iter(caps))] if len(caps) == 1 else None
-        ops = {op.operation_id for op in cap.operations} if cap is not None else set()
-        if cap is None or not ops & {"off", "stop"}:
-            continue
-        verb = next((mo for mo in c.morphemes if mo.tag == "VV" and (mo.form, mo.tag) in registry.frames.fits(cap.capability_id, cap.kind)), None)
+        named = {h.capability_id for h in before.capabilities}
+        cap = registry.capability_by_id[named.pop()] if len(named) == 1 else None
+        stop = next((op.operation_id for op in cap.operations if op.operation_id in ("off", "stop")), None) if cap else None
+        fits = registry.frames.fits(cap.capability_id, cap.kind) if stop else frozenset()
+        verb = next((mo for mo in c.morphemes if mo.tag == "VV" and (mo.form, mo.tag) in fits), None)
         if verb is None:
             continue
-        at = c.compact.find(verb.form)
         strength = registry.weights.strengths["alias"]
-        c.capabilities.append(CapabilityHit(cap.capability_id, cap.kind, "off" if "off" in ops else "stop", verb.form, CARRIED,
-                                            strength, max(at, 0)))
+        c.capabilities.append(CapabilityHit(cap.capability_id, cap.kind, stop, verb.form, CARRIED, strength,
+                                            max(c.compact.find(verb.form), 0)))
         c.anchors.append(AnchorMatch(kind=cap.kind, target=cap.capability_id, surface=verb.form, via=CARRIED,
                                      strength=strength, clause=c.index))
 
@@ -119,10 +117,8 @@ def _paired_copulas(before: ClauseAnalysis, after: ClauseAnalysis, m: Matchers) 
     a_tail, b_tail = copula_tail(a, m), copula_tail(b, m)  # (강이야 약이야: Kiwi reads the first 이야 as a particle)
     if not (2 <= len(a) <= 5 and len(b) >= 2 and a_tail and b_tail and a_tail[1] == b_tail[1]):
         return False
-    (a_nouns, _), (b_rest, _) = a_tail, b_tail  # (작은방이야: 작/VA 은/ETM 방/NNG, a noun its modifier names)
-    return 1 <= len(a_nouns) <= 3 and all(t.startswith(("NN", "VA", "ETM")) for _, t in a_nouns) and a_nouns[-1][1].startswith("NN") \
-        and bool(b_rest) \
-        and b_rest[-1][1].startswith("NN") and b_rest[-len(a_nouns):] != a_nouns
+    (a_nouns, _), (b_rest, _) = a_tail, b_tail
+    return names_a_value(a_nouns) and bool(b_rest) and b_rest[-1][1].startswith("NN") and b_rest[-len(a_nouns):] != a_nouns
 
 
 def analyse(nt: NormalizedText, registry: Registry, m: Matchers) -> list[ClauseAnalysis]:

@@ -332,9 +332,9 @@ def _stt_null_strategy(axes: dict[str, EvidenceAxis], clause_analyses: list[Clau
 
 
 def _answers_nothing_asked(nt: NormalizedText, history: HistoryEvidence, axes: dict[str, EvidenceAxis], m: Matchers) -> None:
-    """응 응 / 잠깐만: a yes or a wait said alone (fillers aside, lexicon fragments.bare_answers) when the robot asked
-    nothing before it answers nothing: no intent survives. The readings those words lit by themselves (a reply shape,
-    an answer to somebody, interjections) give way to this one; after the robot's own question it may answer it."""
+    """응 응 / 네 네 네?: a yes said alone (fillers aside, lexicon fragments.bare_answers) when the robot asked nothing
+    before it answers nothing: no intent survives. The readings those words lit by themselves (an answer to somebody,
+    interjections) give way to this one; after the robot's own question it may answer it."""
     words = [w.strip("?.!,~…") for w in nt.text.split()]
     if history.addressee_spoke_last or not words or not all(w in m.bare_answers or w in m.fillers for w in words) \
             or not any(w in m.bare_answers for w in words):

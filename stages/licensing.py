@@ -63,7 +63,7 @@ def _frame_mismatch(hit, c: ClauseAnalysis, registry: Registry) -> str | None:
         return "prefixed:" + morphs[first - 1].form  # (헛바퀴만 돌아: a prefix makes another noun than 한 바퀴's)
     if hit.kind == "state_query":
         attributes = registry.product.attribute_words
-        left = {tuple(w.split("/")) for w in registry.product.remaining}  # (남은 수명 알려 줘: how much is left now is the robot's state)
+        left = registry.product.remaining_set  # (남은 수명 알려 줘: how much is left now is the robot's state)
         asked = next((mo.form for j, mo in enumerate(morphs) if j >= after[0] and mo.form.lower() in attributes and not (
             {key(x) for x in morphs[max(j - 2, 0):j] if x.tag != "ETM"} & left)), None) if after else None
         if asked is not None:
@@ -294,7 +294,7 @@ def _owned_topics(c: ClauseAnalysis, act: SpeechAct, topics: list[str], registry
     갈아? (the part named right after the thing), 차 에어컨 필터는 몇 킬로마다 갈아? (all the question asks about),
     다이슨 청소기 필터는 어떻게 씻어? (how that thing is cared for, with no topic of the manual's)."""
     about = _asked_of_another_thing(c, act, registry)
-    owned = [t for t in topics if (about and about not in _hosts(about, t, registry)) or _topic_of_other_thing(c, t, registry)]
+    owned = [t for t in topics if (about and not _hosts(about, t, registry)) or _topic_of_other_thing(c, t, registry)]
     if owned:
         return [t for t in topics if t not in owned], [f"{t}:{OTHER_THINGS_PART}" for t in owned]
     return topics, [f"{about}:{OTHER_THINGS_PART}"] if about and not topics else []
@@ -307,16 +307,16 @@ def _asked_of_another_thing(c: ClauseAnalysis, act: SpeechAct, registry: Registr
     return thing_owning_the_topic(c, registry.speech_acts, registry.product.words)
 
 
-def _hosts(kind: str, topic: str, registry: Registry) -> str:
-    """`kind` when another thing of that kind hosts this manual topic (the phone hosts the robot's app), else ""."""
-    return kind if topic in registry.speech_acts.other_targets.hosted_topics.get(kind, []) else ""
+def _hosts(kind: str, topic: str, registry: Registry) -> bool:
+    """Whether another thing of this kind hosts the manual topic (the phone hosts the robot's app and Wi-Fi)."""
+    return topic in registry.speech_acts.other_targets.hosted_topics.get(kind, [])
 
 
 def _topic_of_other_thing(c: ClauseAnalysis, topic: str, registry: Registry) -> bool:
     """Whether another thing in the home is named right before the words that anchored this manual topic."""
     at = [c.compact.find(compact(a.surface)) for a in c.anchors if a.kind == "device_qna" and a.target == topic]
     kind = thing_before(c, registry.speech_acts, [a for a in at if a >= 0], owning=True)
-    return kind is not None and topic not in registry.speech_acts.other_targets.hosted_topics.get(kind, [])
+    return kind is not None and not _hosts(kind, topic, registry)
 
 
 _CONTENT_TAGS = frozenset({"NNG", "NNP", "NR", "SN", "SL", "VV", "VA", "VA-I", "XR"})

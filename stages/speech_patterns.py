@@ -142,7 +142,7 @@ def key(mo: Morpheme) -> tuple[str, str]:
     return (mo.form, mo.tag)
 
 
-def _confirms(ms: list[tuple[str, str]], i: int, p: "Patterns") -> bool:
+def confirms_at(ms: list[tuple[str, str]], i: int, p: "Patterns") -> bool:
     """Whether morpheme i is 맞 confirming a modified nominalizer (돌아가고 있는 거 맞아?, 켜진 게 맞지?)."""
     if ms[i] not in p.confirming:
         return False
@@ -155,7 +155,7 @@ def _confirms(ms: list[tuple[str, str]], i: int, p: "Patterns") -> bool:
 def confirms(matrix: list[tuple[str, str]], p: "Patterns") -> bool:
     """The clause ends on 맞 confirming a modified nominalizer (카메라 꺼지는 거 맞아): asked, whatever its mark."""
     at = max((i for i, k in enumerate(matrix) if k[1].startswith(("VV", "VA"))), default=None)
-    return at is not None and _confirms(matrix, at, p)
+    return at is not None and confirms_at(matrix, at, p)
 
 
 def wish_good_at(ms: list[tuple[str, str]], i: int, p: "Patterns") -> bool:
