@@ -132,6 +132,9 @@ SETS = {
     "blind_v53_fit (the four scored kinds in new voices, 100 each: a taxi driver after a night shift, a soldier on leave in 다나까체, a 경북 grandfather, a Korean learner from Vietnam, a seven-year-old, a live-commerce host, a radio DJ, a fitness trainer counting reps, a researcher mixing English terms, a chef calling orders, a speaker who stutters, ASR output without spacing, a church deacon, a game streamer, a 전남 auntie on speakerphone, newlyweds bickering, a webtoon artist at night, a grandmother teaching a grandchild; written blind 2026-12-06 session 53, fit part)":
         ROOT / "data/utterances/blind_v53_fit.jsonl",
     "blind_v53_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v53_holdout.jsonl",
+    "blind_v54_fit (the four scored kinds in new voices, 100 each: a night-shift nurse, a K-drama fan, a 제주 grandmother, a 강원 speaker, a delivery rider, a student cramming, an office worker's jargon, a pet owner, a parent with a baby, a patient after surgery, a Chinese learner of Korean, Konglish, teenage abbreviations, a 75-year-old, a carer of a parent with dementia, a football fan, an insomniac whispering, a voice actor rehearsing; written blind 2026-12-06 session 54, fit part)":
+        ROOT / "data/utterances/blind_v54_fit.jsonl",
+    "blind_v54_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v54_holdout.jsonl",
     "talk_redteam_v50 (red-team against session 50: reasons before requests, words taking a request back at the end, counters before 찍다 and 돌다; written blind 2026-12-06, fit)":
         ROOT / "data/utterances/talk_redteam_v50.jsonl",
     "talk_redteam_v51 (red-team against session 51: requests taken back by 잠깐만, hesitation after a request, the formal imperative, worse than usual, 얘 in trouble stories, errors shown on the way, negated privacy questions, the speaker's own part, words spaced by syllables, modes asked together; written blind 2026-12-06, fit)":
@@ -201,6 +204,8 @@ SETS = {
     "dqr_holdout_v14 questions (written blind session 52, never tuned on)": ROOT / "data/questions/dqr_holdout_v14.jsonl",
     "dqr_train_v15 questions (written blind session 53, fit set)": ROOT / "data/questions/dqr_train_v15.jsonl",
     "dqr_holdout_v15 questions (written blind session 53, never tuned on)": ROOT / "data/questions/dqr_holdout_v15.jsonl",
+    "dqr_train_v16 questions (written blind session 54, fit set)": ROOT / "data/questions/dqr_train_v16.jsonl",
+    "dqr_holdout_v16 questions (written blind session 54, never tuned on)": ROOT / "data/questions/dqr_holdout_v16.jsonl",
 }
 CORPORA = ROOT.parent / "shared" / "corpora"
 

@@ -95,8 +95,8 @@ def fragment_axes(c: ClauseAnalysis, lit: Axes, m: Matchers) -> None:
         lit("is_sentence_tail", 1.0, c.compact)  # 는 / 더라고요: a fragment by mechanism, not by wording
     # 해리포터 / 손흥민: a name Kiwi knows; 브 르 브므 / 치익 치직: a guess for a word it has never seen names nothing; 민지야 calls
     # (나이트 모드: a name the registry gives one of the robot's own capabilities is no title of the world's)
-    proper = (not c.has_predicate and "NNP" in c.morpheme_tags and "JKV" not in c.morpheme_tags
-              and not any(mo.unknown for mo in c.morphemes) and not c.capabilities and not c.mentions)
+    proper = (not c.has_predicate and "NNP" in c.morpheme_tags and not {"JKV", "SW"} & set(c.morpheme_tags)
+              and not any(mo.unknown for mo in c.morphemes) and not c.capabilities and not c.mentions)  # (ㅁㄴ 어ㅓ 이: keys)
     # "드래곤 길들이기": a noun phrase closed by a nominalizer, with no sentence ending, reads as a name
     nominalized = (not c.has_final_ending and c.morpheme_tags[-1:] == ["ETN"]
                    and sum(1 for t in c.morpheme_tags if t.startswith("NN")) >= 1)

@@ -27,8 +27,13 @@ _PUNCT_SPACING = re.compile(r"\s*([?!]|[.,](?!\d)|(?<!\d)[.,])[?!.,\s]*")
 """A punctuation run becomes the mark and one space; a point or comma between digits (35.5, 12,000) is the number's."""
 
 
+_COMPAT_JAMO = re.compile(r"([\u3131-\u318e]+)")
+
+
 def _clean(text: str) -> str:
-    text = unicodedata.normalize("NFKC", text).translate(_QUOTES)
+    # NFKC, except on letters typed alone (ㄱㄱ, ㅇㅋ, ㅋㅋ), which NFKC turns into conjoining jamo that nothing reads
+    text = "".join(part if i % 2 else unicodedata.normalize("NFKC", part)
+                   for i, part in enumerate(_COMPAT_JAMO.split(text))).translate(_QUOTES)
     text = "".join(ch if unicodedata.category(ch)[0] != "C" else " " for ch in text)
     text = _KEEP.sub(" ", text.lower())
     text = _PUNCT_SPACING.sub(r"\1 ", text)

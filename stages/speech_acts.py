@@ -99,8 +99,10 @@ def _bodies_moved(clauses: list[ClauseAnalysis], per: list[Reading], lex: Speech
         ms = [key(m) for m in c.morphemes]
         objects = [a for i, a in enumerate(ms[:-1]) if a[0] in parts and a[1] == "NNG"
                    and (ms[i + 1][1] in ("JKO", "VV") or (i + 2 < len(ms) and ms[i + 1][1] == "JX" and ms[i + 2][1] == "VV"))]
-        if r.mood in ("request", "stop") and (objects or any(k in verbs for k in ms)):
-            moved = (objects or [next(k for k in ms if k in verbs)])[0][0]
+        # (심장 뛰는 거 재 줘: a verb qualifying a noun is nobody's move)
+        said = [k for i, k in enumerate(ms) if k in verbs and not (i + 1 < len(ms) and ms[i + 1][1] == "ETM")]
+        if r.mood in ("request", "stop") and (objects or said):
+            moved = (objects or said)[0][0]
     for r in per if moved else []:
         if r.mood in ("request", "stop") and r.agent == "robot":
             r.mood, r.agent = "request", "third_person"
@@ -202,7 +204,7 @@ def _spread_over_sentences(clauses: list[ClauseAnalysis], per: list[Reading], p:
         if governing.cut_off:
             here.mood, here.cut_off = "fragment", True  # 거실로 가서 공: the sentence it leads into was cut off
             here.signals.append("cut_off:from_sentence")
-        elif (here.mood == "request" and governing.mood == "statement" and c.connective in p.bare_connectives
+        elif (here.mood == "request" and governing.mood in ("statement", "exclamation") and c.connective in p.bare_connectives
               and governing_remark and not governing.past and not governing.reported):
             here.signals.append("request_before_remark")  # 티비 좀 켜 봐 (9시 뉴스 할 시간이다): a reason, not a sequel
         elif (reason := _gives_a_reason(c, here, governing, after_reason, p)) or (

@@ -482,3 +482,13 @@ def test_the_sentence_stating_the_asked_quantity_of_the_asked_property_answers(a
     record = answering_runner.route_text("제일 약하게 틀었을 때랑 제일 세게 틀었을 때 소음 차이가 얼마나 나요?")
     assert record.answer.answerability == "sufficient" and "52 dB" in record.answer.text
     assert answering_runner.route_text("본체 크기가 가로 세로 몇 센치예요?").answer.answerability == "insufficient"
+
+
+@pytest.mark.parametrize("text, fact", [
+    ("팬 스피드 레벨이 몇 개나 돼요?", "4단계"),  # 팬 스피드 is the manual's 풍량, a 레벨 its 단계
+    ("화면 밝기 디폴트 세팅이 몇이에요?", "처음 설정된 밝기는 3"),  # 디폴트 세팅: what is set at first
+])
+def test_english_words_of_the_manuals_terms_find_its_sentence(answering_runner, text, fact):
+    rec = answering_runner.route_text(text)
+    assert rec.family == "DQR" and rec.answer.answerability == "sufficient", text
+    assert fact in rec.answer.text.split("참고하세요")[0], (text, rec.answer.text)

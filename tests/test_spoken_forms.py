@@ -1,0 +1,53 @@
+"""Forms of spoken and typed Korean that carry a request or take it away: letters typed alone (ㄱㄱ), a command
+before an exclamation of how the speaker feels, a body verb that only qualifies a noun, keys struck at random."""
+
+import pytest
+
+from registry.contracts import DeviceContext, TurnInput
+from stages.normalization import normalized_text
+from tests.conftest import actions
+
+
+def _route(runner, text):
+    record = runner.route(TurnInput(recognized_text=text, device_context=DeviceContext(position="거실")))
+    return record, [(cap, op) for cap, op, _, _ in actions(record)]
+
+
+def test_letters_typed_alone_survive_normalization(runner, registry):
+    nt = normalized_text(TurnInput(recognized_text="고정청정 ㄱㄱ ㅋㅋ"), runner.kiwi, registry)
+    assert "ㅋㅋ" in nt.text  # NFKC would turn them into conjoining jamo that nothing reads
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("고정청정 ㄱㄱ", [("stationary_purify", "start")]),  # ㄱㄱ: go go, said after what is asked (like 고고)
+    ("나이트 모드 ㄱㄱ", [("night_mode", "on")]),
+])
+def test_go_go_typed_as_letters_asks_for_the_act(runner, text, expected):
+    record, caps = _route(runner, text)
+    assert record.family == "ODL" and caps == expected
+
+
+def test_go_go_after_no_capability_asks_nothing_of_the_robot(runner):
+    assert _route(runner, "떡볶이 ㄱㄱ")[1] == []
+
+
+@pytest.mark.parametrize("text", ["보일러 꺼, 더워 죽겠네", "선풍기 틀어, 아 진짜 덥다"])
+def test_a_command_before_an_exclamation_of_feeling_stays_a_command(runner, text):
+    record, caps = _route(runner, text)  # the exclamation gives the reason; the command is not read as part of it
+    first = record.evidence.clauses[0].speech_act
+    assert first.mood == "request" and "request_before_remark" in first.signals and caps == []
+
+
+def test_another_devices_command_before_an_exclamation_is_unsupported(runner):
+    record, caps = _route(runner, "보일러 꺼, 더워 죽겠네")
+    assert record.family == "UNS" and record.unsupported_categories == ["other_appliance_control"] and caps == []
+
+
+def test_a_body_verb_that_qualifies_a_noun_is_nobodys_move(runner):
+    record, _ = _route(runner, "할머니 심장 뛰는 거 좀 재 줘")
+    assert all(not s.startswith("body_act") for c in record.evidence.clauses for s in c.speech_act.signals)
+
+
+def test_keys_struck_at_random_are_no_title(runner):
+    record, caps = _route(runner, "ㅂㅈ 어ㅏ 이")
+    assert record.family == "STT_NULL" and caps == []
