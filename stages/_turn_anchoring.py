@@ -108,6 +108,37 @@ def _bare_goals(clauses: list[ClauseAnalysis], registry: Registry, m: Matchers) 
         c.anchors.append(AnchorMatch(kind=cap.kind, target=cap_id, surface=surface, via="frame", strength=strength, clause=c.index))
 
 
+_SELF_BEFORE = frozenset({"공기"})
+"""What may stand before the robot's own noun in its compound (공기 청정기)."""
+
+
+def _switched_selves(clauses: list[ClauseAnalysis], registry: Registry, m: Matchers) -> None:
+    """청정기 켜 줘 / 공기청정기 좀 꺼: the robot's own noun said bare (request_frames switched_selves), then only a
+    particle or adverbs, then one of its capability kind's execution verbs, asks for that capability (to start, or to
+    stop with an off word). The hit is evidence like any other; licensing reads the clause's speech act."""
+    other = registry.speech_acts.other_targets.category
+    for c in clauses:  # (a slip read in the noun, 공기청정 of 공기청정기, or the noun taken for another thing, gives way)
+        if any(h.via != "fuzzy" for h in c.capabilities) or any(u != other for u in c.unsupported):
+            continue
+        ms = c.morphemes
+        at = next((i for i, mo in enumerate(ms) if (mo.form, mo.tag) in m.switched_selves), None)
+        if at is None or any(mo.tag.startswith(("NN", "NP", "MM")) and mo.form not in _SELF_BEFORE for mo in ms[:at]):
+            continue
+        j = at + 1
+        while j < len(ms) and (ms[j].tag in ("JKO", "JX", "MAG") or ms[j].tag.startswith("S")):
+            j += 1
+        cap = registry.capability_by_id[m.switched_selves[(ms[at].form, ms[at].tag)]]
+        if j >= len(ms) or (ms[j].form, ms[j].tag.split("-")[0]) not in registry.frames.kind_predicate_sets.get(cap.kind, ()):
+            continue
+        c.capabilities, c.unsupported = [], []
+        c.anchors = [a for a in c.anchors if a.via != "fuzzy"]
+        position, strength = c.compact_offsets[at], registry.weights.strengths["alias"]
+        operation = operation_of(cap, "", c.compact[c.compact_offsets[j]:], m)
+        c.capabilities.append(CapabilityHit(cap.capability_id, cap.kind, operation, ms[at].form, "frame", strength, position))
+        c.anchors.append(AnchorMatch(kind=cap.kind, target=cap.capability_id, surface=ms[at].form, via="frame",
+                                     strength=strength, clause=c.index))
+
+
 def _paired_copulas(before: ClauseAnalysis, after: ClauseAnalysis, m: Matchers) -> bool:
     """너 삼성 거야 엘지 거야 / 지금 거실이야 안방이야: a bare noun with the copula, said right after a sentence that ends in
     another noun with the same copula ending, offers the two as alternatives (철수는 학생이야 영희는 선생님이야 gives each
@@ -138,6 +169,7 @@ def analyse(nt: NormalizedText, registry: Registry, m: Matchers) -> list[ClauseA
     _carried_heads(out, registry, m)
     _carried_stops(out, registry, m)
     _bare_goals(out, registry, m)
+    _switched_selves(out, registry, m)
     _scope_variants(out, registry, m)
     # "사진 찍기 전에 동의부터": a clause cut at a before-noun runs after the next one
     i = 0

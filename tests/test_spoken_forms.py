@@ -51,3 +51,34 @@ def test_a_body_verb_that_qualifies_a_noun_is_nobodys_move(runner):
 def test_keys_struck_at_random_are_no_title(runner):
     record, caps = _route(runner, "ㅂㅈ 어ㅏ 이")
     assert record.family == "STT_NULL" and caps == []
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("공기청정기 켜 줘", [("selected_room_clean", "start")]),  # the robot is the purifier: switching it on purifies
+    ("청정기 좀 꺼", [("selected_room_clean", "stop")]),
+    ("공기 청정기 잠깐 멈춰 줘", [("selected_room_clean", "stop")]),
+])
+def test_switching_the_purifier_itself_asks_for_purifying(runner, text, expected):
+    record, caps = _route(runner, text)
+    assert record.family == "ODL" and caps == expected
+
+
+@pytest.mark.parametrize("text", [
+    "큐브 공기청정기 켜 줘",          # another purifier, by its brand
+    "헤이 구글 공기청정기 켜 줘",      # another assistant asked
+    "여보 공기청정기 좀 켜 줘",        # a person asked
+    "공기청정기 켜지 마",             # prohibited
+    "청정기야 스테이션으로 복귀해 줄래?",  # called, then asked something else
+])
+def test_the_purifier_named_otherwise_starts_no_purifying(runner, text):
+    assert ("selected_room_clean", "start") not in _route(runner, text)[1]
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("퓨리파이어 팬 스피드 미디엄으로 세팅해 줘", [("fan_speed", "level")]),  # English words spoken in Hangul
+    ("팬 스피드 로우로 해 줘", [("fan_speed", "level")]),
+    ("나이트 모드 턴 오프", [("night_mode", "off")]),
+])
+def test_english_words_spoken_in_hangul_ask_for_the_act(runner, text, expected):
+    record, caps = _route(runner, text)
+    assert record.family == "ODL" and caps == expected
