@@ -338,12 +338,14 @@ def complains(matrix: list[tuple[str, str]], p: Patterns) -> bool:
 
 def premise_between(c: ClauseAnalysis, ms: list[tuple[str, str]], i: int, p: Patterns) -> bool:
     """나 잘 거니까 나이트 모드 켜고 ...: a premise ending (premise_endings) between the subject at `i` and the clause's
-    first device word: the subject belongs to the reason, not to what is asked after it."""
+    first device word: the subject belongs to the reason, not to what is asked after it; so does a verb that qualifies
+    a noun (나 쉬는 동안 ... 복귀시켜, 내가 찍은 사진: the subject of the time or of the thing, not of the request)."""
     first = min((h.position for h in c.capabilities), default=None)
     if first is None:
         return False
     stop = next((j for j, o in enumerate(c.compact_offsets) if o >= first), len(ms))
-    return any(m in p.premise for m in ms[i + 1:stop])
+    return any(m in p.premise or (m[1] == "ETM" and j + 1 < len(ms) and ms[j + 1][1] == "NNG")
+               for j, m in enumerate(ms[i + 1:stop], start=i + 1))
 
 
 def owned_by_robot(morphemes: list, words: list[str], p: Patterns) -> bool:

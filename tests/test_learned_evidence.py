@@ -77,6 +77,9 @@ def test_the_learned_tier_opens_between_reply_families_but_never_toward_an_actio
     clear_dqr = {**clear_def, "DEF": 0.0, "DQR": 4.0}
     assert learned_scale(clear_dqr, {"learned_DEF": 1.0, "has_product_identity_anchor": 1.0}, weights) == 0.0
     assert learned_scale(clear_dqr, {"learned_DEF": 1.0}, weights) == weights.learned_opening.scale
+    # ... nor toward a failed recognition when a stable manual topic was heard whole (E5 뜸 ㅋㅋ 이거 뭐임: an error code)
+    assert learned_scale(clear_dqr, {"learned_STT_NULL": 1.0, "has_stable_device_qna_target": 1.0}, weights) == 0.0
+    assert learned_scale(clear_dqr, {"learned_STT_NULL": 1.0}, weights) == weights.learned_opening.scale
     # ... nor a joke asked for toward a refusal, nor what is told not to be needed toward a question (안 바꿔도 돼)
     assert learned_scale(clear_def, {"learned_UNS": 1.0, "has_clear_conversation_reply_shape": 1.0}, weights) == 0.0
     told = {"learned_DQR": 1.0, "has_talk_shape": 1.0, "has_talk_shape=not_needed": 1.0}

@@ -306,3 +306,12 @@ def test_a_verb_of_doing_makes_its_object_the_act_asked(runner, text):
 ])
 def test_a_verbal_noun_of_the_capabilitys_own_act_still_acts(runner, text, expected):
     assert _route(runner, text)[1] == expected
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("나 쉬는 동안 스테이션으로 복귀해", [("return_to_station", "start")]),  # 나 is the subject of 쉬는 (동안), not of 복귀해
+    ("내가 씻는 사이에 안방 가 있어", [("move_to_room", "start")]),
+])
+def test_the_speaker_as_subject_of_a_clause_qualifying_a_noun_leaves_the_request_to_the_robot(runner, text, expected):
+    record, caps = _route(runner, text)
+    assert record.family == "ODL" and caps == expected
