@@ -114,7 +114,7 @@ def _public_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers, registry: Registry)
         or ("retracted" if ends_taken_back else None)
     if trailing or broken:
         frg_strength *= 0.3
-        lit("has_vague_reference", 1.0, "trailing_off" if trailing else broken)
+        lit("has_vague_reference", 1.0, "trailing_off" if trailing else broken, "unresolved")
     if talk := c.act is not None and (c.act.mood in _TALK_MOODS or asks_the_hearers_mind(c, registry)) and c.role == "action":
         frg_strength *= 0.3  # 날씨 진짜 좋다 / 어제 바람 엄청 불었어 / 바람 불던 거 기억나?: asks nothing of the world
     elif c.act is not None and c.act.mood == "request" and any(s.startswith("promissive") for s in c.act.signals):
@@ -140,7 +140,10 @@ def _public_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers, registry: Registry)
     # 어 그래: a filler before an answer word is how people answer, not a reference to nothing
     exclaims = c.act is not None and c.act.mood == "exclamation"
     if vague or (c.filler_words and not c.has_predicate and not exclaims):
-        lit("has_vague_reference", 1.0, *vague[:2], "dangling_filler" if c.filler_words else "")
+        # (이거 몇 제곱미터까지 돼: what is at hand with more named may be the robot asked about; not 이거 뭐야, nor a
+        # fragment trailing off or a filler left hanging)
+        pointing = bool(vague) and all(v in m.at_hand for v in vague) and not c.filler_words and _says_more(c, vague, registry)
+        lit("has_vague_reference", 1.0, *vague[:2], "dangling_filler" if c.filler_words else "", "" if pointing else "unresolved")
     lit("has_outdoor_scope", (0.18 if talk else 0.6) if cues.get("outdoor") else 0.0, *cues.get("outdoor", [])[:2])  # (오늘 날씨 좋다)
     # 물 닿아도 괜찮아?: the verb a permission question about the robot ends on is asked, not said back as a reply
     # (오늘 창문 열어도 괜찮아?: the speaker's own doing; the reply shape stays)
@@ -220,6 +223,18 @@ def _question_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: 
     world = world_question(c, registry) if topic is None else None
     if world:
         lit("has_world_question", 1.0, world, act.mood)  # 마트 몇 시에 열어? 일교차 심해?: public information
+
+
+_CONTENT_TAGS = ("NNG", "NNP", "VV", "VA", "XR", "SL", "SN")
+
+
+def _says_more(c: ClauseAnalysis, vague: list[str], registry: Registry) -> bool:
+    """Whether the clause names anything besides what it points at (이거 몇 제곱미터까지 돼?, 가격이 얼마예요 이거): a
+    noun, a number or a verb that is no light verb (이거 뭐야, 그거 언제 돼?, 이거 어떻게 된 거야 name nothing)."""
+    p, light = patterns(registry), registry.frames.light_set
+    return any((k[1] in _CONTENT_TAGS or (k[1] == "NNB" and k not in p.nominalizers)) and mo.form not in vague
+               and k not in light and (mo.form, mo.tag) not in p.question_words
+               for mo, k in ((mo, (mo.form, mo.tag.split("-")[0])) for mo in c.morphemes))
 
 
 def _act_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: bool) -> None:
