@@ -143,6 +143,8 @@ SETS = {
         ROOT / "data/utterances/talk_redteam_v52.jsonl",
     "talk_redteam_v53 (red-team against session 53: together suggestions, honoured people heading the turn, devices called by name, what the speaker is busy with, formal wishes, two values offered with the copula, stops carried from a reason, another thing's parts, mode names and what is left, 하나 after 도, stutters before commas, product questions in everyday words, regional words, a person before their thing; written blind 2026-12-06, fit)":
         ROOT / "data/utterances/talk_redteam_v53.jsonl",
+    "talk_redteam_v54 (red-team against session 54: ㄱㄱ and laughter typed as letters, commands before exclamations, the purifier itself switched on or off, English words in Hangul, the speaker in a time clause, Konglish product questions, error codes with slang; written blind 2026-12-06, fit)":
+        ROOT / "data/utterances/talk_redteam_v54.jsonl",
     "requests_v39_fit (requests to the robot with reasons, guards, politeness, dialect, several steps, schedules; written blind 2026-12-05 session 42, fit part)":
         ROOT / "data/utterances/requests_v39_fit.jsonl",
     "requests_v39_holdout (same, never tuned on)": ROOT / "data/utterances/requests_v39_holdout.jsonl",

@@ -122,7 +122,7 @@ def _switched_selves(clauses: list[ClauseAnalysis], registry: Registry, m: Match
             continue
         ms = c.morphemes
         at = next((i for i, mo in enumerate(ms) if (mo.form, mo.tag) in m.switched_selves), None)
-        if at is None or any(mo.tag.startswith(("NN", "NP", "MM")) and mo.form not in _SELF_BEFORE for mo in ms[:at]):
+        if at is None:
             continue
         j = at + 1
         while j < len(ms) and (ms[j].tag in ("JKO", "JX", "MAG") or ms[j].tag.startswith("S")):
@@ -130,8 +130,13 @@ def _switched_selves(clauses: list[ClauseAnalysis], registry: Registry, m: Match
         cap = registry.capability_by_id[m.switched_selves[(ms[at].form, ms[at].tag)]]
         if j >= len(ms) or (ms[j].form, ms[j].tag.split("-")[0]) not in registry.frames.kind_predicate_sets.get(cap.kind, ()):
             continue
-        c.capabilities, c.unsupported = [], []
-        c.anchors = [a for a in c.anchors if a.via != "fuzzy"]
+        start = c.compact_offsets[at - 1 if at and ms[at - 1].form in _SELF_BEFORE else at]
+        c.capabilities = [h for h in c.capabilities if not start <= h.position < c.compact_offsets[at] + len(ms[at].form)]
+        left = {h.capability_id for h in c.capabilities}  # (공기청정 read in 공기청정기: no word of an act)
+        c.anchors = [a for a in c.anchors if a.via != "fuzzy" or a.target in left]
+        if any(mo.tag.startswith(("NN", "NP", "MM")) and mo.form not in _SELF_BEFORE for mo in ms[:at]):
+            continue  # (안방에 있는 공기청정기, 큐브 공기청정기, 헤이 구글 ...: maybe another one, or somebody else asked)
+        c.unsupported = []
         position, strength = c.compact_offsets[at], registry.weights.strengths["alias"]
         operation = operation_of(cap, "", c.compact[c.compact_offsets[j]:], m)
         c.capabilities.append(CapabilityHit(cap.capability_id, cap.kind, operation, ms[at].form, "frame", strength, position))
