@@ -33,3 +33,11 @@ def actions(record):
         for s in record.steps
         if s.action
     ]
+
+
+def routed_in_the_living_room(runner, text):
+    """The record of a turn said with the robot in 거실, and its device steps as (capability, operation) pairs."""
+    from registry.contracts import DeviceContext, TurnInput
+
+    record = runner.route(TurnInput(recognized_text=text, device_context=DeviceContext(position="거실")))
+    return record, [(cap, op) for cap, op, _, _ in actions(record)]

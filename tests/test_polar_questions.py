@@ -4,13 +4,10 @@ changed. A room name with the copula, asked, asks where the robot is."""
 
 import pytest
 
-from registry.contracts import DeviceContext, TurnInput
-from tests.conftest import actions
+from tests.conftest import routed_in_the_living_room
 
 
-def _route(runner, text):
-    record = runner.route(TurnInput(recognized_text=text, device_context=DeviceContext(position="거실")))
-    return record, [(cap, op) for cap, op, _, _ in actions(record)]
+_route = routed_in_the_living_room
 
 
 @pytest.mark.parametrize("text,expected", [

@@ -3,28 +3,16 @@ before an exclamation of how the speaker feels, a body verb that only qualifies 
 
 import pytest
 
-from registry.contracts import DeviceContext, TurnInput
+from registry.contracts import TurnInput
 from stages.normalization import normalized_text
-from tests.conftest import actions
+from tests.conftest import routed_in_the_living_room
 
-
-def _route(runner, text):
-    record = runner.route(TurnInput(recognized_text=text, device_context=DeviceContext(position="거실")))
-    return record, [(cap, op) for cap, op, _, _ in actions(record)]
+_route = routed_in_the_living_room
 
 
 def test_letters_typed_alone_survive_normalization(runner, registry):
     nt = normalized_text(TurnInput(recognized_text="고정청정 ㄱㄱ ㅋㅋ"), runner.kiwi, registry)
     assert "ㅋㅋ" in nt.text  # NFKC would turn them into conjoining jamo that nothing reads
-
-
-@pytest.mark.parametrize("text,expected", [
-    ("고정청정 ㄱㄱ", [("stationary_purify", "start")]),  # ㄱㄱ: go go, said after what is asked (like 고고)
-    ("나이트 모드 ㄱㄱ", [("night_mode", "on")]),
-])
-def test_go_go_typed_as_letters_asks_for_the_act(runner, text, expected):
-    record, caps = _route(runner, text)
-    assert record.family == "ODL" and caps == expected
 
 
 def test_go_go_after_no_capability_asks_nothing_of_the_robot(runner):
@@ -54,12 +42,17 @@ def test_keys_struck_at_random_are_no_title(runner):
 
 
 @pytest.mark.parametrize("text,expected", [
+    ("고정청정 ㄱㄱ", [("stationary_purify", "start")]),  # ㄱㄱ: go go, said after what is asked (like 고고)
+    ("나이트 모드 ㄱㄱ", [("night_mode", "on")]),
     ("공기청정기 켜 줘", [("selected_room_clean", "start")]),  # the robot is the purifier: switching it on purifies
     ("청정기 좀 꺼", [("selected_room_clean", "stop")]),
     ("공기 청정기 잠깐 멈춰 줘", [("selected_room_clean", "stop")]),
     ("공청기 좀 켜", [("selected_room_clean", "start")]),  # 공청기: the spoken short form of 공기청정기
+    ("퓨리파이어 팬 스피드 미디엄으로 세팅해 줘", [("fan_speed", "level")]),  # English words spoken in Hangul
+    ("팬 스피드 로우로 해 줘", [("fan_speed", "level")]),
+    ("나이트 모드 턴 오프", [("night_mode", "off")]),
 ])
-def test_switching_the_purifier_itself_asks_for_purifying(runner, text, expected):
+def test_typed_letters_the_purifier_itself_and_english_in_hangul_ask_for_the_act(runner, text, expected):
     record, caps = _route(runner, text)
     assert record.family == "ODL" and caps == expected
 
@@ -74,16 +67,6 @@ def test_switching_the_purifier_itself_asks_for_purifying(runner, text, expected
 ])
 def test_the_purifier_named_otherwise_starts_no_purifying(runner, text):
     assert not [cap for cap in _route(runner, text)[1] if cap[0] == "selected_room_clean"]
-
-
-@pytest.mark.parametrize("text,expected", [
-    ("퓨리파이어 팬 스피드 미디엄으로 세팅해 줘", [("fan_speed", "level")]),  # English words spoken in Hangul
-    ("팬 스피드 로우로 해 줘", [("fan_speed", "level")]),
-    ("나이트 모드 턴 오프", [("night_mode", "off")]),
-])
-def test_english_words_spoken_in_hangul_ask_for_the_act(runner, text, expected):
-    record, caps = _route(runner, text)
-    assert record.family == "ODL" and caps == expected
 
 
 def test_this_in_a_product_question_that_names_more_is_the_robot_asked_about(runner):

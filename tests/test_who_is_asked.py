@@ -4,12 +4,10 @@ assistant, or only calls a person; and which of the robot's states a quantity qu
 import pytest
 
 from registry.contracts import DeviceContext, TurnInput
-from tests.conftest import actions
+from tests.conftest import actions, routed_in_the_living_room
 
 
-def _route(runner, text):
-    record = runner.route(TurnInput(recognized_text=text, device_context=DeviceContext(position="거실")))
-    return record, [(cap, op) for cap, op, _, _ in actions(record)]
+_route = routed_in_the_living_room
 
 
 @pytest.mark.parametrize("text,expected", [
