@@ -51,6 +51,7 @@ def test_keys_struck_at_random_are_no_title(runner):
     ("퓨리파이어 팬 스피드 미디엄으로 세팅해 줘", [("fan_speed", "level")]),  # English words spoken in Hangul
     ("팬 스피드 로우로 해 줘", [("fan_speed", "level")]),
     ("나이트 모드 턴 오프", [("night_mode", "off")]),
+    ("고정청정 취소해 줘", [("stationary_purify", "stop")]),  # cancelling what runs stops it (캔슬 is 취소)
 ])
 def test_typed_letters_the_purifier_itself_and_english_in_hangul_ask_for_the_act(runner, text, expected):
     record, caps = _route(runner, text)
@@ -80,3 +81,8 @@ def test_a_pointing_word_with_nothing_else_named_or_a_fragment_stays_unresolved(
     record, _ = _route(runner, text)  # what lets a sure learned reading of a product question past the pointing
     axis = record.evidence.axes.get("has_vague_reference")
     assert axis is not None and ("unresolved" in axis.signals) == unresolved
+
+
+def test_cancelling_a_schedule_of_it_stays_a_schedule_cancel(runner):
+    record, caps = _route(runner, "고정청정 예약 취소해 줘")
+    assert record.family == "SCH" and record.selected_skill == "schedule_cancel" and caps == []
