@@ -82,9 +82,7 @@ def read_clause(c: ClauseAnalysis, p: Patterns, paired: tuple[str, ...] = ()) ->
     progressive = _tense(s, p, out)
     thing_subject = _agent(c, s, p, out)
     f = _cues(c, s, p, out)
-    mood = _asked_mood(c, s, f, p, out)
-    if mood is None:
-        mood = _told_mood(c, s, f, p, out, negator, progressive, thing_subject)
+    mood = _asked_mood(c, s, f, p, out) or _told_mood(c, s, f, p, out, negator, progressive, thing_subject)
     out.signals.extend([f"final:{s.final[0]}/{s.final[1]}"] if s.final else [])
     out.mood = mood
     return out
@@ -401,7 +399,8 @@ def _told_mood(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: Reading
     if serves or any(a in ending and b in aux for a, b in zip(s.matrix, s.matrix[1:])):
         sig.append("declares_service" if serves else "conjecture")  # 바꿔 줍니다 / 나이트 모드인가 봐
         return "statement"
-    if final in p.verb_imperative and last_pred is not None and last_pred[1] in ("VV", "VX") and not f.adjective:
+    at = _last_at(s.matrix, final) if final in p.verb_imperative else 0  # (소리 좀 줄여라: its verb in registry words)
+    if at and (last_pred or s.matrix[at - 1])[1] in ("VV", "VX") and not f.adjective:
         sig.append("verb_imperative")  # 청소기 돌려라 (먼지 천지다): -어라 on an action verb commands; on 춥 it exclaims
         return "request"
     interjected = bool(tags[:1]) and tags[0] in p.interjection_tags

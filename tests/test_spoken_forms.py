@@ -52,6 +52,7 @@ def test_keys_struck_at_random_are_no_title(runner):
     ("팬 스피드 로우로 해 줘", [("fan_speed", "level")]),
     ("나이트 모드 턴 오프", [("night_mode", "off")]),
     ("고정청정 취소해 줘", [("stationary_purify", "stop")]),  # cancelling what runs stops it (캔슬 is 취소)
+    ("소리 좀 키워라, 안 들린다", [("sound_volume", "level")]),  # -어라 on the verb of a head and level verb commands
 ])
 def test_typed_letters_the_purifier_itself_and_english_in_hangul_ask_for_the_act(runner, text, expected):
     record, caps = _route(runner, text)
