@@ -38,10 +38,10 @@ class CapabilityFrame(_Model):
     """Goal particles (로/JKB) with which a room said alone (거실로, 안방으로 좀) is this capability's request, its verb
     left out: the room is the frame's goal, in the frame's own case."""
     switched_selves: Morphemes = Field(default_factory=list)
-    """Nouns naming the robot itself (청정기/NNG: 공기청정기, 공청기) that, bare and right before one of the capability
-    kind's execution verbs (켜다, 끄다, 틀다, 돌리다, 멈추다), ask for this capability: switching the purifier on or off
-    is purifying or stopping. Not after another noun or a determiner (안방 청정기, 그 청정기, 큐브 공기청정기: maybe
-    another one), nor called (청정기야)."""
+    """Nouns naming the robot itself (청정기/NNG, also as the end of a class noun of other_targets: 공기청정기) that,
+    bare and right before one of the capability kind's execution verbs (켜다, 끄다, 틀다, 돌리다, 멈추다), ask for this
+    capability: switching the purifier on or off is purifying or stopping. Not after another noun or a determiner
+    (안방 청정기, 그 청정기, 큐브 공기청정기: maybe another one), nor called (청정기야)."""
     due_runs: list[str] = Field(default_factory=list)
     """For a state query: runs (lemma/TAG+lemma/TAG) that ask whether an act on a head is due or how long ago it was
     last done (갈 때 됐어: 때/NNG+되/VV; 씻은 지 며칠: 지/NNB+며칠/NNG), or name what of the head is left (필터가 얼마나

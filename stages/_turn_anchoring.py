@@ -18,6 +18,13 @@ CARRIED = "carried"
 """How a capability hit was found whose head noun the clause before said (바람이 약해 / 좀 세게 해 줘)."""
 
 
+def _add_hit(c: ClauseAnalysis, hit: CapabilityHit) -> None:
+    """A capability hit found across the clause's words, and the anchor that records it."""
+    c.capabilities.append(hit)
+    c.anchors.append(AnchorMatch(kind=hit.kind, target=hit.capability_id, surface=hit.surface, via=hit.via,
+                                 strength=hit.strength, clause=c.index))
+
+
 def _scope_variants(clauses: list[ClauseAnalysis], registry: Registry, m: Matchers) -> None:
     """움직이지 말고 거기서 청정만 해 / 모든 방 다 청정해 줘: a scope cue anywhere in the turn makes a capability the
     variant its registry entry names for that scope. The cue may sit in another clause (X 말고 Y); a clause
@@ -58,13 +65,10 @@ def _carried_heads(clauses: list[ClauseAnalysis], registry: Registry, m: Matcher
                 continue
             cap, at = registry.capability_by_id[cap_id], c.compact_offsets[j]
             surface = c.compact[at:at + len(c.morphemes[j].form)]
-            strength = registry.weights.strengths["alias"]
             hit = CapabilityHit(cap_id, cap.kind, operation_of(cap, head + surface, c.compact[at:], m), surface, CARRIED,
-                                strength, at)
+                                registry.weights.strengths["alias"], at)
             level_arguments([hit], c.compact, registry, m)
-            c.capabilities.append(hit)
-            c.anchors.append(AnchorMatch(kind=cap.kind, target=cap_id, surface=surface, via=CARRIED, strength=strength,
-                                         clause=c.index))
+            _add_hit(c, hit)
             break
 
 
@@ -84,11 +88,8 @@ def _carried_stops(clauses: list[ClauseAnalysis], registry: Registry, m: Matcher
         verb = next((mo for mo in c.morphemes if mo.tag == "VV" and (mo.form, mo.tag) in fits), None)
         if verb is None:
             continue
-        strength = registry.weights.strengths["alias"]
-        c.capabilities.append(CapabilityHit(cap.capability_id, cap.kind, stop, verb.form, CARRIED, strength,
-                                            max(c.compact.find(verb.form), 0)))
-        c.anchors.append(AnchorMatch(kind=cap.kind, target=cap.capability_id, surface=verb.form, via=CARRIED,
-                                     strength=strength, clause=c.index))
+        _add_hit(c, CapabilityHit(cap.capability_id, cap.kind, stop, verb.form, CARRIED, registry.weights.strengths["alias"],
+                                  max(c.compact.find(verb.form), 0)))
 
 
 def _bare_goals(clauses: list[ClauseAnalysis], registry: Registry, m: Matchers) -> None:
@@ -103,20 +104,16 @@ def _bare_goals(clauses: list[ClauseAnalysis], registry: Registry, m: Matchers) 
         cap_id = m.bare_goals.get((last.form, last.tag))
         if cap_id is None:
             continue
-        cap, strength, surface = registry.capability_by_id[cap_id], registry.weights.strengths["alias"], c.compact
-        c.capabilities.append(CapabilityHit(cap_id, cap.kind, cap.operations[0].operation_id, surface, "frame", strength, 0))
-        c.anchors.append(AnchorMatch(kind=cap.kind, target=cap_id, surface=surface, via="frame", strength=strength, clause=c.index))
-
-
-_SELF_BEFORE = frozenset({"공기"})
-"""What may stand before the robot's own noun in its compound (공기 청정기)."""
+        cap = registry.capability_by_id[cap_id]
+        _add_hit(c, CapabilityHit(cap_id, cap.kind, cap.operations[0].operation_id, c.compact, "frame",
+                                  registry.weights.strengths["alias"], 0))
 
 
 def _switched_selves(clauses: list[ClauseAnalysis], registry: Registry, m: Matchers) -> None:
     """청정기 켜 줘 / 공기청정기 좀 꺼: the robot's own noun said bare (request_frames switched_selves), then only a
     particle or adverbs, then one of its capability kind's execution verbs, asks for that capability (to start, or to
     stop with an off word). The hit is evidence like any other; licensing reads the clause's speech act."""
-    other = registry.speech_acts.other_targets.category
+    other, class_nouns = registry.speech_acts.other_targets.category, registry.speech_acts.other_targets.class_nouns
     for c in clauses:  # (a slip read in the noun, 공기청정 of 공기청정기, or the noun taken for another thing, gives way)
         if any(h.via != "fuzzy" for h in c.capabilities) or any(u != other for u in c.unsupported):
             continue
@@ -130,18 +127,17 @@ def _switched_selves(clauses: list[ClauseAnalysis], registry: Registry, m: Match
         cap = registry.capability_by_id[m.switched_selves[(ms[at].form, ms[at].tag)]]
         if j >= len(ms) or (ms[j].form, ms[j].tag.split("-")[0]) not in registry.frames.kind_predicate_sets.get(cap.kind, ()):
             continue
-        start = c.compact_offsets[at - 1 if at and ms[at - 1].form in _SELF_BEFORE else at]
+        first = at - 1 if at and ms[at - 1].form + ms[at].form in class_nouns else at  # (공기 청정기: one noun)
+        start = c.compact_offsets[first]
         c.capabilities = [h for h in c.capabilities if not start <= h.position < c.compact_offsets[at] + len(ms[at].form)]
         left = {h.capability_id for h in c.capabilities}  # (공기청정 read in 공기청정기: no word of an act)
         c.anchors = [a for a in c.anchors if a.via != "fuzzy" or a.target in left]
-        if any(mo.tag.startswith(("NN", "NP", "MM")) and mo.form not in _SELF_BEFORE for mo in ms[:at]):
+        if any(mo.tag.startswith(("NN", "NP", "MM")) for mo in ms[:first]):
             continue  # (안방에 있는 공기청정기, 큐브 공기청정기, 헤이 구글 ...: maybe another one, or somebody else asked)
         c.unsupported = []
-        position, strength = c.compact_offsets[at], registry.weights.strengths["alias"]
         operation = operation_of(cap, "", c.compact[c.compact_offsets[j]:], m)
-        c.capabilities.append(CapabilityHit(cap.capability_id, cap.kind, operation, ms[at].form, "frame", strength, position))
-        c.anchors.append(AnchorMatch(kind=cap.kind, target=cap.capability_id, surface=ms[at].form, via="frame",
-                                     strength=strength, clause=c.index))
+        _add_hit(c, CapabilityHit(cap.capability_id, cap.kind, operation, ms[at].form, "frame", registry.weights.strengths["alias"],
+                                  c.compact_offsets[at]))
 
 
 def _paired_copulas(before: ClauseAnalysis, after: ClauseAnalysis, m: Matchers) -> bool:

@@ -10,7 +10,7 @@ from stages._asked_about import (about_the_robot, asks_the_hearers_mind, calls_a
                                  product_topic, public_place_asked, shows_on_the_way, world_question)
 from stages._clauses import ENDS_SENTENCE, QUESTION_MOODS, ClauseAnalysis, qualifies_a_noun, schedule_of_another_thing
 from stages.ngram_model import LEARNED_PREFIX
-from stages.licensing import FRAMELESS, OTHER_THINGS_PART, SLIP, TOPIC_ALONE
+from stages.licensing import FRAMELESS, OTHER_THINGS_PART, SLIP, TOPIC_ALONE, says_more_than
 from stages._fragments import Axes as _Axes, fragment_axes
 from stages._matchers import Matchers, matchers_for, weather_state_of
 from stages._silence import hesitation_only, silent_clauses
@@ -142,7 +142,7 @@ def _public_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers, registry: Registry)
     if vague or (c.filler_words and not c.has_predicate and not exclaims):
         # (이거 몇 제곱미터까지 돼: what is at hand with more named may be the robot asked about; not 이거 뭐야, nor a
         # fragment trailing off or a filler left hanging)
-        pointing = bool(vague) and all(v in m.at_hand for v in vague) and not c.filler_words and _says_more(c, vague, registry)
+        pointing = bool(vague) and all(v in m.at_hand for v in vague) and not c.filler_words and says_more_than(c, vague, registry)
         lit("has_vague_reference", 1.0, *vague[:2], "dangling_filler" if c.filler_words else "", "" if pointing else "unresolved")
     lit("has_outdoor_scope", (0.18 if talk else 0.6) if cues.get("outdoor") else 0.0, *cues.get("outdoor", [])[:2])  # (오늘 날씨 좋다)
     # 물 닿아도 괜찮아?: the verb a permission question about the robot ends on is asked, not said back as a reply
@@ -223,18 +223,6 @@ def _question_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: 
     world = world_question(c, registry) if topic is None else None
     if world:
         lit("has_world_question", 1.0, world, act.mood)  # 마트 몇 시에 열어? 일교차 심해?: public information
-
-
-_CONTENT_TAGS = ("NNG", "NNP", "VV", "VA", "XR", "SL", "SN")
-
-
-def _says_more(c: ClauseAnalysis, vague: list[str], registry: Registry) -> bool:
-    """Whether the clause names anything besides what it points at (이거 몇 제곱미터까지 돼?, 가격이 얼마예요 이거): a
-    noun, a number or a verb that is no light verb (이거 뭐야, 그거 언제 돼?, 이거 어떻게 된 거야 name nothing)."""
-    p, light = patterns(registry), registry.frames.light_set
-    return any((k[1] in _CONTENT_TAGS or (k[1] == "NNB" and k not in p.nominalizers)) and mo.form not in vague
-               and k not in light and (mo.form, mo.tag) not in p.question_words
-               for mo, k in ((mo, (mo.form, mo.tag.split("-")[0])) for mo in c.morphemes))
 
 
 def _act_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: bool) -> None:

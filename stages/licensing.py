@@ -330,11 +330,19 @@ def _deictic_identity(c: ClauseAnalysis, act: SpeechAct, cues: dict, registry: R
     if not (vague and all(v in deictic for v in vague) and act.agent == "robot" and not act.reported
             and act.mood in ("question", "knowledge_question")):
         return c.identity, cues
-    p, light = patterns(registry), registry.frames.light_set
     # 이거 어떻게 (된 거야)?: with no word of its own besides question words and light verbs it stays vague
-    said = any(mo.tag in _CONTENT_TAGS and key(mo) not in p.question_words and key(mo) not in light
-               and compact(mo.form) not in deictic and key(mo) not in matchers_for(registry).pro_forms for mo in c.morphemes)
+    said = says_more_than(c, deictic, registry)
     return (True, {k: v for k, v in cues.items() if k != "vague"}) if said else (c.identity, cues)
+
+
+def says_more_than(c: ClauseAnalysis, words, registry: Registry) -> bool:
+    """Whether the clause names anything besides `words` (compact forms: 이거, 그거): a noun, a number, a unit (a bound
+    noun that is no nominalizer: 몇 제곱미터) or a verb that is no light verb, question word or pro-form (이거 뭐야,
+    그거 언제 돼?, 이거 어떻게 된 거야 name nothing)."""
+    p, light, pro_forms = patterns(registry), registry.frames.light_set, matchers_for(registry).pro_forms
+    return any((mo.tag in _CONTENT_TAGS or (mo.tag == "NNB" and key(mo) not in p.nominalizers))
+               and key(mo) not in p.question_words and key(mo) not in light and compact(mo.form) not in words
+               and key(mo) not in pro_forms for mo in c.morphemes)
 
 
 def _subjects_offered(c: ClauseAnalysis, before: list[ClauseAnalysis]) -> dict[str, str]:

@@ -77,7 +77,8 @@ def test_this_in_a_product_question_that_names_more_is_the_robot_asked_about(run
 
 
 @pytest.mark.parametrize("text,unresolved", [
-    ("이거 어떻게 된 거야", True), ("그거 언제 돼?", True), ("새로 산 필터가", True), ("이거 몇 제곱미터까지 돼", False)])
+    ("이거 어떻게 된 거야", True), ("그거 언제 돼?", True), ("새로 산 필터가", True),
+    ("우리 집 거실 50제곱미터인데 이거 하나면 충분해", False)])  # (asked as a question, 이거 is the product: no vague axis)
 def test_a_pointing_word_with_nothing_else_named_or_a_fragment_stays_unresolved(runner, text, unresolved):
     record, _ = _route(runner, text)  # what lets a sure learned reading of a product question past the pointing
     axis = record.evidence.axes.get("has_vague_reference")
