@@ -135,6 +135,9 @@ SETS = {
     "blind_v54_fit (the four scored kinds in new voices, 100 each: a night-shift nurse, a K-drama fan, a 제주 grandmother, a 강원 speaker, a delivery rider, a student cramming, an office worker's jargon, a pet owner, a parent with a baby, a patient after surgery, a Chinese learner of Korean, Konglish, teenage abbreviations, a 75-year-old, a carer of a parent with dementia, a football fan, an insomniac whispering, a voice actor rehearsing; written blind 2026-12-06 session 54, fit part)":
         ROOT / "data/utterances/blind_v54_fit.jsonl",
     "blind_v54_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v54_holdout.jsonl",
+    "blind_v55_fit (the four scored kinds in new voices, 100 each: a pharmacist after work, a 경남 fisherman, a 평안도-accented grandfather, a mother turning between her toddler and the robot, a hairdresser, a musician practising, a tour guide, half of a phone call, a person just woken, a Japanese learner of Korean, a yoga instructor, a retired soldier, slurred speech, a party host, a homeschooling parent, a text message dictated aloud, a gamer mid-match, 하십시오체 at the office; written blind 2026-12-06 session 55, fit part)":
+        ROOT / "data/utterances/blind_v55_fit.jsonl",
+    "blind_v55_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v55_holdout.jsonl",
     "talk_redteam_v50 (red-team against session 50: reasons before requests, words taking a request back at the end, counters before 찍다 and 돌다; written blind 2026-12-06, fit)":
         ROOT / "data/utterances/talk_redteam_v50.jsonl",
     "talk_redteam_v51 (red-team against session 51: requests taken back by 잠깐만, hesitation after a request, the formal imperative, worse than usual, 얘 in trouble stories, errors shown on the way, negated privacy questions, the speaker's own part, words spaced by syllables, modes asked together; written blind 2026-12-06, fit)":
@@ -208,6 +211,8 @@ SETS = {
     "dqr_holdout_v15 questions (written blind session 53, never tuned on)": ROOT / "data/questions/dqr_holdout_v15.jsonl",
     "dqr_train_v16 questions (written blind session 54, fit set)": ROOT / "data/questions/dqr_train_v16.jsonl",
     "dqr_holdout_v16 questions (written blind session 54, never tuned on)": ROOT / "data/questions/dqr_holdout_v16.jsonl",
+    "dqr_train_v17 questions (written blind session 55, fit set)": ROOT / "data/questions/dqr_train_v17.jsonl",
+    "dqr_holdout_v17 questions (written blind session 55, never tuned on)": ROOT / "data/questions/dqr_holdout_v17.jsonl",
 }
 CORPORA = ROOT.parent / "shared" / "corpora"
 
