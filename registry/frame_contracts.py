@@ -125,6 +125,9 @@ class RequestFrames(_Model):
     unsupported: UnsupportedFrames = Field(default_factory=lambda: UnsupportedFrames(categories=[]))
     """Frames of requests the robot cannot do, by UNS category (tried in order)."""
     world_events: list[WorldEvent] = Field(default_factory=list)
+    kind_determiners: Morphemes = Field(default_factory=list)
+    """이런 / 그런 / 저런: a subject they qualify is a kind of thing (이런 로봇이 어딨어: there is none such), never the
+    robot whose state a state question asks."""
 
     @cached_property
     def world_event_pairs(self) -> frozenset[tuple[str, str, str]]:

@@ -136,11 +136,25 @@ def _person_word(ms: list[Pair], i: int, end: int, p: Patterns) -> bool:
     return (word[:-1] if word[-1:] in p.voc_forms else word) in p.persons or ms[end - 1] in p.person_suffixes
 
 
-def robot_called_after(ms: list[Pair], morphemes: list, p: Patterns) -> bool:
-    """여보 잠깐, 로봇아 거실 청정해 줘 / ... 아니 로봇아 너한테 묻는 거야: after a person is called, one of the robot's
-    names with the vocative written on to it (Kiwi may read that 아 as a noun) turns the clause to the robot."""
-    return any(k in p.robot and ms[i + 1][0] in p.voc_forms and morphemes[i + 1].start == morphemes[i].start + morphemes[i].length
-               for i, k in enumerate(ms[1:-1], start=1))
+def called_after(ms: list[Pair], morphemes: list, p: Patterns, opening: bool = False) -> Pair | None:
+    """(name, "robot" | "assistant") of a call said after the turn opens, or None. 여보 잠깐, 로봇아 거실 청정해 줘 /
+    지우야 잠깐 로봇아 청정 꺼 줘: one of the robot's names with the vocative written on to it (Kiwi may read that 아
+    as a noun, or read 로봇아 whole) turns the clause to the robot; 지우야 잠깐 헤이 구글 커튼 닫아 줘: a wake word
+    before another assistant's name turns it to that assistant. `opening`: only a call no predicate precedes (응
+    잠깐만 로봇아 ...: who the turn speaks to, however it opens)."""
+    glued = [i > 0 and m.start == morphemes[i - 1].start + morphemes[i - 1].length for i, m in enumerate(morphemes)]
+    for i in range(1, len(ms)):
+        k = ms[i]
+        if opening and ms[i - 1][1].startswith(("V", "E", "XS")):
+            return None  # (a predicate said before it: the call is no longer how the turn opens)
+        if i + 1 < len(ms) and k in p.robot and ms[i + 1][0] in p.voc_forms and glued[i + 1]:
+            return k[0], "robot"
+        if k[1].startswith("NN") and k[0][:-1] in p.robot_nouns and k[0][-1:] in p.voc_forms and not glued[i]:
+            return k[0][:-1], "robot"  # (로봇아/NNG read whole)
+        if i + 1 < len(ms) and k[0].lower() in p.wake_words and ms[i + 1][1].startswith("NN") \
+                and ms[i + 1][0].lower().startswith(p.assistants):
+            return ms[i + 1][0], "assistant"
+    return None
 
 
 def _fused_call(form: str, p: Patterns) -> bool:

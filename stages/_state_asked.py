@@ -32,7 +32,9 @@ def asked_subject(hit, c: ClauseAnalysis, frame, registry: Registry) -> str | No
     j = start - 1
     while j >= 0 and (morphs[j].tag in ("MAG", "JX", "JKS", "JKG", "MM", "XSN") or morphs[j].form == hit.surface):
         j -= 1  # (방이 어디어디예요: the question word said twice lists what is asked of, the rooms)
-    if j > 0 and morphs[j].form in frame.subjects and morphs[j - 1 - (morphs[j - 1].tag == "JKG")].tag in ("NNG", "NNP"):
+    if j > 0 and morphs[j].form in frame.subjects and "/".join(key(morphs[j - 1])) in registry.frames.kind_determiners:
+        return morphs[j].form  # 이런 로봇이 어딨어: a kind of thing, not the robot asked of
+    elif j > 0 and morphs[j].form in frame.subjects and morphs[j - 1 - (morphs[j - 1].tag == "JKG")].tag in ("NNG", "NNP"):
         j -= 1 + (morphs[j - 1].tag == "JKG")  # 리셋 버튼 위치가 어디니: the position is the button's
     elif j > 0 and morphs[j].form in frame.subjects and morphs[j - 1].tag == "ETM":
         j = _relative_subject(morphs, j - 1)  # 니 지금 있는 데가 어디냐 / 화장실 있는 데가 어디야: whose place it is
@@ -62,7 +64,8 @@ def state_asked(reason: str | None, hit, c: ClauseAnalysis, registry: Registry):
     take, as the state query whose frame subjects take that noun (몇 프로 of 필터 is filter_status); an act's word
     asked of in a question with a predicate a state query's frame names, as that state query when its frame takes the
     word as a subject and no question word asks something else of it (공기청정 지금 돌아가?: whether purifying runs,
-    request_frames air_clean_operation)."""
+    request_frames air_clean_operation). A subject re-read to a state query whose frame names predicates needs one of
+    them in the clause: 기계 어딨노 asks where the machine is, not whether it runs."""
     frames, p = registry.frames, patterns(registry)
     if reason is not None and reason.startswith("subject:") and hit.kind == "state_query":
         word, taken = reason.split(":", 1)[1], None
@@ -72,8 +75,10 @@ def state_asked(reason: str | None, hit, c: ClauseAnalysis, registry: Registry):
         word, taken = hit.surface, "/".join(found[1]) if found is not None else ""
     else:
         return None
+    said = {key(mo) for mo in c.morphemes}
     owners = [cid for cid, f in frames.capabilities.items() if cid != hit.capability_id and word in f.subjects
-              and registry.capability_by_id[cid].kind == "state_query" and (taken is None or taken in f.predicates)]
+              and registry.capability_by_id[cid].kind == "state_query"
+              and (taken in f.predicates if taken is not None else not f.predicates or bool(said & set(f.predicates)))]
     if len(owners) != 1:
         return None
     owner = registry.capability_by_id[owners[0]]

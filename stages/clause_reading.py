@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from registry.contracts import Agent, Mood, Polarity
 from stages._clauses import ENDS_SENTENCE, VERB_TAGS, ClauseAnalysis
 from stages._matchers import compact
-from stages._addressee import named_subject, person_act, person_purpose, robot_called_after, vocative
+from stages._addressee import called_after, named_subject, person_act, person_purpose, vocative
 from stages._predicates import formal_request_at
 from stages.speech_patterns import (Patterns, asks_what_it_does, explains_elliptically, describes_how, curious, asks_by_not_knowing, asks_by_shape, asks_criterion, asks_what_is_usual, ends_intoned, asks_how, asks_leave, awaits_predicate, diagnoses, closed_syllable, complains, confirms, offers, ends_on_a_period,
                                     contains, finds_out, follows, happens, key)
@@ -198,8 +198,8 @@ def _agent(c: ClauseAnalysis, s: _Shape, p: Patterns, out: Reading) -> str | Non
     sig = out.signals
     thing_subject = named_subject(c, s.ms, p, out)
     called = vocative(s.ms, c.in_registry_word, p, c.morphemes, s.question and not s.benefactive)
-    if called is not None and called[1] != "robot" and robot_called_after(s.ms, c.morphemes, p):
-        called = next((k[0], "robot") for k in s.ms if k in p.robot)  # 여보 잠깐, 로봇아 ...: the robot is who is asked
+    if called is None or called[1] == "person":  # 여보 잠깐, 로봇아 ... / 응 잠깐만 로봇아 ...: who is asked after
+        called = called_after(s.ms, c.morphemes, p, opening=called is None) or called
     if called is not None and called[1] != "robot":
         out.agent = "third_person"  # 언니 나 사진 좀 찍어 줘: the sister is asked, not the robot
         sig.append(f"vocative:{called[0]}")

@@ -252,7 +252,8 @@ def _answers_somebody(clauses: list[ClauseAnalysis], per: list[Reading], p: Patt
     ms = [(m.form, m.tag) for m in clauses[first].morphemes]
     at = next((i for i, k in enumerate(ms) if k[1] not in ("IC", "SP") or any(seq[0] == k for seq in p.voc_answers)), len(ms))
     answer = next((seq for seq in p.voc_answers if tuple(ms[at:at + len(seq)]) == seq), None)
-    if answer is not None and not robot_called([per[first].signals]):  # (응 로봇아 ...)
+    if answer is not None and not robot_called([per[first].signals]) \
+            and not any(s.startswith("assistant_vocative:") for s in per[first].signals):  # (응 로봇아 / 응 헤이 구글 ...)
         per[first].agent = "third_person"
         per[first].signals += [f"vocative:{answer[0][0]}", "answers_somebody"]
 

@@ -1026,11 +1026,24 @@ def test_a_question_or_request_said_to_a_person_asks_nothing_of_the_robot(runner
 @pytest.mark.parametrize("text, family, capability", [
     ("엄마 잠깐만, 로봇아 필터 교체 주기가 몇 달이야?", "DQR", None),
     ("여보 잠깐, 로봇아 작은방 청정해 줘", "ODL", "selected_room_clean"),
+    ("민수야 잠깐 로봇아 안방 청정해 줘", "ODL", "selected_room_clean"),  # no mark after the person's call
+    ("응 잠깐만 로봇아 거실로 가 줘", "ODL", "move_to_room"),  # answering somebody, then the robot called
+    ("서연아 잠깐 헤이 구글 블라인드 내려 줘", "UNS", None),  # then another assistant woken: asked of it
+    ("응 잠깐만 하이 빅스비 세탁기 돌려 줘", "UNS", None),
 ])
 def test_the_robot_called_after_a_person_is_who_is_asked(runner, text, family, capability):
     record = _route(runner, text)
     assert record.family == family and "is_said_to_a_person" not in record.evidence.axes
     assert capability is None or capability in [a[0] for a in actions(record)]
+
+
+@pytest.mark.parametrize("text", ["요즘 이런 로봇이 어딨어", "그런 청정기가 어딨노", "저런 로봇이 지금 돌아가?",
+                                  "이런 기계가 어딨어"])
+def test_a_kind_of_thing_or_another_predicate_asks_no_state_of_the_robot(runner, text):
+    """이런 / 그런 before the subject name a kind (there is no such thing), and a noun only another state query's frame
+    takes re-reads the question only with that frame's predicate (기계 + 어딨: where, not whether it runs)."""
+    record = _route(runner, text)
+    assert actions(record) == [] and record.family != "ODL"
 
 
 @pytest.mark.parametrize("text", [
