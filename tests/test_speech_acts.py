@@ -892,6 +892,9 @@ def test_the_robot_called_by_name_is_still_asked(runner):
 
 @pytest.mark.parametrize("text, capability", [
     ("볼륨 좀 줄여 애기 잔다", "sound_volume"), ("매너 모드로 해 놔 애기 잔다", "manner_mode"), ("풍량 올려 너무 더워", "fan_speed"),
+    ("청정 좀 하라 방이 춥다", "selected_room_clean"),  # 경상 -라, read as a connective too
+    ("소리 좀 줄여 보라우 귀가 아프다", "sound_volume"),  # 평안 -라우 (lexicon dialect_words)
+    ("볼륨 좀 올려 줘 다들 떠들어서 안 들려", "sound_volume"),  # 다들 before a verb is its subject, nobody called
 ])
 def test_a_plain_imperative_run_on_into_its_reason_still_asks(runner, text, capability):
     """Kiwi reads the -어 of 줄여 before 애기 as a connective; the reason said after it does not make it a statement."""
@@ -899,7 +902,8 @@ def test_a_plain_imperative_run_on_into_its_reason_still_asks(runner, text, capa
     assert record.family == "ODL" and [a[0] for a in actions(record)] == [capability], (record.family, actions(record))
 
 
-@pytest.mark.parametrize("text", ["너 공부방 가 공부 안 하고 뭐 하노?", "안방 가는 걸 예약해 둘 수 있어?"])
+@pytest.mark.parametrize("text", ["너 공부방 가 공부 안 하고 뭐 하노?", "안방 가는 걸 예약해 둘 수 있어?",
+                                  "엄마가 청정하라 카더라", "거실 가라 캐도 안 가네"])  # -라 before a verb: quoted
 def test_a_run_on_question_or_a_number_is_no_command_and_reason(runner, text):
     """What follows the -어 is asked (one question), or is a number word normalized to a digit (둘 -> 2): no cut."""
     assert actions(_route(runner, text)) == []
