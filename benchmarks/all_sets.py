@@ -148,6 +148,8 @@ SETS = {
         ROOT / "data/utterances/talk_redteam_v53.jsonl",
     "talk_redteam_v54 (red-team against session 54: ㄱㄱ and laughter typed as letters, commands before exclamations, the purifier itself switched on or off, English words in Hangul, the speaker in a time clause, Konglish product questions, error codes with slang; written blind 2026-12-06, fit)":
         ROOT / "data/utterances/talk_redteam_v54.jsonl",
+    "talk_redteam_v55 (red-team against session 55: calls handed from a person or an assistant to the robot and back, kinds named with 이런 / 그런, group words as subject or call, 경상 -라 and 평안 -라우 imperatives, quoted; written blind 2026-12-06, fit)":
+        ROOT / "data/utterances/talk_redteam_v55.jsonl",
     "requests_v39_fit (requests to the robot with reasons, guards, politeness, dialect, several steps, schedules; written blind 2026-12-05 session 42, fit part)":
         ROOT / "data/utterances/requests_v39_fit.jsonl",
     "requests_v39_holdout (same, never tuned on)": ROOT / "data/utterances/requests_v39_holdout.jsonl",

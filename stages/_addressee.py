@@ -28,10 +28,11 @@ def vocative(ms: list[Pair], inside: list[bool], p: Patterns, morphemes: list, a
     `morphemes` (the clause's, with offsets) tell which morphemes are written on to the one before them; `asks`: the
     clause is a question with no request form (a bare person noun before any noun then calls the person)."""
     glued = [i > 0 and m.start == morphemes[i - 1].start + morphemes[i - 1].length for i, m in enumerate(morphemes)]
-    for seq in p.voc_groups:  # (다들 떠들어서 안 들려: a group right before a verb is its subject, not called)
-        if any(tuple(ms[i:i + len(seq)]) == seq and not (i + len(seq) < len(ms) and ms[i + len(seq)][1].startswith("V"))
-               for i in range(len(ms) - len(seq) + 1)):
-            return seq[0][0], "person"
+    for seq in p.voc_groups:  # (다들 떠들어서 / 여러분이 다 계시니까 / 다들 운동하니까: the subject of the verb after it)
+        for i in (i for i in range(len(ms) - len(seq) + 1) if tuple(ms[i:i + len(seq)]) == seq):
+            after = [t for _, t in ms[i + len(seq):i + len(seq) + 2]] + ["SF", "SF"]
+            if not (after[0].startswith(("V", "JKS")) or (after[0] == "NNG" and after[1].startswith("XSV"))):
+                return seq[0][0], "person"
     woke, i = False, 0
     while i < min(len(ms), 4):
         k = ms[i]

@@ -198,7 +198,7 @@ def _agent(c: ClauseAnalysis, s: _Shape, p: Patterns, out: Reading) -> str | Non
     sig = out.signals
     thing_subject = named_subject(c, s.ms, p, out)
     called = vocative(s.ms, c.in_registry_word, p, c.morphemes, s.question and not s.benefactive)
-    if called is None or called[1] == "person":  # 여보 잠깐, 로봇아 ... / 응 잠깐만 로봇아 ...: who is asked after
+    if called is None or called[1] != "robot":  # 여보 잠깐, 로봇아 ... / 헤이 구글 잠깐, 로봇아 ...: who is asked after
         called = called_after(s.ms, c.morphemes, p, opening=called is None) or called
     if called is not None and called[1] != "robot":
         out.agent = "third_person"  # 언니 나 사진 좀 찍어 줘: the sister is asked, not the robot

@@ -1034,11 +1034,23 @@ def test_a_question_or_request_said_to_a_person_asks_nothing_of_the_robot(runner
     ("응 잠깐만 로봇아 거실로 가 줘", "ODL", "move_to_room"),  # answering somebody, then the robot called
     ("서연아 잠깐 헤이 구글 블라인드 내려 줘", "UNS", None),  # then another assistant woken: asked of it
     ("응 잠깐만 하이 빅스비 세탁기 돌려 줘", "UNS", None),
+    ("하이 빅스비 잠깐, 로봇아 안방으로 가 줘", "ODL", "move_to_room"),  # another assistant woken, then the robot
 ])
 def test_the_robot_called_after_a_person_is_who_is_asked(runner, text, family, capability):
     record = _route(runner, text)
     assert record.family == family and "is_said_to_a_person" not in record.evidence.axes
     assert capability is None or capability in [a[0] for a in actions(record)]
+
+
+@pytest.mark.parametrize("text, called", [
+    ("다들 조용히 해", True), ("여러분 청정 좀 꺼 주세요", True), ("다들, 사진 찍자", True),
+    ("여러분이 다 계시니까 공기 상태 확인해 줘", False), ("다들 운동하니까 풍량 터보로 해 줘", False),
+])
+def test_a_group_word_is_called_only_by_a_sentence_said_to_it(runner, text, called):
+    """다들 / 여러분 call a group when the sentence is said to it; as the subject of a verb or of a clause that gives a
+    reason (여러분이 다 계시니까, 다들 운동하니까) they call nobody, and the request after it is the robot's."""
+    record = _route(runner, text)
+    assert (actions(record) == []) == called, (record.family, actions(record))
 
 
 @pytest.mark.parametrize("text", ["요즘 이런 로봇이 어딨어", "그런 청정기가 어딨노", "저런 로봇이 지금 돌아가?",
