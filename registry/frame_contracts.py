@@ -130,6 +130,10 @@ class RequestFrames(_Model):
     robot whose state a state question asks."""
 
     @cached_property
+    def kind_determiner_set(self) -> frozenset[tuple[str, str]]:
+        return frozenset(tuple(v.split("/")) for v in self.kind_determiners)  # type: ignore[misc]
+
+    @cached_property
     def world_event_pairs(self) -> frozenset[tuple[str, str, str]]:
         """(noun, lemma, tag) of every world event."""
         return frozenset((n, *v.split("/")) for e in self.world_events for n in e.nouns for v in e.predicates)  # type: ignore[misc]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from stages._clauses import ClauseAnalysis
-from stages.speech_patterns import Patterns, closed_syllable, contains, key, premise_between
+from stages.speech_patterns import Patterns, closed_syllable, key, premise_between
 
 if TYPE_CHECKING:
     from stages.clause_reading import Reading
@@ -27,7 +27,7 @@ def vocative(ms: list[Pair], inside: list[bool], p: Patterns, morphemes: list, a
     """(whom the turn calls, "robot" | "assistant" | "person") when it opens by calling somebody or addresses a group.
     `morphemes` (the clause's, with offsets) tell which morphemes are written on to the one before them; `asks`: the
     clause is a question with no request form (a bare person noun before any noun then calls the person)."""
-    glued = [i > 0 and m.start == morphemes[i - 1].start + morphemes[i - 1].length for i, m in enumerate(morphemes)]
+    glued = _glued(morphemes)
     for seq in p.voc_groups:  # (다들 떠들어서 / 여러분이 다 계시니까 / 다들 운동하니까: the subject of the verb after it)
         for i in (i for i in range(len(ms) - len(seq) + 1) if tuple(ms[i:i + len(seq)]) == seq):
             after = [t for _, t in ms[i + len(seq):i + len(seq) + 2]] + ["SF", "SF"]
@@ -93,6 +93,11 @@ def vocative(ms: list[Pair], inside: list[bool], p: Patterns, morphemes: list, a
     return None
 
 
+def _glued(morphemes: list) -> list[bool]:
+    """For each morpheme, whether it is written on to the one before it (no space between)."""
+    return [i > 0 and m.start == morphemes[i - 1].start + morphemes[i - 1].length for i, m in enumerate(morphemes)]
+
+
 def _titled_call(ms: list[Pair], i: int, j: int, inside: list[bool], p: Patterns) -> bool:
     """A noun with a title (vocatives person_suffixes: 님, 씨) heading the turn with no particle after it calls its
     bearer (팀장님 볼륨 좀 줄여 주세요); 원장님이 / 원장님의 say who does or whose it is."""
@@ -144,7 +149,7 @@ def called_after(ms: list[Pair], morphemes: list, p: Patterns, opening: bool = F
     as a noun, or read 로봇아 whole) turns the clause to the robot; 지우야 잠깐 헤이 구글 커튼 닫아 줘: a wake word
     before another assistant's name turns it to that assistant. `opening`: only a call no predicate precedes (응
     잠깐만 로봇아 ...: who the turn speaks to, however it opens)."""
-    glued = [i > 0 and m.start == morphemes[i - 1].start + morphemes[i - 1].length for i, m in enumerate(morphemes)]
+    glued = _glued(morphemes)
     for i in range(1, len(ms)):
         k = ms[i]
         if opening and ms[i - 1][1].startswith(("V", "E", "XS")):

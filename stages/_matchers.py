@@ -157,10 +157,10 @@ class Matchers:
         (request_frames heads)."""
 
         self.bare_goals = {tuple(v.split("/")): cap_id for cap_id, f in registry.frames.capabilities.items() for v in f.bare_goals}
+        """Goal particle -> the capability a room said alone with it asks for, its verb left out (거실로: request_frames)."""
         self.switched_selves = {tuple(v.split("/")): cap_id for cap_id, f in registry.frames.capabilities.items()
                                 for v in f.switched_selves}
         """The robot's own noun -> the capability switching it on or off asks for (청정기 켜 줘: request_frames)."""
-        """Goal particle -> the capability a room said alone with it asks for, its verb left out (거실로: request_frames)."""
 
         settings_aliases = [a for c in caps.capabilities if c.kind == "settings" for a in c.aliases]
         self.settings_alias_set = {compact(a) for a in settings_aliases}

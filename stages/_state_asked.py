@@ -32,7 +32,7 @@ def asked_subject(hit, c: ClauseAnalysis, frame, registry: Registry) -> str | No
     j = start - 1
     while j >= 0 and (morphs[j].tag in ("MAG", "JX", "JKS", "JKG", "MM", "XSN") or morphs[j].form == hit.surface):
         j -= 1  # (방이 어디어디예요: the question word said twice lists what is asked of, the rooms)
-    if j > 0 and morphs[j].form in frame.subjects and "/".join(key(morphs[j - 1])) in registry.frames.kind_determiners:
+    if j > 0 and morphs[j].form in frame.subjects and key(morphs[j - 1]) in registry.frames.kind_determiner_set:
         return morphs[j].form  # 이런 로봇이 어딨어: a kind of thing, not the robot asked of
     elif j > 0 and morphs[j].form in frame.subjects and morphs[j - 1 - (morphs[j - 1].tag == "JKG")].tag in ("NNG", "NNP"):
         j -= 1 + (morphs[j - 1].tag == "JKG")  # 리셋 버튼 위치가 어디니: the position is the button's
@@ -75,10 +75,10 @@ def state_asked(reason: str | None, hit, c: ClauseAnalysis, registry: Registry):
         word, taken = hit.surface, "/".join(found[1]) if found is not None else ""
     else:
         return None
-    said = {key(mo) for mo in c.morphemes}
+    said = {key(mo) for mo in c.morphemes} if taken is None else set()
     owners = [cid for cid, f in frames.capabilities.items() if cid != hit.capability_id and word in f.subjects
               and registry.capability_by_id[cid].kind == "state_query"
-              and (taken in f.predicates if taken is not None else not f.predicates or bool(said & set(f.predicates)))]
+              and (taken in f.predicates if taken is not None else not f.predicates or bool(said & f.predicate_set))]
     if len(owners) != 1:
         return None
     owner = registry.capability_by_id[owners[0]]
