@@ -138,6 +138,9 @@ SETS = {
     "blind_v55_fit (the four scored kinds in new voices, 100 each: a pharmacist after work, a 경남 fisherman, a 평안도-accented grandfather, a mother turning between her toddler and the robot, a hairdresser, a musician practising, a tour guide, half of a phone call, a person just woken, a Japanese learner of Korean, a yoga instructor, a retired soldier, slurred speech, a party host, a homeschooling parent, a text message dictated aloud, a gamer mid-match, 하십시오체 at the office; written blind 2026-12-06 session 55, fit part)":
         ROOT / "data/utterances/blind_v55_fit.jsonl",
     "blind_v55_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v55_holdout.jsonl",
+    "blind_v56_fit (the four scored kinds in new voices, 100 each: a night-shift nurse, a 전라도 grandmother, a 충청도 farmer, a middle-school student, a newly married couple bickering, a streamer on air, a cook reading a recipe aloud, a taxi driver at home, a 조선족 speaker, a person with a cold, a kindergarten teacher, a real-estate agent showing the flat, a person practising a speech, a grandfather hard of hearing, a memo dictated, a K-pop fan, 합쇼체 to guests, a whisper at night; written blind 2026-12-06 session 56, fit part)":
+        ROOT / "data/utterances/blind_v56_fit.jsonl",
+    "blind_v56_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v56_holdout.jsonl",
     "talk_redteam_v50 (red-team against session 50: reasons before requests, words taking a request back at the end, counters before 찍다 and 돌다; written blind 2026-12-06, fit)":
         ROOT / "data/utterances/talk_redteam_v50.jsonl",
     "talk_redteam_v51 (red-team against session 51: requests taken back by 잠깐만, hesitation after a request, the formal imperative, worse than usual, 얘 in trouble stories, errors shown on the way, negated privacy questions, the speaker's own part, words spaced by syllables, modes asked together; written blind 2026-12-06, fit)":
@@ -215,6 +218,8 @@ SETS = {
     "dqr_holdout_v16 questions (written blind session 54, never tuned on)": ROOT / "data/questions/dqr_holdout_v16.jsonl",
     "dqr_train_v17 questions (written blind session 55, fit set)": ROOT / "data/questions/dqr_train_v17.jsonl",
     "dqr_holdout_v17 questions (written blind session 55, never tuned on)": ROOT / "data/questions/dqr_holdout_v17.jsonl",
+    "dqr_train_v18 questions (written blind session 56, fit set)": ROOT / "data/questions/dqr_train_v18.jsonl",
+    "dqr_holdout_v18 questions (written blind session 56, never tuned on)": ROOT / "data/questions/dqr_holdout_v18.jsonl",
 }
 CORPORA = ROOT.parent / "shared" / "corpora"
 
