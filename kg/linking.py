@@ -45,6 +45,9 @@ class LinkResult:
     """Texts to add to the search: linked entities' labels and synonyms' manual wording."""
     expansion_terms: list[str]
     """The expansions as index terms."""
+    expansion_shares: dict[str, float]
+    """An expansion term's share of the written word it was read from (바이탈사인 -> 바 + 이탈 + 사인: a third each),
+    for terms of a word read as two or more."""
     matched: list[str]
     """Compact surfaces that matched (a question word inside one is known to the graph)."""
 
@@ -73,6 +76,7 @@ class Linker:
         self.slip_lengths = sorted({len(a.surface) for a in self.slips.values()}, reverse=True)
         texts = [label for _, label in entities.values()] + [e for _, e in synonym_surfaces] + list(synonym_lemmas.values())
         self._terms = {text: analyse(text) for text in dict.fromkeys(texts)}
+        self._shares = {text: _word_shares(text, terms, analyse) for text, terms in self._terms.items()}
 
     @classmethod
     def from_connection(cls, con: duckdb.DuckDBPyConnection, analyse: Callable[[str], list[str]],
@@ -166,4 +170,20 @@ class Linker:
                 matched.append(lemma)
         expansions = list(dict.fromkeys(expansions))
         terms = [t for text in expansions for t in self._terms[text]]
-        return LinkResult(links=links, expansions=expansions, expansion_terms=list(dict.fromkeys(terms)), matched=matched)
+        shares: dict[str, float] = {}
+        for text in expansions:
+            for term, share in self._shares[text].items():
+                shares[term] = max(shares.get(term, 0.0), share)
+        return LinkResult(links=links, expansions=expansions, expansion_terms=list(dict.fromkeys(terms)),
+                          expansion_shares={t: v for t, v in shares.items() if v < 1.0}, matched=matched)
+
+
+def _word_shares(text: str, terms: list[str], analyse: Callable[[str], list[str]]) -> dict[str, float]:
+    """Each of `terms` (the analysis of `text`) -> one over the number of terms the written word holding it is read
+    as (1.0 for a term no single word yields)."""
+    shares = dict.fromkeys(terms, 0.0)
+    for word in text.split():
+        parts = [t for t in analyse(word) if t in shares]
+        for t in parts:
+            shares[t] = max(shares[t], 1.0 / len(parts))
+    return {t: v or 1.0 for t, v in shares.items()}

@@ -291,6 +291,7 @@ def _with_remedy(first: Evidence, sentences: Sentences, marks: list[str]) -> Evi
 
 
 _COMPANION_SHARE = 0.8
+_ADDING_SHARE = 0.3
 """A second sentence of the answering section is read out with the first when it shares at least this share of the
 question's words the first one shares: two sentences that match a question equally well both answer it."""
 
@@ -309,8 +310,10 @@ def _with_companion(first: Evidence, sentences: Sentences, weights: dict[str, fl
     rest = [(scores[i], -i) for i in range(len(texts)) if i != at and texts[i] != first.claim and (not same_kind or kind(texts[i]))]
     if not rest or scores[at] <= 0:
         return first
-    score, minus_i = max(rest)
-    if score <= 0 or score < _COMPANION_SHARE * scores[at]:
+    asked = {t for t in weights if idf.get(t, 0.0) > 0}
+    adds = lambda i: bool(asked & set(sentences[i][1]) - set(sentences[at][1]))  # noqa: E731
+    score, minus_i = max(rest, key=lambda r: (r[0] >= _COMPANION_SHARE * scores[at] or adds(-r[1]), r))
+    if score <= 0 or score < (_ADDING_SHARE if adds(-minus_i) else _COMPANION_SHARE) * scores[at]:
         return first
     claim = " ".join(t if t.endswith((".", "?", "!")) else t + "." for t in (texts[at], texts[-minus_i]))
     return first.model_copy(update={"claim": claim})
@@ -402,7 +405,7 @@ def retrieve(con: duckdb.DuckDBPyConnection, query: KnowledgeQuery, projection: 
         if rel.connects and ref and all(e.source_id != ref for e in evidence):
             evidence.append(Evidence(source_id=ref, location=locations[ref], claim=_best_for_claim(sentences[ref], rel.claim)))
     own = set(query.terms)  # within a section the question's own words pick the sentence; expansions found the section
-    choice = {t: w if t in own else w * SENTENCE_EXPANSION_SHARE for t, w in weights.items()}
+    choice = {t: w if t in own else w * SENTENCE_EXPANSION_SHARE * query.expansion_shares.get(t, 1.0) for t, w in weights.items()}
     for hit in pool:
         if all(e.source_id != hit.source_id for e in evidence):
             evidence.append(Evidence(source_id=hit.source_id, location=hit.location,

@@ -137,6 +137,9 @@ class KnowledgeQuery(Contract):
     links: list[EntityLink]
     expansion_terms: list[str] = Field(default_factory=list)
     """Terms from linked entities' labels and from the synonym table (weighted lower)."""
+    expansion_shares: dict[str, float] = Field(default_factory=dict)
+    """An expansion term read from a written word of two or more terms -> its share of that word (바이탈사인 -> 바,
+    이탈, 사인: a third each): choosing a sentence, the word counts once, not once per part."""
     known_surfaces: list[str] = Field(default_factory=list)
     """Aliases and synonyms that matched: a question word inside one is known even if the manual words it otherwise."""
 

@@ -180,7 +180,7 @@ def knowledge_query(
         together_marks=_together_marks(normalized_text, dqr),
         **_problem_fields(dqr.get("remedy_marks", {}) if problem else {}),
         asks_capabilities=not linked.links and _asks_what_it_can_do(normalized_text, registry),
-        expansion_terms=linked.expansion_terms, known_surfaces=linked.matched,
+        expansion_terms=linked.expansion_terms, expansion_shares=linked.expansion_shares, known_surfaces=linked.matched,
     )
 
 

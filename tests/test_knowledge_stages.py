@@ -492,3 +492,33 @@ def test_english_words_of_the_manuals_terms_find_its_sentence(answering_runner, 
     rec = answering_runner.route_text(text)
     assert rec.family == "DQR" and rec.answer.answerability == "sufficient", text
     assert fact in rec.answer.text.split("참고하세요")[0], (text, rec.answer.text)
+
+
+def test_a_word_read_as_several_terms_counts_once_when_a_sentence_is_chosen(answering_runner):
+    """건강 측정 links the entity 바이탈사인 측정, whose name Kiwi reads as 바 + 이탈 + 사인: a sentence naming it must
+    not count three expansion words for one, or the definition outranks the sentence holding the question's own 앉."""
+    answer = answering_runner.route_text("건강 측정은 서서 해도 돼요 아니면 앉아서 해야 돼요?").answer
+    assert answer is not None and "앉아 있어야" in answer.text.split("참고하세요")[0], answer.text
+
+
+def test_word_shares_split_a_word_among_its_terms():
+    from kg.linking import _word_shares
+    analyse = {"바이탈사인 측정": ["바", "이탈", "사인", "측정"], "바이탈사인": ["바", "이탈", "사인"], "측정": ["측정"]}.__getitem__
+    shares = _word_shares("바이탈사인 측정", analyse("바이탈사인 측정"), analyse)
+    assert shares == {"바": 1 / 3, "이탈": 1 / 3, "사인": 1 / 3, "측정": 1.0}
+
+
+def test_a_second_sentence_is_read_when_it_holds_a_question_word_the_first_lacks():
+    """The companion sentence: read when it matches about as well, or, matching less, when it adds a word of the
+    question the first sentence does not hold (물티슈 써도 돼? -> ... 물이나 세제를 묻히지 마세요 after the sentence
+    on the dirty window); a weaker sentence adding nothing is not read."""
+    from rag.retrieve import _with_companion
+    from registry.knowledge_contracts import Evidence
+    sentences = [("센서 창이 더러우면 E5가 표시됩니다.", ["센서", "창", "더럽", "표시"]),
+                 ("물이나 세제를 묻히지 마세요.", ["물", "세제", "묻히"]),
+                 ("센서 위치는 앞면입니다.", ["센서", "위치", "앞면"])]
+    first = Evidence(source_id="S", location="8.4", claim=sentences[0][0])
+    idf = {"센서": 2.0, "창": 2.0, "물": 1.5, "앞면": 1.0}
+    read = _with_companion(first, sentences, {"센서": 1.0, "창": 1.0, "물": 1.0}, idf)
+    assert read.claim == "센서 창이 더러우면 E5가 표시됩니다. 물이나 세제를 묻히지 마세요."
+    assert _with_companion(first, sentences, {"센서": 1.0, "창": 1.0}, idf).claim == first.claim
