@@ -216,8 +216,7 @@ class SpeechActLexicon(_Model):
     """시/EP, 세요/EF: right after a request's own verb (오세요, 들어가실, not 찍어 주세요), the doer is honoured: after a
     person noun heading the turn bare (이모 밥 다 됐으니까 주방으로 오세요), the request is said to that person."""
     not_topic_nouns: list[str] = Field(default_factory=list)
-    """처음, 나중, 정도: nouns that place or measure what is asked (처음 설정에 방이 몇 개야?), never the thing of the
-    world a question is about."""
+    """처음, 나중, 정도: they place or measure what is asked (처음 설정에 방이 몇 개야?), never the thing asked about."""
     vocatives: Vocatives
     wish: Wish
     asking_leave: AskingLeave = Field(default_factory=lambda: AskingLeave(negators=[], verbs=[]))
@@ -385,6 +384,7 @@ class SpeechActLexicon(_Model):
     """같이 / 함께: a suggestion (-자) to do it together is a plan among the people present (같이 티비 보자)."""
     example_cues: list[Morphemes] = Field(default_factory=list)
     """안방 청정하고 충전대 가는 식으로 / 가는 것처럼: what the sentence says up to the cue is an example given."""
+    joining_endings: Morphemes = Field(default_factory=list)  # 불러 주면서 ...: a benefactive before one bids nothing
     since_cues: list[Morphemes] = Field(default_factory=list)
     """-ㄴ 뒤로 / -ㄴ 후부터 / -고 나서부터: since an event; the clause that says it narrates what happened."""
     trailing_marks: list[str] = Field(default_factory=list)

@@ -272,6 +272,7 @@ class Matchers:
         after a sentence offers alternatives (stages._segments.polar_pair)."""
         self.split_punct = set(clauses["split_punctuation"])
         self.before_nouns = set(clauses["before_nouns"])
+        self.occasion_nouns = frozenset(clauses.get("occasion_nouns", []))
         self.connector_fragments = {compact(c) for c in clauses["connector_fragments"]}
         self.level_word_followers = tuple(lex["operations"]["level_word_followers"])
 

@@ -83,3 +83,9 @@ def governing_predicate(hit, c: ClauseAnalysis, p: Patterns) -> tuple[int, tuple
                                 or i + 1 < len(ms) and formal_request_at(ms, i + 1, p)):
             return i, (mo.form, mo.tag)  # a verbal noun asked for: 확인 (좀) 부탁드려요, 보고 바랍니다
     return None
+
+
+def subordinate_at(ms: list[tuple[str, str]], i: int, p: Patterns) -> bool:
+    """The word at i ends a predicate joined (speech_acts joining_endings) under a later main verb (이름 불러 주면서
+    인사하게 할 수 있어?: its 주 bids nothing, the question is the last verb's)."""
+    return i + 1 < len(ms) and ms[i + 1] in p.joining and any(k[1] in ("VV", "VA", "XSV", "XSA") for k in ms[i + 2:])

@@ -1,6 +1,7 @@
 """Whose state a state question asks: the noun before a state query's word its frame does not take as a subject
 (약국 어디야), and the one state query a refused hit is re-read as (몇 프로 of 필터 is filter_status; 공기청정 지금
-돌아가? asks whether purifying runs).
+돌아가? asks whether purifying runs), and when a state word asks no state at all: it names the case a question is
+about (배터리 없을 때도 돌아?) or a word the speaker recalls (습도였나).
 
 No nodes here: helpers of stages/licensing.py, each a pure function of the clause and the registry.
 """
@@ -84,3 +85,24 @@ def state_asked(reason: str | None, hit, c: ClauseAnalysis, registry: Registry):
     owner = registry.capability_by_id[owners[0]]
     return dataclasses.replace(hit, capability_id=owner.capability_id, kind="state_query",
                                operation_id=owner.operations[0].operation_id, arguments={})
+
+
+def names_an_occasion(hit, c: ClauseAnalysis, registry: Registry) -> bool:
+    """The state word's predicate modifies an occasion noun (lexicon clauses.occasion_nouns: 없을 때, 나쁠 경우), outside
+    the words of a capability's frame (필터 갈 때 됐어 asks the due state)."""
+    if hit.via == "frame":
+        return False
+    governing = governing_predicate(hit, c, patterns(registry))
+    morphs, nouns = c.morphemes, matchers_for(registry).occasion_nouns
+    i = governing[0] + 1 if governing is not None else len(morphs)
+    while i < len(morphs) and morphs[i].tag == "EP":
+        i += 1
+    return i + 1 < len(morphs) and morphs[i].tag == "ETM" and morphs[i + 1].form in nouns
+
+
+def recalled(hit, c: ClauseAnalysis, registry: Registry) -> bool:
+    """The state word is what a past copula right after it says (습도였나, 배터리였던가): the speaker recalls a word."""
+    end, past = hit.position + len(hit.surface), patterns(registry).past
+    at = next((i for i, o in enumerate(c.compact_offsets) if o >= end), len(c.morphemes))
+    ms = [key(mo) for mo in c.morphemes[at:at + 2]]
+    return len(ms) == 2 and ms[0][1] == "VCP" and ms[1] in past

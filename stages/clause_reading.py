@@ -12,7 +12,7 @@ from registry.contracts import Agent, Mood, Polarity
 from stages._clauses import ENDS_SENTENCE, VERB_TAGS, ClauseAnalysis
 from stages._matchers import compact
 from stages._addressee import called_after, named_subject, person_act, person_purpose, vocative
-from stages._predicates import formal_request_at
+from stages._predicates import formal_request_at, subordinate_at
 from stages.speech_patterns import (Patterns, asks_what_it_does, explains_elliptically, describes_how, curious, asks_by_not_knowing, asks_by_shape, asks_criterion, asks_what_is_usual, ends_intoned, asks_how, asks_leave, awaits_predicate, diagnoses, closed_syllable, complains, confirms, offers, ends_on_a_period,
                                     contains, finds_out, follows, happens, key)
 
@@ -119,7 +119,7 @@ def _shape(c: ClauseAnalysis, p: Patterns, paired: tuple[str, ...], out: Reading
     final = ef[-1] if ef else next((k for k in reversed(matrix) if k[1] in ("EC", "ETN", "ETM")), None)
     out.final = bool(ef) or (final in p.declare_end)
     benefactive = any(k in p.benefactive and not (i + 2 < len(matrix) and matrix[i + 1][1] == "ETM" and matrix[i + 2] in p.nominalizers)
-                      for i, k in enumerate(matrix)) or any(k in p.request_nouns or formal_request_at(matrix, i, p)
+                      and not subordinate_at(matrix, i, p) for i, k in enumerate(matrix)) or any(k in p.request_nouns or formal_request_at(matrix, i, p)
                                                             for i, k in enumerate(matrix))  # 확인 부탁해 / 보고 바랍니다
     asks_word = any(k in p.question_words and not (i + 1 < len(matrix) and matrix[i + 1] in p.indefinite_followers)
                     for i, k in enumerate(matrix)) and not c.holds_the_floor  # 얼마 없어: little is left; 저 뭐시냐

@@ -19,7 +19,7 @@ from stages._clauses import ClauseAnalysis, thing_before, thing_named, thing_own
 from stages._matchers import compact, matchers_for, public_place_of
 from stages._fragments import spelled_by_syllables
 from stages._self_repair import taken_back_at_the_end
-from stages._state_asked import asked_subject, state_asked
+from stages._state_asked import asked_subject, names_an_occasion, recalled, state_asked
 from stages._predicates import final_predicate, governing_predicate
 from stages.speech_patterns import key, patterns
 
@@ -184,6 +184,10 @@ def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, registry:
         return "spelled_by_syllables"
     if hit.kind == "state_query" and c.connective in matchers_for(registry).before_nouns:
         return "time_of_event"  # 배터리 닳기 전에 ...: when something happens, not a question about the state now
+    if hit.kind == "state_query" and act.mood != "request" and names_an_occasion(hit, c, registry):
+        return "time_of_event"  # 배터리 거의 없을 때도 돌아?: the case asked about, not the battery now
+    if hit.kind == "state_query" and recalled(hit, c, registry):
+        return "recalled"  # 온도가... 아니 습도였나: which word it was, not the humidity now
     allowed = act.licenses_state_query if hit.kind == "state_query" else act.licenses_action
     if allowed and hit.kind == "state_query" and act.mood == "fragment" and not (_frame_element(c, hit) or _noun_after(hit, c)):
         return TOPIC_ALONE  # (배터리 잔량 / 안방 공기: what of the state, or where, is said: a terse question)

@@ -55,7 +55,7 @@ class Patterns:
         self.exclude_verb, self.exclude_end = pairs(lex.exclusion.verbs), pairs(lex.exclusion.endings)
         self.need_nouns, self.need_verbs = pairs(lex.need_denial.nouns), pairs(lex.need_denial.verbs)
         self.prog_end, self.prog_aux = pairs(lex.progressive.endings), pairs(lex.progressive.auxiliaries)
-        self.negators, self.premise = pairs(lex.negators), pairs(lex.premise_endings)
+        self.negators, self.premise, self.joining = pairs(lex.negators), pairs(lex.premise_endings), pairs(lex.joining_endings)
         self._voice_stop(lex.voice_stop)
         self.permit_end, self.permit_verb = pairs(lex.permission.endings), pairs(lex.permission.verbs)
         self.need_end, self.need_verb = pairs(lex.necessity.endings), pairs(lex.necessity.verbs)

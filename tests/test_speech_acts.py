@@ -1660,3 +1660,34 @@ def test_a_call_after_a_sentence_ending_in_da_opens_a_new_sentence_said_to_them(
     sentence, so the call addresses the request after it; 손님 오셨다 로봇아 인사해 calls the robot."""
     assert actions(_route(runner, "어머님 오셨다 얘들아 할머니께 인사드려")) == []
     assert [a[0] for a in actions(_route(runner, "손님 오셨다 로봇아 인사해"))] == ["greet_user"]
+
+
+@pytest.mark.parametrize("text", ["배터리 거의 없을 때도 돌긴 돌아?", "공기 나쁠 때만 청정해?", "배터리 없을 경우에 사진 찍어?"])
+def test_a_state_word_naming_the_case_asked_about_is_no_state_query(runner, text):
+    """배터리 없을 때도 ...?: a state word whose predicate modifies an occasion noun (lexicon clauses.occasion_nouns)
+    names the case the question is about; no state is read now (a due run's frame, 필터 갈 때 됐어, still asks it)."""
+    record = _route(runner, text)
+    assert actions(record) == [] and record.family == "DQR", (text, record.family)
+    assert [a[0] for a in actions(_route(runner, "필터 갈 때 됐어?"))] == ["filter_status"]
+
+
+def test_a_state_word_a_past_copula_recalls_is_no_state_query(runner):
+    """습도였나 / 배터리였던가: the speaker recalls which word it was; the humidity now is not asked (습도가 몇이었지?
+    asks it)."""
+    assert actions(_route(runner, "온도가… 아니 습도였나")) == []
+    assert [a[0] for a in actions(_route(runner, "습도가 몇이었지?"))] == ["temperature_humidity"]
+
+
+def test_the_robot_described_by_its_noun_is_told_about_through_the_verbs_joined_on(runner):
+    """로봇이 계단 타고 위층까지 올라가서 청정해 줄 수 있어?: the sentence's subject is the robot named by its noun, so
+    the verbs joined on to it tell of it too and none licenses an act; called (로봇아) it is asked."""
+    assert actions(_route(runner, "로봇이 계단 타고 위층까지 올라가서 청정해 줄 수 있어?")) == []
+    assert [a[0] for a in actions(_route(runner, "로봇아 안방 가서 청정해 줘"))] == ["move_to_room", "selected_room_clean"]
+
+
+def test_a_benefactive_under_a_later_main_verb_bids_nothing(runner):
+    """이름 불러 주면서 인사하게 할 수 있어요?: the 주 of a predicate joined on by -면서 (speech_acts joining_endings)
+    is not the turn's request; whether one can make it greet is asked. 해 주면 좋겠어 (a wish) still asks it."""
+    record = _route(runner, "단골 손님 이름 불러 주면서 인사하게 할 수 있어요?")
+    assert actions(record) == [] and record.family == "DQR", record.family
+    assert [a[0] for a in actions(_route(runner, "제자리에서 청정 좀 해 주면 좋겠어"))] == ["stationary_purify"]
