@@ -210,7 +210,7 @@ def named_subject(c: ClauseAnalysis, ms: list[Pair], p: Patterns, out: "Reading"
         nxt = ms[j]
         if k in p.robot:
             sig.append(f"robot_subject:{k[0]}")
-            if k[1] == "NNG" and nxt in p.described_particles:
+            if k[1] in ("NNG", "NNP") and nxt in p.described_particles:
                 sig.append(DESCRIBED)
             break
         if k in p.speaker and (nxt in p.subject_particles or nxt[1][:1] not in ("J", "N", "X", "S")) \

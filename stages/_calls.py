@@ -171,3 +171,15 @@ def trailed_off(clauses: list[ClauseAnalysis], per: list[Reading], original: str
         if per[i].mood in ("request", "fragment"):
             per[i].mood, per[i].cut_off = "fragment", True
             per[i].signals.append("trails_off:sequence")
+
+
+def not_heard(clauses: list[ClauseAnalysis], per: list[Reading], runs: list[list[str]]) -> None:
+    """뭐라고? / 응? 뭐라고요?: a clause of only one of these runs (lexicon conversation not_heard), interjections
+    aside, asks the speaker to say it again: a reply of conversation, no question about anything."""
+    said = {tuple(tuple(v.split("/")) for v in run) for run in runs}
+    for c, r in zip(clauses, per):
+        ms = [key(m) for m in c.morphemes if not m.tag.startswith("S")]
+        bare = tuple(k for k in ms if k[1] != "IC")
+        if tuple(ms) in said or (bare and bare in said):
+            r.mood = "exclamation"
+            r.signals.insert(0, "not_heard")  # (first: the talk axis shows it, and the learned opening yields to it)

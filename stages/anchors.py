@@ -76,7 +76,7 @@ def _anchor_axes(c: ClauseAnalysis, lit: _Axes, history: HistoryEvidence, regist
     reason = c.act is not None and "reason_before_request" in c.act.signals  # (자야 되니까 ...: a reason asks nothing)
     if cues.get("capability_question") and anchored(c) and not asks_robot and not reason:
         lit("has_capability_question", 1.0, *cues["capability_question"][:2])
-    if c.identity:
+    if c.identity and not _only_called_by_name(c, registry):
         lit("has_product_identity_anchor", 1.0, "identity")
     # 밥솥 취사 예약 좀 해 줘: a reservation asked of another appliance is its own timer, not a schedule of the robot's
     appliances_own = bool(c.unsupported) and not c.capabilities and (not any(cues.get(k) for k in _SCHEDULE_KINDS)
@@ -223,6 +223,15 @@ def _question_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: 
     world = world_question(c, registry) if topic is None else None
     if world:
         lit("has_world_question", 1.0, world, act.mood)  # 마트 몇 시에 열어? 일교차 심해?: public information
+
+
+def _only_called_by_name(c: ClauseAnalysis, registry: Registry) -> bool:
+    """알식스 청정 켜 줘 / 알식스, 나 잘 거니까 ...: the product's name (one of speech_acts robot_pronouns) is the only
+    identity word and nothing is asked of it: the robot is called by its name, not asked who it is (알식스가 뭐야?)."""
+    names = {form for form, _ in patterns(registry).robot}
+    said = [a.surface for a in c.anchors if a.kind == "product_identity"]
+    asked = c.act is not None and c.act.mood in ("question", "knowledge_question")
+    return bool(said) and all(s in names for s in said) and not asked
 
 
 def _act_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: bool) -> None:

@@ -99,6 +99,15 @@ def _polite_finals(registry: Registry) -> frozenset[str]:
     return frozenset(registry.lexicon.get("polite_finals", {}).get("forms", []))
 
 
+def _bids_before_a_mark(tokens: list, registry: Registry) -> set[int]:
+    """켜 줘, 알았지?: the plain ending of a benefactive auxiliary right before a comma or a full stop (lexicon
+    polite_finals after_benefactive_before_a_mark) closes its request; Kiwi tags it as a connective."""
+    forms = set(registry.lexicon.get("polite_finals", {}).get("after_benefactive_before_a_mark", []))
+    bids = {tuple(v.split("/")) for v in registry.speech_acts.benefactives}
+    return {i for i in range(1, len(tokens) - 1) if tokens[i].tag == "EC" and tokens[i].form in forms
+            and (tokens[i - 1].form, tokens[i - 1].tag) in bids and tokens[i - 1].tag == "VX" and tokens[i + 1].tag in ("SP", "SF")}
+
+
 @lru_cache(maxsize=8)
 def _spelled_tables(registry: Registry) -> tuple[dict, dict]:
     """(form, tag) -> the verb and ending it spells: before a predicate (lexicon spaced_particle_verbs: 가/JKS ->
@@ -223,6 +232,7 @@ def normalized_text(turn_input: TurnInput, kiwi: Any, registry: Registry) -> Nor
         tokens = kiwi.tokenize(text, pretokenized=spelled)
     last = max((i for i, t in enumerate(tokens) if not t.tag.startswith("S")), default=-1)
     closing = {last} if last >= 0 and tokens[last].form in _closing_forms(registry) else set()
+    closing |= _bids_before_a_mark(tokens, registry)
     morphemes = [Morpheme(form=t.form, tag="EF" if t.tag == "EC" and (t.form in finals or i in closing) else t.tag,
                           start=t.start, length=t.len, unknown=bool(t.oov)) for i, t in enumerate(tokens)]
     morphemes = _joined_endings(morphemes, registry)

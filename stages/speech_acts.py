@@ -12,7 +12,8 @@ from registry.contracts import ACTING_MOODS, HistoryEvidence, NormalizedText, Sp
 from registry.loader import Registry
 from registry.speech_contracts import SpeechActLexicon
 from stages._addressee import DESCRIBED, agent_carried, robot_called
-from stages._calls import called_after_the_request, called_at_the_end, called_first, calls_people, honoured_by_the_request, retracted, trailed_off
+from stages._calls import (called_after_the_request, called_at_the_end, called_first, calls_people, honoured_by_the_request,
+                           not_heard, retracted, trailed_off)
 from stages._anchoring import bare_directions
 from stages._turn_anchoring import analyse
 from stages._clauses import ENDS_SENTENCE, QUESTION_MOODS, ClauseAnalysis, in_order, last_said, only_modifiers, thing_named
@@ -109,7 +110,7 @@ def _bodies_moved(clauses: list[ClauseAnalysis], per: list[Reading], lex: Speech
             r.signals.append(f"body_act:{moved}")
 
 
-def _run_into_a_remark(clauses: list[ClauseAnalysis], per: list[Reading], nt: NormalizedText, lex: SpeechActLexicon) -> None:
+def _run_into_a_remark(clauses: list[ClauseAnalysis], per: list[Reading], nt: NormalizedText, registry: Registry) -> None:
     """사진 좀 찍어 줘, 지금 예쁘다: a request run on after a comma (or with nothing written between: a recogniser
     that writes no marks) into anything but another request, for what people ask of each other too (speech_acts
     asked_of_people_too) and the robot called nowhere, is read as part of the remark (a statement): it may be said to
@@ -117,13 +118,15 @@ def _run_into_a_remark(clauses: list[ClauseAnalysis], per: list[Reading], nt: No
     사진 찍어 줘: what comes after it is sequenced)."""
     if robot_called(r.signals for r in per):
         return
-    people = set(lex.asked_of_people_too)
+    people = set(registry.speech_acts.asked_of_people_too)
+    plain_bids = set(registry.lexicon.get("polite_finals", {}).get("after_benefactive_before_a_mark", []))
     order = in_order(clauses)
     unmarked = not any(mark in nt.text for mark in ",.?!")  # 사진 좀 찍어 줘 오늘 ... 말이야: heard with no marks at all
     for n, (i, after) in enumerate(zip(order, order[1:])):
         c, r = clauses[i], per[i]
-        comma = nt.text[c.end:clauses[after].start + 1].strip().startswith(",")
-        if ((comma and not r.final) or (unmarked and clauses[after].has_predicate)) and r.mood == "request" \
+        comma = nt.text[c.start:max(c.end, clauses[after].start)].rstrip().endswith(",")  # (the cut before or after it)
+        plain = not r.final or bool(c.morphemes) and c.morphemes[-1].form in plain_bids  # (찍어 줘, ...: its -어 closes it)
+        if ((comma and plain) or (unmarked and clauses[after].has_predicate)) and r.mood == "request" \
                 and per[after].mood != "request" and clauses[after].role != "temporal" and c.capabilities \
                 and all(h.capability_id in people for h in c.capabilities):
             r.mood = per[after].mood if per[after].mood in ("statement", "exclamation", "question") else "statement"
@@ -426,7 +429,8 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: Normal
     _mark_messages(clause_candidates, per)
     supposed_by_a_condition(clause_candidates, per, p)
     one_question_of_alternatives(clause_candidates, per)
-    _run_into_a_remark(clause_candidates, per, normalized_text, registry.speech_acts)
+    _run_into_a_remark(clause_candidates, per, normalized_text, registry)
+    not_heard(clause_candidates, per, registry.lexicon.get("conversation", {}).get("not_heard", []))
     words_max = registry.speech_acts.fragment_max_words
     return [_speech_act(c, r, words_max, p) for c, r in zip(clause_candidates, per)]
 

@@ -1691,3 +1691,43 @@ def test_a_benefactive_under_a_later_main_verb_bids_nothing(runner):
     record = _route(runner, "단골 손님 이름 불러 주면서 인사하게 할 수 있어요?")
     assert actions(record) == [] and record.family == "DQR", record.family
     assert [a[0] for a in actions(_route(runner, "제자리에서 청정 좀 해 주면 좋겠어"))] == ["stationary_purify"]
+
+
+def test_the_products_name_said_as_a_call_addresses_the_robot(runner):
+    """알식스 (R6 said aloud) is one of the robot's own names (speech_acts robot_pronouns): a call by it addresses the
+    robot, and the name alone is no question of who it is; asked about (알식스가 뭐야?) it still is."""
+    record = _route(runner, "알식스, 나 씻으러 가니까 거실 청정 좀 해 줘")
+    assert "selected_room_clean" in [a[0] for a in actions(record)], record.family
+    assert _route(runner, "알식스가 뭐야?").family == "DQR"
+
+
+def test_a_benefactive_before_a_comma_closes_its_request(runner):
+    """청정 좀 켜 줘, 알았지?: the plain -어 of 주 before a comma ends the request (lexicon polite_finals
+    after_benefactive_before_a_mark) and what follows does not make it a question; what people ask of each other
+    run into a remark (사진 좀 찍어 줘, 오늘 옷 예쁘게 입었단 말이야) is still read with the remark."""
+    assert [a[0] for a in actions(_route(runner, "청정 좀 켜 줘, 알았지?"))] == ["selected_room_clean"]
+    assert actions(_route(runner, "사진 좀 찍어 줘, 오늘 옷 예쁘게 입었단 말이야")) == []
+
+
+def test_a_reason_after_a_request_asks_nothing_of_what_is_possible(runner):
+    """..., 애들 얼굴 찍히면 안 되니까: the 되니 of a reason (a premise ending) is no capability question."""
+    record = _route(runner, "프라이버시 모드 켜 줘, 애들 얼굴 찍히면 안 되니까")
+    assert [a[0] for a in actions(record)] == ["privacy_mode"], record.family
+
+
+def test_what_said_alone_asks_to_hear_again(runner):
+    """뭐라고? (lexicon conversation not_heard) is a reply of conversation; a request after it is asked as usual."""
+    assert _route(runner, "뭐라고요?").family == "DEF"
+    assert [a[0] for a in actions(_route(runner, "뭐라고? 볼륨 좀 올려 봐"))] == ["sound_volume"]
+
+
+def test_where_it_has_gone_asks_its_location(runner):
+    """어디 가 있어? (gone and there now) asks where the robot is; 너 어디 가? (where to) does not."""
+    assert [a[0] for a in actions(_route(runner, "너 지금 어디 가 있어?"))] == ["current_location"]
+    assert actions(_route(runner, "너 어디 가?")) == []
+
+
+@pytest.mark.parametrize("text", ["청정 좀 혀 봐유", "안방 공기 깨깟허게 혀라"])
+def test_jeolla_and_chungcheong_heo_forms_are_read_as_ha(runner, text):
+    """혀 / 허게 / 혀라 (전라, 충청: 해, 하게, 해라) and 봐유 (봐요) in the lexicon's dialect words and endings."""
+    assert actions(_route(runner, text)) != [], text
