@@ -153,6 +153,8 @@ SETS = {
         ROOT / "data/utterances/talk_redteam_v54.jsonl",
     "talk_redteam_v55 (red-team against session 55: calls handed from a person or an assistant to the robot and back, kinds named with 이런 / 그런, group words as subject or call, 경상 -라 and 평안 -라우 imperatives, quoted; written blind 2026-12-06, fit)":
         ROOT / "data/utterances/talk_redteam_v55.jsonl",
+    "talk_redteam_v56 (red-team against session 56: state words naming the case with 때 / 경우 / 동안, words recalled with a past copula, the robot described by its noun through joined verbs, benefactives under -면서, 알식스 called or talked about, 줘 / 주오 before a comma, reasons with 되니까, 뭐라고?, 어디 가 있어, 전라 / 충청 허 / 혀; written blind 2026-12-06, fit)":
+        ROOT / "data/utterances/talk_redteam_v56.jsonl",
     "requests_v39_fit (requests to the robot with reasons, guards, politeness, dialect, several steps, schedules; written blind 2026-12-05 session 42, fit part)":
         ROOT / "data/utterances/requests_v39_fit.jsonl",
     "requests_v39_holdout (same, never tuned on)": ROOT / "data/utterances/requests_v39_holdout.jsonl",

@@ -76,9 +76,8 @@ class Wish(_Model):
     conditional_endings: Morphemes
     curiosity: Morphemes = Field(default_factory=list)
     """오늘 날씨 알고 싶어 / 궁금하다: wishing to know, or being curious, asks a question."""
-    not_knowing: Morphemes = Field(default_factory=list)
-    """모르겠네: not knowing what a question embedded before it (indirect_question_endings, particles aside) asks
-    asks it (어디 있는지 모르겠네)."""
+    not_knowing: Morphemes = Field(default_factory=list)  # 어디 있는지 모르겠네: not knowing what is embedded asks it
+    knowing_nothing: Morphemes = Field(default_factory=list)  # 뭔지 하나도 / 도통 모르겠어: bewildered, nothing asked
     formal_request_endings: Morphemes = Field(default_factory=list)
     """보고 바랍니다 / 이동 바람: a wish verb in one of these formal endings, right after a bare noun (no particle), asks
     for the act the noun names (official and military style), as 부탁 does; 쾌유를 바랍니다 wishes."""

@@ -121,6 +121,7 @@ def quiet_reasons(clause_analyses: list[ClauseAnalysis], per_clause: list[dict[s
     asked_of_people_too: 사진 좀 찍어 줘 엄마 생일이야) unless the robot is called (로봇아 인사해 봐, 할머니 오셨어)."""
     asked_of_people_too = registry.speech_acts.asked_of_people_too
     moves = {cap.capability_id for cap in registry.capabilities.capabilities if cap.requires_room}
+    states = {cap.capability_id for cap in registry.capabilities.capabilities if cap.kind == "state_query"}
     called = robot_called(c.act.signals for c in clause_analyses if c.act is not None)
     other = _asks_another_thing(clause_analyses)
     if not other and not any(c.act is not None and c.act.licenses_action and c.act.mood == "request"
@@ -143,7 +144,8 @@ def quiet_reasons(clause_analyses: list[ClauseAnalysis], per_clause: list[dict[s
         # (센서 모드 켜 줘 에어컨은 내가 켤게: another thing the speaker will see to themselves is their own part)
         theirs = set(registry.unsupported_categories) if act is not None and act.agent == "user" else set()
         named = [x for x in c.mentions if not x.endswith(":past") and x.split(":", 1)[0] not in carried
-                 and (c.rooms or x.split(":", 1)[0] not in moves) and x.split(":", 1)[0] not in theirs]
+                 and (c.rooms or x.split(":", 1)[0] not in moves) and x.split(":", 1)[0] not in theirs
+                 and x.split(":", 1)[0] not in states]  # (거실로 와, 여기 공기 안 좋아: a state told is why)
         # (엄마가 터보로 해 줘라고 하셨어 터보로 해 줘: the words quoted are the very request the turn makes; relayed)
         quoted = [x.split(":", 1)[0] for x in c.mentions if x.endswith(":quoted")]
         relayed = bool(quoted) and all(q in carried for q in quoted)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from stages._clauses import ClauseAnalysis
+from stages._clauses import ENDS_SENTENCE, ClauseAnalysis
 from stages.speech_patterns import Patterns, closed_syllable, key, premise_between
 
 if TYPE_CHECKING:
@@ -264,7 +264,8 @@ def agent_carried(clauses: list[ClauseAnalysis], per: list["Reading"], order: li
             if called:  # (빅스비 ... 말고 에어컨 켜 줘: an assistant's call carries as an assistant's)
                 here.signals += ["vocative:from_previous_clause"] + ["assistant_vocative:from_previous_clause"] * any(
                     s.startswith("assistant_vocative:") for s in prev.signals)
-        if DESCRIBED in prev.signals and joined and not any(s.startswith(_OWN_SUBJECT) for s in here.signals):
+        same_sentence = not prev.final and clauses[prev_i].connective not in ENDS_SENTENCE  # (우리 로봇은 밤 되면 ...)
+        if DESCRIBED in prev.signals and (joined or same_sentence) and not any(s.startswith(_OWN_SUBJECT) for s in here.signals):
             here.signals.append(DESCRIBED)  # 로봇이 계단 타고 올라가서 청정해 줄 수 있어?: the verbs joined on tell of it too
 
 

@@ -92,6 +92,8 @@ class NumberConverter:
             return f"{value}{m.group(2)}" if value is not None else m.group(0)
 
         def native(m: re.Match) -> str:
+            if not m.group(2) and m.group(1) + m.group(3) in self.lookalikes:
+                return m.group(0)  # 하나도 모르겠어: not at all, not one degree
             value = self._native_value(m.group(1))
             return f"{value}{m.group(2)}" if value is not None else m.group(0)
 

@@ -125,9 +125,14 @@ def build_device_steps(b: _Builder, clauses: list[ClauseAnalysis], registry: Reg
     position = registry.resolve_room(b.device.position) or registry.rooms.station_room
     guard = b.pending_guard
     guard_from_clause: ClauseAnalysis | None = None
+    named: str | None = None  # the last state a clause before named (배터리 괜찮아 | 괜찮으면 ...: the guard's subject)
     for c, rooms in zip(clauses, rooms_referred(clauses, registry)):
         if c.role == "temporal":
             continue
+        if c.role != "guard":
+            ids = [h.capability_id for h in c.capabilities] + [x.split(":", 1)[0] for x in c.mentions]
+            named = next((i for i in reversed(ids) if i in registry.capability_by_id
+                          and registry.capability_by_id[i].guard_conditions), named)
         if c.role == "guard" and c.act is not None and c.act.agent != "robot" \
                 and any(s.startswith("vocative") for s in c.act.signals):
             continue  # 시리야 하고 부르면 폰이 대답해, 로봇아 ...: a condition said to somebody else guards nothing of the robot's
@@ -156,7 +161,7 @@ def build_device_steps(b: _Builder, clauses: list[ClauseAnalysis], registry: Reg
                 b.unset.append(unset)
                 continue
             if guard_from_clause is not None and guard is None:
-                guard = _resolve_guard(b, guard_from_clause, registry)
+                guard = _resolve_guard(b, guard_from_clause, registry, named)
             rooms_for_action: list[str] = []
             if hit.capability_id == "move_to_room":
                 target = rooms[-1]
@@ -211,8 +216,10 @@ def _move(b: _Builder, registry: Registry, room: str, guard) -> None:
           action=Action(capability_id="move_to_room", operation_id="start", arguments={"room_name": name}))
 
 
-def _resolve_guard(b: _Builder, c: ClauseAnalysis, registry: Registry):
-    """The typed condition of a guard clause; inserts the state query it reads when missing."""
+def _resolve_guard(b: _Builder, c: ClauseAnalysis, registry: Registry, named: str | None = None):
+    """The typed condition of a guard clause; inserts the state query it reads when missing. Its subject: a state the
+    guard names, else the last step's that has guard conditions, else the state a clause before named, else the
+    default."""
     polarity = _guard_polarity(c)
     unprovided = registry.effects.unprovided_in(c.compact, b.utterance_compact) if registry.effects else []
     if unprovided:
@@ -225,6 +232,8 @@ def _resolve_guard(b: _Builder, c: ClauseAnalysis, registry: Registry):
         earlier = [s for s in b.steps if s.action and registry.capability_by_id[s.action.capability_id].guard_conditions]
         if earlier:
             subject = earlier[-1].action.capability_id
+        elif named is not None:
+            subject = named
         elif b.steps and b.steps[-1].execution_target == "cloud":
             return StepOutputCondition(step_id=b.steps[-1].id, field="condition_met", operator="eq", value=True)
         else:

@@ -101,11 +101,13 @@ def _polite_finals(registry: Registry) -> frozenset[str]:
 
 def _bids_before_a_mark(tokens: list, registry: Registry) -> set[int]:
     """켜 줘, 알았지?: the plain ending of a benefactive auxiliary right before a comma or a full stop (lexicon
-    polite_finals after_benefactive_before_a_mark) closes its request; Kiwi tags it as a connective."""
-    forms = set(registry.lexicon.get("polite_finals", {}).get("after_benefactive_before_a_mark", []))
+    polite_finals plain_before_a_mark) closes its request; Kiwi tags it as a connective there. (Not on any verb:
+    맨날 켜 놓고 자, ... tells what somebody does as often as it bids.)"""
+    forms = set(registry.lexicon.get("polite_finals", {}).get("plain_before_a_mark", []))
     bids = {tuple(v.split("/")) for v in registry.speech_acts.benefactives}
     return {i for i in range(1, len(tokens) - 1) if tokens[i].tag == "EC" and tokens[i].form in forms
-            and (tokens[i - 1].form, tokens[i - 1].tag) in bids and tokens[i - 1].tag == "VX" and tokens[i + 1].tag in ("SP", "SF")}
+            and (tokens[i - 1].form, tokens[i - 1].tag) in bids and tokens[i - 1].tag == "VX"
+            and tokens[i + 1].tag in ("SP", "SF")}
 
 
 @lru_cache(maxsize=8)

@@ -74,8 +74,8 @@ class Patterns:
         self.thing_of = lex.thing_of  # another thing in the home called by name is addressed like an assistant
         self.wish_aux, self.wish_verb = pairs(lex.wish.auxiliaries), pairs(lex.wish.verbs)
         self.wish_good, self.wish_cond = pairs(lex.wish.after_conditional), pairs(lex.wish.conditional_endings)
-        self.curiosity, self.not_knowing, self.formal_request_end = (pairs(lex.wish.curiosity), pairs(lex.wish.not_knowing),
-                                                                     pairs(lex.wish.formal_request_endings))
+        self.curiosity, self.not_knowing, self.knowing_nothing, self.formal_request_end = (pairs(w) for w in (
+            lex.wish.curiosity, lex.wish.not_knowing, lex.wish.knowing_nothing, lex.wish.formal_request_endings))
         self.leave_neg, self.leave_verb = pairs(lex.asking_leave.negators), pairs(lex.asking_leave.verbs)
         self.benefactive, self.request_nouns = pairs(lex.benefactives), pairs(lex.request_nouns)
         self.request_end, self.suggest_end = pairs(lex.request_endings), pairs(lex.suggestion_endings)
@@ -381,11 +381,15 @@ def awaits_predicate(morphemes: list, connective: str) -> bool:
 def asks_by_not_knowing(ms: list[tuple[str, str]], p: Patterns) -> bool:
     """전원 버튼이 어디 있는지 모르겠네: not knowing what an embedded question asks (wish.not_knowing after one of
     indirect_question_endings, particles and adverbs between aside) asks it; 몰라 alone asks nothing, and neither does a not knowing
-    that the clause goes on from (되는지 모르겠지만 강으로 해 줘: what it goes on to is said)."""
+    that the clause goes on from (되는지 모르겠지만 강으로 해 줘: what it goes on to is said), nor knowing nothing at all
+    (wish.knowing_nothing before it, or a question word asked of itself: 뭐가 뭔지 하나도 모르겠다)."""
     for i, k in enumerate(ms):
         if k not in p.not_knowing or any(not x[1].startswith(("E", "S", "J", "VX")) for x in ms[i + 1:]) \
                 or any(x[1] == "ETM" for x in ms[i + 1:i + 3]):
             continue  # (되는지 모르겠지만 강으로 해 줘: the clause goes on; 누군지도 모르는 사람: a modifier)
+        asked = [x for x in ms[:i] if x in p.question_words]
+        if any(x in p.knowing_nothing for x in ms[max(0, i - 3):i]) or len(asked) > len(set(asked)):
+            return False
         before = [x for x in ms[:i] if not x[1].startswith(("J", "S", "MAG"))]  # (재 주는 건지 잘 모르겠네)
         if before and before[-1] in p.indirect_question:
             return True

@@ -1731,3 +1731,27 @@ def test_where_it_has_gone_asks_its_location(runner):
 def test_jeolla_and_chungcheong_heo_forms_are_read_as_ha(runner, text):
     """혀 / 허게 / 혀라 (전라, 충청: 해, 하게, 해라) and 봐유 (봐요) in the lexicon's dialect words and endings."""
     assert actions(_route(runner, text)) != [], text
+
+
+def test_knowing_nothing_at_all_asks_nothing(runner):
+    """뭐가 뭔지 하나도 모르겄다: a question word asked of itself, or not knowing at all (speech_acts wish
+    knowing_nothing; 하나도 stays a word: lexicon numbers word_lookalikes), is bewilderment, not a question to the
+    manual; 필터를 어떻게 빼는지 모르겠어? still asks."""
+    assert _route(runner, "며느리가 기계를 사 왔는디 나는 뭐가 뭔지 하나도 모르겄다").family == "DEF"
+    assert _route(runner, "필터를 어떻게 빼는지 모르겠어?").family == "DQR"
+
+
+def test_the_robot_described_before_a_condition_is_told_about_after_it(runner):
+    """우리 로봇은 밤 되면 조용해지고 아침엔 다시 쌩쌩 돌아: the topic said in the condition is the sentence's subject."""
+    assert actions(_route(runner, "우리 로봇은 밤 되면 조용해지고 아침엔 다시 쌩쌩 돌아")) == []
+
+
+def test_a_state_told_after_a_request_is_its_reason(runner):
+    """거실로 와, 여기 공기 안 좋아: a state word told (a state query's capability) names nobody's device: the reason."""
+    assert [a[0] for a in actions(_route(runner, "거실로 와, 여기 공기 안 좋아"))] == ["move_to_room"]
+
+
+def test_a_guard_without_a_subject_reads_the_state_named_just_before(runner):
+    """배터리 괜찮아 괜찮으면 집 전체 청정 돌려: the guard's state is the battery named before it, not the air."""
+    record = _route(runner, "배터리 괜찮아 괜찮으면 집 전체 청정 돌려")
+    assert [a[0] for a in actions(record)] == ["scanning_clean"], actions(record)
