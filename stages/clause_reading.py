@@ -13,7 +13,7 @@ from stages._clauses import ENDS_SENTENCE, VERB_TAGS, ClauseAnalysis
 from stages._matchers import compact
 from stages._addressee import called_after, named_subject, person_act, person_purpose, vocative
 from stages._predicates import formal_request_at, subordinate_at
-from stages.speech_patterns import (Patterns, asks_what_it_does, explains_elliptically, describes_how, curious, asks_by_not_knowing, asks_by_shape, asks_criterion, asks_what_is_usual, ends_intoned, asks_how, asks_leave, awaits_predicate, diagnoses, closed_syllable, complains, confirms, offers, ends_on_a_period,
+from stages.speech_patterns import (Patterns, asks_what_it_does, knows_nothing, explains_elliptically, describes_how, curious, asks_by_not_knowing, asks_by_shape, asks_criterion, asks_what_is_usual, ends_intoned, asks_how, asks_leave, awaits_predicate, diagnoses, closed_syllable, complains, confirms, offers, ends_on_a_period,
                                     contains, finds_out, follows, happens, key)
 
 Pair = tuple[str, str]
@@ -129,7 +129,8 @@ def _shape(c: ClauseAnalysis, p: Patterns, paired: tuple[str, ...], out: Reading
     offered = c.alternative and final not in p.declare_end | p.exclaim_end and not benefactive  # 정도야 아님 전체야
     confirming = final in p.intonation_end and confirms(matrix, p)  # 꺼지는 거 맞아: asked without its mark
     question = "?" in c.text or offered or confirming or ((final in p.question_end and final not in p.request_end) or openly or (
-        asks_word and not benefactive and final not in p.declare_end | p.exclaim_end and not finds_out(matrix, p))) and not complains(matrix, p)
+        asks_word and not benefactive and final not in p.declare_end | p.exclaim_end and not finds_out(matrix, p)
+        and not knows_nothing(matrix, p))) and not complains(matrix, p)
     question = question and not c.holds_the_floor  # 저 뭐시냐 (said alone before the request): its -냐 asks nothing
     out.signals.extend(name for name, on in (("alternative", offered), ("confirmation", confirming)) if on)
     return _Shape(ms=ms, tags=[k[1] for k in ms], matrix=matrix, ef=ef, final=final, benefactive=benefactive,
@@ -416,8 +417,8 @@ def _told_mood(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: Reading
     if thing_subject and (out.final or trails) and not s.benefactive:
         sig.append(f"subject:{thing_subject}")
         return "statement"
-    if not s.benefactive and happens(s.matrix, f.pred_at, final, out.final or c.connective in ENDS_SENTENCE, p):
-        sig.append(f"event:{last_pred[0]}")  # 짜증 나 / 땀 나: something happens; nobody is asked to do it
+    if not s.benefactive and (happens(s.matrix, f.pred_at, final, out.final or c.connective in ENDS_SENTENCE, p) or last_pred in p.not_knowing):
+        sig.append(f"event:{last_pred[0]}")  # 짜증 나 / 땀 나 / 모르겠어: something happens or is so; nobody is asked
         return "statement"
     if s.benefactive or final in p.request_end:
         return "request"

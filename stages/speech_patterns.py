@@ -378,6 +378,18 @@ def awaits_predicate(morphemes: list, connective: str) -> bool:
     return noun.tag != "NNB" and particle.start == noun.start + noun.length
 
 
+def _nothing_known(ms: list[tuple[str, str]], i: int, p: Patterns) -> bool:
+    """The not knowing at i is of nothing at all: a degree word of none right before it (wish.knowing_nothing: 하나도,
+    도통) or a question word asked of itself before it (뭐가 뭔지)."""
+    asked = [x for x in ms[:i] if x in p.question_words]
+    return any(x in p.knowing_nothing for x in ms[max(0, i - 3):i]) or len(asked) > len(set(asked))
+
+
+def knows_nothing(ms: list[tuple[str, str]], p: Patterns) -> bool:
+    """뭐가 뭔지 하나도 모르겠어: the clause's question words sit in a not knowing of nothing at all: it asks nothing."""
+    return any(k in p.not_knowing and _nothing_known(ms, i, p) for i, k in enumerate(ms))
+
+
 def asks_by_not_knowing(ms: list[tuple[str, str]], p: Patterns) -> bool:
     """전원 버튼이 어디 있는지 모르겠네: not knowing what an embedded question asks (wish.not_knowing after one of
     indirect_question_endings, particles and adverbs between aside) asks it; 몰라 alone asks nothing, and neither does a not knowing
@@ -387,8 +399,7 @@ def asks_by_not_knowing(ms: list[tuple[str, str]], p: Patterns) -> bool:
         if k not in p.not_knowing or any(not x[1].startswith(("E", "S", "J", "VX")) for x in ms[i + 1:]) \
                 or any(x[1] == "ETM" for x in ms[i + 1:i + 3]):
             continue  # (되는지 모르겠지만 강으로 해 줘: the clause goes on; 누군지도 모르는 사람: a modifier)
-        asked = [x for x in ms[:i] if x in p.question_words]
-        if any(x in p.knowing_nothing for x in ms[max(0, i - 3):i]) or len(asked) > len(set(asked)):
+        if _nothing_known(ms, i, p):
             return False
         before = [x for x in ms[:i] if not x[1].startswith(("J", "S", "MAG"))]  # (재 주는 건지 잘 모르겠네)
         if before and before[-1] in p.indirect_question:

@@ -1734,10 +1734,11 @@ def test_jeolla_and_chungcheong_heo_forms_are_read_as_ha(runner, text):
 
 
 def test_knowing_nothing_at_all_asks_nothing(runner):
-    """뭐가 뭔지 하나도 모르겄다: a question word asked of itself, or not knowing at all (speech_acts wish
-    knowing_nothing; 하나도 stays a word: lexicon numbers word_lookalikes), is bewilderment, not a question to the
-    manual; 필터를 어떻게 빼는지 모르겠어? still asks."""
-    assert _route(runner, "며느리가 기계를 사 왔는디 나는 뭐가 뭔지 하나도 모르겄다").family == "DEF"
+    """뭐가 뭔지 하나도 모르겠어: a question word asked of itself, or not knowing at all (speech_acts wish
+    knowing_nothing; 하나도 stays a word: lexicon numbers word_lookalikes), is bewilderment told (모르겠어 bids
+    nothing), not a question to the manual; 필터를 어떻게 빼는지 모르겠어? still asks."""
+    assert _route(runner, "뭐가 뭔지 도통 모르겠어").family == "DEF"
+    assert _route(runner, "애들 장난감이 너무 많아서 뭐가 뭔지 하나도 모르겠어").family == "DEF"
     assert _route(runner, "필터를 어떻게 빼는지 모르겠어?").family == "DQR"
 
 
