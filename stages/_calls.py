@@ -1,12 +1,16 @@
 """Who a turn calls, read across its clauses: a call said last, a name said first, a person called right after a
-request. Each makes the clauses it covers said to that person (a third person), never to the robot.
+request. Each makes the clauses it covers said to that person (a third person), never to the robot. And the one
+call of the speaker's own that asks nothing: 뭐라고?, to hear again.
 
 Pure functions of the clauses, their readings and the compiled speech-act patterns (stages.speech_patterns).
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from registry.contracts import NormalizedText
+from registry.loader import Registry
 from registry.speech_contracts import SpeechActLexicon
 from stages._addressee import robot_called
 from stages._clauses import ENDS_SENTENCE, ClauseAnalysis, in_order, last_said, thing_named
@@ -173,10 +177,15 @@ def trailed_off(clauses: list[ClauseAnalysis], per: list[Reading], original: str
             per[i].signals.append("trails_off:sequence")
 
 
-def not_heard(clauses: list[ClauseAnalysis], per: list[Reading], runs: list[list[str]]) -> None:
+@lru_cache(maxsize=8)
+def _not_heard_runs(registry: Registry) -> frozenset[tuple[tuple[str, str], ...]]:
+    return frozenset(tuple(tuple(v.split("/")) for v in run) for run in registry.lexicon.get("conversation", {}).get("not_heard", []))
+
+
+def not_heard(clauses: list[ClauseAnalysis], per: list[Reading], registry: Registry) -> None:
     """뭐라고? / 응? 뭐라고요?: a clause of only one of these runs (lexicon conversation not_heard), interjections
     aside, asks the speaker to say it again: a reply of conversation, no question about anything."""
-    said = {tuple(tuple(v.split("/")) for v in run) for run in runs}
+    said = _not_heard_runs(registry)
     for c, r in zip(clauses, per):
         ms = [key(m) for m in c.morphemes if not m.tag.startswith("S")]
         bare = tuple(k for k in ms if k[1] != "IC")

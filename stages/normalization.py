@@ -99,12 +99,18 @@ def _polite_finals(registry: Registry) -> frozenset[str]:
     return frozenset(registry.lexicon.get("polite_finals", {}).get("forms", []))
 
 
+@lru_cache(maxsize=8)
+def _plain_bids(registry: Registry) -> tuple[frozenset[str], frozenset[tuple[str, str]]]:
+    """(the plain endings of lexicon polite_finals plain_before_a_mark, the benefactives as (form, tag))."""
+    return (frozenset(registry.lexicon.get("polite_finals", {}).get("plain_before_a_mark", [])),
+            frozenset(tuple(v.split("/")) for v in registry.speech_acts.benefactives))
+
+
 def _bids_before_a_mark(tokens: list, registry: Registry) -> set[int]:
     """켜 줘, 알았지?: the plain ending of a benefactive auxiliary right before a comma or a full stop (lexicon
     polite_finals plain_before_a_mark) closes its request; Kiwi tags it as a connective there. (Not on any verb:
     맨날 켜 놓고 자, ... tells what somebody does as often as it bids.)"""
-    forms = set(registry.lexicon.get("polite_finals", {}).get("plain_before_a_mark", []))
-    bids = {tuple(v.split("/")) for v in registry.speech_acts.benefactives}
+    forms, bids = _plain_bids(registry)
     return {i for i in range(1, len(tokens) - 1) if tokens[i].tag == "EC" and tokens[i].form in forms
             and (tokens[i - 1].form, tokens[i - 1].tag) in bids and tokens[i - 1].tag == "VX"
             and tokens[i + 1].tag in ("SP", "SF")}

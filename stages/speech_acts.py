@@ -430,7 +430,7 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: Normal
     supposed_by_a_condition(clause_candidates, per, p)
     one_question_of_alternatives(clause_candidates, per)
     _run_into_a_remark(clause_candidates, per, normalized_text, registry)
-    not_heard(clause_candidates, per, registry.lexicon.get("conversation", {}).get("not_heard", []))
+    not_heard(clause_candidates, per, registry)
     words_max = registry.speech_acts.fragment_max_words
     return [_speech_act(c, r, words_max, p) for c, r in zip(clause_candidates, per)]
 
