@@ -3,6 +3,8 @@ that lower it), and the accumulator a clause's axes are lit in."""
 
 from __future__ import annotations
 
+import re
+
 from itertools import groupby
 
 from registry.contracts import EvidenceAxis
@@ -42,6 +44,8 @@ def _complete(c: ClauseAnalysis) -> bool:
                                   and "joined_predicate" not in c.act.signals and c.connective in ENDS_SENTENCE)
 
 
+_SOUND = re.compile(r"([\uac00-\ud7a3])\1\1")
+"""One syllable three times in a row (빠빠빠, 웅웅웅, 우우우웅): a sound made, not a word or a name."""
 SHARD_RUN = 3
 """One-syllable words in a row that read as a word spelled out by syllables (청 정 해 줘); two are plain Korean
 (너도 잠 자?, 꿈 같은 거 꿔?)."""
@@ -96,7 +100,8 @@ def fragment_axes(c: ClauseAnalysis, lit: Axes, m: Matchers) -> None:
     # 해리포터 / 손흥민: a name Kiwi knows; 브 르 브므 / 치익 치직: a guess for a word it has never seen names nothing; 민지야 calls
     # (나이트 모드: a name the registry gives one of the robot's own capabilities is no title of the world's)
     proper = (not c.has_predicate and "NNP" in c.morpheme_tags and not {"JKV", "SW"} & set(c.morpheme_tags)
-              and not any(mo.unknown for mo in c.morphemes) and not c.capabilities and not c.mentions)  # (ㅁㄴ 어ㅓ 이: keys)
+              and not any(mo.unknown for mo in c.morphemes) and not c.capabilities and not c.mentions  # (ㅁㄴ 어ㅓ 이: keys)
+              and not _SOUND.search(c.compact))  # (빠빠빠 빠방, 웅웅웅: a syllable said three times over is a sound, no name)
     # "드래곤 길들이기": a noun phrase closed by a nominalizer, with no sentence ending, reads as a name
     nominalized = (not c.has_final_ending and c.morpheme_tags[-1:] == ["ETN"]
                    and sum(1 for t in c.morpheme_tags if t.startswith("NN")) >= 1)

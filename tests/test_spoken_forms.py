@@ -41,6 +41,15 @@ def test_keys_struck_at_random_are_no_title(runner):
     assert record.family == "STT_NULL" and caps == []
 
 
+@pytest.mark.parametrize("text", ["빠빠빠", "바바바 바"])
+def test_a_syllable_said_three_times_over_is_a_sound_no_title(runner, text):
+    """빠빠빠 빠방: Kiwi tags a run of one syllable as a proper noun; said three times over it is a sound made, no name
+    of the world to look up (해리포터 still is)."""
+    record, caps = _route(runner, text)
+    assert record.family == "STT_NULL" and caps == [], record.family
+    assert _route(runner, "해리포터")[0].family == "FRG"
+
+
 @pytest.mark.parametrize("text,expected", [
     ("고정청정 ㄱㄱ", [("stationary_purify", "start")]),  # ㄱㄱ: go go, said after what is asked (like 고고)
     ("나이트 모드 ㄱㄱ", [("night_mode", "on")]),
