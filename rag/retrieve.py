@@ -291,16 +291,18 @@ def _with_remedy(first: Evidence, sentences: Sentences, marks: list[str]) -> Evi
 
 
 _COMPANION_SHARE = 0.8
-_ADDING_SHARE = 0.3
 """A second sentence of the answering section is read out with the first when it shares at least this share of the
 question's words the first one shares: two sentences that match a question equally well both answer it."""
+_ADDING_SHARE = 0.3
+"""... or at least this share when it holds a word of the question the first lacks: it answers another part of it."""
 
 
 def _with_companion(first: Evidence, sentences: Sentences, weights: dict[str, float], idf: dict[str, float],
                     kind: Callable[[str], bool] = lambda _: False) -> Evidence:
     """The evidence with the section's next best sentence for the question added after it when it matches about as
-    well (see _COMPANION_SHARE) and, when the first was chosen for its `kind` (it forbids, states the asked unit,
-    quotes the words to say), is of that kind too; the claim unchanged otherwise."""
+    well, or adds a word of the question (see _COMPANION_SHARE, _ADDING_SHARE), and, when the first was chosen for its
+    `kind` (it forbids, states the asked unit, quotes the words to say), is of that kind too; the claim unchanged
+    otherwise."""
     texts = [text for text, _ in sentences]
     if first.claim not in texts:
         return first
@@ -310,11 +312,12 @@ def _with_companion(first: Evidence, sentences: Sentences, weights: dict[str, fl
     rest = [(scores[i], -i) for i in range(len(texts)) if i != at and texts[i] != first.claim and (not same_kind or kind(texts[i]))]
     if not rest or scores[at] <= 0:
         return first
-    asked = {t for t in weights if idf.get(t, 0.0) > 0}
-    adds = lambda i: bool(asked & set(sentences[i][1]) - set(sentences[at][1]))  # noqa: E731
-    score, minus_i = max(rest, key=lambda r: (r[0] >= _COMPANION_SHARE * scores[at] or adds(-r[1]), r))
-    if score <= 0 or score < (_ADDING_SHARE if adds(-minus_i) else _COMPANION_SHARE) * scores[at]:
+    missing = {t for t in weights if idf.get(t, 0.0) > 0} - set(sentences[at][1])  # the question's words the first lacks
+    rest = [(score, minus_i) for score, minus_i in rest if score > 0 and score >= scores[at] * (
+        _ADDING_SHARE if missing & set(sentences[-minus_i][1]) else _COMPANION_SHARE)]
+    if not rest:
         return first
+    score, minus_i = max(rest)
     claim = " ".join(t if t.endswith((".", "?", "!")) else t + "." for t in (texts[at], texts[-minus_i]))
     return first.model_copy(update={"claim": claim})
 

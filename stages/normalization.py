@@ -15,6 +15,7 @@ from registry.loader import Registry
 from stages._dislocation import afterthought_first
 from stages._numbers import converter_for
 from stages._self_repair import self_repaired
+from stages.speech_patterns import patterns, plain_endings
 
 MAX_CHARS = 400
 """Longer input is cut: a voice turn is never this long, and the tail cannot add safety."""
@@ -99,18 +100,11 @@ def _polite_finals(registry: Registry) -> frozenset[str]:
     return frozenset(registry.lexicon.get("polite_finals", {}).get("forms", []))
 
 
-@lru_cache(maxsize=8)
-def _plain_bids(registry: Registry) -> tuple[frozenset[str], frozenset[tuple[str, str]]]:
-    """(the plain endings of lexicon polite_finals plain_before_a_mark, the benefactives as (form, tag))."""
-    return (frozenset(registry.lexicon.get("polite_finals", {}).get("plain_before_a_mark", [])),
-            frozenset(tuple(v.split("/")) for v in registry.speech_acts.benefactives))
-
-
 def _bids_before_a_mark(tokens: list, registry: Registry) -> set[int]:
     """켜 줘, 알았지?: the plain ending of a benefactive auxiliary right before a comma or a full stop (lexicon
     polite_finals plain_before_a_mark) closes its request; Kiwi tags it as a connective there. (Not on any verb:
     맨날 켜 놓고 자, ... tells what somebody does as often as it bids.)"""
-    forms, bids = _plain_bids(registry)
+    forms, bids = plain_endings(registry), patterns(registry).benefactive
     return {i for i in range(1, len(tokens) - 1) if tokens[i].tag == "EC" and tokens[i].form in forms
             and (tokens[i - 1].form, tokens[i - 1].tag) in bids and tokens[i - 1].tag == "VX"
             and tokens[i + 1].tag in ("SP", "SF")}

@@ -23,7 +23,7 @@ from stages._matchers import matchers_for
 from stages.clause_reading import Reading, cut_off_word, read_clause
 from stages.licensing import license_clauses
 from stages._predicates import final_predicate
-from stages.speech_patterns import Patterns, contains, key, patterns
+from stages.speech_patterns import Patterns, contains, key, patterns, plain_endings
 
 _ASKING = ACTING_MOODS | {"state_question", "question"}
 
@@ -119,7 +119,7 @@ def _run_into_a_remark(clauses: list[ClauseAnalysis], per: list[Reading], nt: No
     if robot_called(r.signals for r in per):
         return
     people = set(registry.speech_acts.asked_of_people_too)
-    plain_bids = set(registry.lexicon.get("polite_finals", {}).get("plain_before_a_mark", []))
+    plain_bids = plain_endings(registry)
     order = in_order(clauses)
     unmarked = not any(mark in nt.text for mark in ",.?!")  # 사진 좀 찍어 줘 오늘 ... 말이야: heard with no marks at all
     for n, (i, after) in enumerate(zip(order, order[1:])):

@@ -6,6 +6,8 @@ Every word list is data in `registry/speech_acts.json`; this module only turns i
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from registry.contracts import Morpheme
 from registry.loader import Registry
 from registry.speech_contracts import SpeechActLexicon
@@ -127,6 +129,13 @@ def _sequences(phrases: list[list[str]]) -> tuple[tuple[tuple[str, ...], ...], .
 
 
 _COMPILED: dict[str, Patterns] = {}
+
+
+@lru_cache(maxsize=8)
+def plain_endings(registry: Registry) -> frozenset[str]:
+    """The plain endings that close a request on a benefactive before a comma or a full stop (lexicon polite_finals
+    plain_before_a_mark: 켜 줘, 알았지?); Kiwi tags them as connectives there."""
+    return frozenset(registry.lexicon.get("polite_finals", {}).get("plain_before_a_mark", []))
 
 
 def patterns(registry: Registry) -> Patterns:
