@@ -16,6 +16,9 @@ if TYPE_CHECKING:
 Pair = tuple[str, str]
 DESCRIBED = "robot_described"
 """The robot named by a noun with a describing particle (로봇은, 청정기가): told about, not called."""
+NAMED_AS_A_THING = "robot_as_a_thing"
+"""The robot's noun with no subject particle, mark or call after it (청정기 좀 켜 줘, 로봇 배터리): an object or a
+possessor, so the clause does not turn from a person called before to the robot."""
 
 
 def robot_called(signal_lists) -> bool:
@@ -212,6 +215,9 @@ def named_subject(c: ClauseAnalysis, ms: list[Pair], p: Patterns, out: "Reading"
             sig.append(f"robot_subject:{k[0]}")
             if k[1] in ("NNG", "NNP") and nxt in p.described_particles:
                 sig.append(DESCRIBED)
+            elif k[1] in ("NNG", "NNP") and nxt not in p.subject_particles and nxt not in p.robot \
+                    and nxt[1] not in ("SP", "JKV"):  # (로봇 너는: called, then named again)
+                sig.append(f"{NAMED_AS_A_THING}:{k[0]}")  # 공기청정기 좀 켜 줘, 로봇 배터리: object or possessor
             break
         if k in p.speaker and (nxt in p.subject_particles or nxt[1][:1] not in ("J", "N", "X", "S")) \
                 and not premise_between(c, ms, i, p):  # (나 잘 거니까 나이트 모드 켜 줘: the reason's subject only)
@@ -233,8 +239,11 @@ def robot_named(prev: "Reading", here: "Reading", p: Patterns) -> bool:
     """오케이 구글 볼륨 올려 로봇 너는 볼륨 내려 / 빅스비 말고 너한테 말한 거야: a clause whose subject is one of the robot's
     nouns, or 너 set against another assistant the clause before excludes, is the robot's whoever was called before."""
     named = [s.split(":", 1)[1] for s in here.signals if s.startswith("robot_subject:")]
-    contrast = "exclusion" in prev.signals and any(s.startswith("assistant_vocative:") for s in prev.signals)
-    return any(contrast or w in p.robot_nouns for w in named)
+    assistant = any(s.startswith("assistant_vocative:") for s in prev.signals)
+    contrast = "exclusion" in prev.signals and assistant
+    things = set() if assistant else {s.split(":", 1)[1] for s in here.signals if s.startswith(NAMED_AS_A_THING)}
+    # (자기야 지금 집이야? 그럼 공기청정기 좀 켜 줘: the robot is what the person called is asked to switch on)
+    return any(contrast or (w in p.robot_nouns and w not in things) for w in named)
 
 
 def call_set_aside(c: ClauseAnalysis, r: "Reading") -> bool:

@@ -328,7 +328,7 @@ def test_a_request_the_robot_cannot_do_is_unsupported_by_its_frame(runner, text,
     assert record.unsupported_categories[:1] == [category]
 
 
-@pytest.mark.parametrize("text", ["농담 하나 해줘", "이야기 들려줘", "시리야 사진 찍어"])
+@pytest.mark.parametrize("text", ["농담 하나 해줘", "이야기 들려줘", "시리야 사진 찍어", "동화 읽어 줘", "얘기 좀 들려줄래?"])
 def test_conversation_and_requests_to_another_assistant_are_no_unsupported_act(runner, text):
     record = _route(runner, text)
     assert actions(record) == [] and record.family != "UNS"
@@ -387,7 +387,8 @@ def test_a_device_word_with_nothing_said_of_it_gets_a_scoped_probe(runner, text)
     assert record.family == "STT_NULL" and record.stt_null_subtype == "SOFT" and actions(record) == []
 
 
-@pytest.mark.parametrize("text", ["야 근처 마트 몇 시에 열어?", "세무서 몇 시까지 해?", "일교차 심해?", "가까운 약국 어디야"])
+@pytest.mark.parametrize("text", ["야 근처 마트 몇 시에 열어?", "세무서 몇 시까지 해?", "일교차 심해?", "가까운 약국 어디야",
+                                  "영화관 몇 시에 문 닫아?", "농협 오늘 몇 시까지 해?"])
 def test_a_question_about_a_thing_of_the_world_is_public_information(runner, text):
     record = _route(runner, text)
     assert record.family == "FRG" and "has_world_question" in record.evidence.axes
@@ -1040,6 +1041,24 @@ def test_the_robot_called_after_a_person_is_who_is_asked(runner, text, family, c
     record = _route(runner, text)
     assert record.family == family and "is_said_to_a_person" not in record.evidence.axes
     assert capability is None or capability in [a[0] for a in actions(record)]
+
+
+@pytest.mark.parametrize("text", [
+    "자기야 지금 집이야? 그럼 공기청정기 좀 켜 줘",  # the purifier is what the person called is to switch on
+    "아그야 거 로봇 배터리 충분한가 봤냐",  # the robot's battery, asked of the child called
+    "여보 밥 먹었어? 청정기 좀 꺼 놔",
+])
+def test_the_robot_named_as_an_object_or_possessor_leaves_the_person_called_asked(runner, text):
+    record = _route(runner, text)
+    acts = [c.speech_act for c in record.evidence.clauses if c.speech_act is not None]
+    assert actions(record) == [] and all(not a.licenses_action and not a.licenses_state_query for a in acts), text
+
+
+def test_the_robot_named_as_a_subject_after_an_assistant_or_by_its_call_is_still_asked(runner):
+    record = _route(runner, "오케이 구글 볼륨 올려 로봇 너는 볼륨 내려")
+    assert "sound_volume" in [a[0] for a in actions(record)]
+    record = _route(runner, "여보 밥 먹었어? 로봇 너는 청정 좀 켜 줘")
+    assert record.family == "ODL" and actions(record)
 
 
 @pytest.mark.parametrize("text, called", [
