@@ -51,6 +51,28 @@ SHARD_RUN = 3
 (너도 잠 자?, 꿈 같은 거 꿔?)."""
 
 
+_WORD = re.compile(r"[\uac00-\ud7a3]{1,3}")
+_LONE_JAMO = re.compile(r"[\u1100-\u11ff\u3131-\u318e]")
+
+
+def _onset_and_vowel(syllable: str) -> int:
+    return (ord(syllable) - 0xAC00) // 28
+
+
+def _echoed_sounds(c: ClauseAnalysis, m: Matchers) -> bool:
+    """치지직 치직 / 크흠 큼 / 딴 따단 딴 / 옴 옴 / 오 오 오: short words that all open on the same sound (the first
+    syllable's consonant and vowel), either all interjections or one of them no word Kiwi knows (it splits off a
+    lone consonant or guesses): a noise or a hum written down, not talk (잘 자, 좋아 좋아, 고 고마워 are words)."""
+    words = [(w.start() + c.start, w.end() + c.start, w.group().strip("?.!,~…")) for w in re.finditer(r"\S+", c.text)]
+    if len(words) < 2 or not all(_WORD.fullmatch(w) for _, _, w in words) or any(w in m.acknowledgements for _, _, w in words):
+        return False
+    if len({_onset_and_vowel(w[0]) for _, _, w in words}) > 1:
+        return False
+    per_word = [[mo for mo in c.morphemes if a <= mo.start < b] for a, b, _ in words]
+    odd = any(mo.tag.startswith("Z") or mo.unknown or (len(mo.form) == 1 and _LONE_JAMO.fullmatch(mo.form)) for ms in per_word for mo in ms)
+    return odd or all(ms and all(mo.tag == "IC" for mo in ms) for ms in per_word)
+
+
 def _recalling(c: ClauseAnalysis, p) -> bool:
     """뭐였더라 / 이거 어떻게 하는 거였더라 / 그 뭐였지: a question word, a copula (or 그렇다) right before a recall
     ending (speech_acts recall_endings), and nothing named: the speaker searches for a word and has not found it."""
@@ -93,6 +115,8 @@ def fragment_axes(c: ClauseAnalysis, lit: Axes, m: Matchers) -> None:
     if c.compact.strip("?.!,") in (m.fillers | m.acknowledgements):
         fragment = 1.0
         signals.append("filler_only")
+    if sounds := _echoed_sounds(c, m):
+        fragment, signals = max(fragment, 0.9), [*signals, "echoed_sounds"]
     if c.bound_forms_only:
         fragment = 1.0
         signals.append("bound_forms_only")
@@ -120,13 +144,13 @@ def fragment_axes(c: ClauseAnalysis, lit: Axes, m: Matchers) -> None:
         signals.append("no_target" if targetless else "recalling")
         fragment = max(fragment, 0.85) if recalling else fragment
     mostly_korean = foreign < len(c.morpheme_tags) / 3  # (my mom은 맨날 켜 놓고 자: English words in a Korean sentence)
-    if c.has_predicate and complete and mostly_korean and "syllable_shards" not in signals and not vague_request:
+    if c.has_predicate and complete and mostly_korean and "syllable_shards" not in signals and not vague_request and not sounds:
         lit("has_coherent_conversation_purpose", 0.8, "complete_sentence")
         fragment = min(fragment, 0.3)
     if english:
         lit("has_coherent_conversation_purpose", 0.8, "another_language")
         fragment = min(fragment, 0.3)
-    if c.act is not None and "interjections" in c.act.signals:
+    if c.act is not None and "interjections" in c.act.signals and not sounds:
         lit("has_coherent_conversation_purpose", 0.8, "interjections")  # 헐 대박: a whole exclamation
         fragment = min(fragment, 0.3)
     if c.times.strength and not c.has_predicate:

@@ -335,6 +335,8 @@ def _stt_null_strategy(axes: dict[str, EvidenceAxis], clause_analyses: list[Clau
         return "scoped_probe"  # 필터 / 센서: a word of the robot's with nothing said of it
     if fragment is None or fragment.strength < 0.5:
         return "none"
+    if "echoed_sounds" in fragment.signals:
+        return "retry"  # 치지직 치직 / 딴 따단 딴: a noise written down, nothing to clarify
     if weak_scope:
         return "scoped_probe"
     words = [mo for c in clause_analyses for mo in c.morphemes]

@@ -50,6 +50,19 @@ def test_a_syllable_said_three_times_over_is_a_sound_no_title(runner, text):
     assert _route(runner, "해리포터")[0].family == "FRG"
 
 
+@pytest.mark.parametrize("text", ["치지직 치직", "크흠 큼", "딴 따단 딴", "오 오 오", "뚜르르 뚜르르"])
+def test_short_words_echoing_one_sound_are_a_noise_written_down(runner, text):
+    """치지직 치직 / 크흠 큼: words that all open on one sound, a non-word among them or interjections only, are a noise
+    or a hum the recognizer wrote down: a hard recognition failure, no conversation (잘 자, 좋아 좋아, 고 고마워 are)."""
+    record, caps = _route(runner, text)
+    assert record.family == "STT_NULL" and record.stt_null_subtype == "HARD" and caps == [], (record.family, record.stt_null_subtype)
+
+
+@pytest.mark.parametrize("text", ["잘 자", "좋아 좋아", "고 고마워", "가자 가자"])
+def test_words_that_open_alike_are_still_talk(runner, text):
+    assert _route(runner, text)[0].family == "DEF"
+
+
 @pytest.mark.parametrize("text,expected", [
     ("고정청정 ㄱㄱ", [("stationary_purify", "start")]),  # ㄱㄱ: go go, said after what is asked (like 고고)
     ("나이트 모드 ㄱㄱ", [("night_mode", "on")]),
