@@ -110,6 +110,8 @@ class Capability(_Model):
     """Capabilities this one already includes when both anchor in one clause ("모든 방 돌면서 청정")."""
     guard_conditions: dict[Literal["need", "negative", "positive"], GuardTemplate] = Field(default_factory=dict)
     op_hint_in_alias: dict[str, str] = Field(default_factory=dict)
+    whole_request_aliases: list[str] = Field(default_factory=list)
+    """Aliases that name the act in full (음소거: mute it): said bare, the word is the request's whole frame."""
     schedulable: bool
     timeout_s: int
 
@@ -121,6 +123,8 @@ class Capability(_Model):
         for alias, op_id in self.op_hint_in_alias.items():
             if op_id not in ids:
                 raise ValueError(f"op_hint_in_alias[{alias!r}] names unknown operation {op_id!r}")
+        if unknown := [a for a in self.whole_request_aliases if a not in self.aliases]:
+            raise ValueError(f"whole_request_aliases {unknown} are not aliases of {self.capability_id}")
         return self
 
     def operation(self, operation_id: str) -> Operation | None:

@@ -331,3 +331,15 @@ def test_a_prefixed_noun_is_not_the_frame_object_it_ends_in(runner):
 def test_the_reply_says_what_the_step_does_to_its_capability(runner, text, said):
     """lexicon responses operation_names: a stop or an off is said, never 청정 할게요 for 청정 꺼."""
     assert _route(runner, text)[0].tts_response == said
+
+
+@pytest.mark.parametrize("text, operation", [("음소거", "on"), ("회의 중이니까 음소거", "on"), ("음소거 빨리", "on"), ("음소거 풀어", "off")])
+def test_a_word_that_names_the_act_in_full_is_a_request_said_bare(runner, text, operation):
+    """음소거 (capability whole_request_aliases): the noun says what to do, so said bare it is the whole frame
+    (청정 / 풍량 alone still ask back which act is meant)."""
+    assert [(cap, op) for cap, op, _ in _route(runner, text)[1]] == [("mute", operation)]
+
+
+@pytest.mark.parametrize("text", ["스삐커 음소거", "줌 음소거 풀어", "엄마 음소거", "인스타 소리 좀 줄여", "청정"])
+def test_a_bare_act_word_of_another_thing_or_a_bare_capability_word_acts_on_nothing(runner, text):
+    assert _route(runner, text)[1] == [], text
