@@ -158,6 +158,8 @@ SETS = {
         ROOT / "data/utterances/talk_redteam_v55.jsonl",
     "talk_redteam_v56 (red-team against session 56: state words naming the case with 때 / 경우 / 동안, words recalled with a past copula, the robot described by its noun through joined verbs, benefactives under -면서, 알식스 called or talked about, 줘 / 주오 before a comma, reasons with 되니까, 뭐라고?, 어디 가 있어, 전라 / 충청 허 / 혀; written blind 2026-12-06, fit)":
         ROOT / "data/utterances/talk_redteam_v56.jsonl",
+    "talk_redteam_v57 (red-team against session 57: the robot named as an object after a person called, stories asked for, public offices, noises written down as echoing syllables, bare 음소거, apps of calls and messages; written blind 2026-12-06, fit)":
+        ROOT / "data/utterances/talk_redteam_v57.jsonl",
     "requests_v39_fit (requests to the robot with reasons, guards, politeness, dialect, several steps, schedules; written blind 2026-12-05 session 42, fit part)":
         ROOT / "data/utterances/requests_v39_fit.jsonl",
     "requests_v39_holdout (same, never tuned on)": ROOT / "data/utterances/requests_v39_holdout.jsonl",

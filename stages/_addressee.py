@@ -43,6 +43,8 @@ def vocative(ms: list[Pair], inside: list[bool], p: Patterns, morphemes: list, a
             return k[0], "person"
         end = _word_end(ms, glued, i)
         word = "".join(m[0] for m in ms[i:end])  # the written word (클로바, read as 클로 + 바)
+        if end > i + 1 and end < len(ms) and any(word == form for form, _ in p.voc_words):
+            return word, "person"  # 여보 로봇 배터리 봤어? (여보 read as 여/NP 보/VV): the call word written whole
         if word.lower() in p.wake_words or k[1] in ("IC", "SP", "SF", "MAJ"):  # (그리고 오케이 구글 ...)
             woke = woke or word.lower() in p.wake_words
             i = end if word.lower() in p.wake_words else i + 1
@@ -216,7 +218,7 @@ def named_subject(c: ClauseAnalysis, ms: list[Pair], p: Patterns, out: "Reading"
             if k[1] in ("NNG", "NNP") and nxt in p.described_particles:
                 sig.append(DESCRIBED)
             elif k[1] in ("NNG", "NNP") and nxt not in p.subject_particles and nxt not in p.robot \
-                    and nxt[1] not in ("SP", "JKV"):  # (로봇 너는: called, then named again)
+                    and nxt[1] not in ("SP", "JKV", "VCP"):  # (로봇 너는, 청정기야 read 청정기 이/VCP 야: called)
                 sig.append(f"{NAMED_AS_A_THING}:{k[0]}")  # 공기청정기 좀 켜 줘, 로봇 배터리: object or possessor
             break
         if k in p.speaker and (nxt in p.subject_particles or nxt[1][:1] not in ("J", "N", "X", "S")) \

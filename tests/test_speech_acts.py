@@ -1047,6 +1047,7 @@ def test_the_robot_called_after_a_person_is_who_is_asked(runner, text, family, c
     "자기야 지금 집이야? 그럼 공기청정기 좀 켜 줘",  # the purifier is what the person called is to switch on
     "아그야 거 로봇 배터리 충분한가 봤냐",  # the robot's battery, asked of the child called
     "여보 밥 먹었어? 청정기 좀 꺼 놔",
+    "여보 로봇 배터리 봤어?",  # Kiwi reads 여보 as 여/NP 보/VV: the call word is written whole
 ])
 def test_the_robot_named_as_an_object_or_possessor_leaves_the_person_called_asked(runner, text):
     record = _route(runner, text)
@@ -1059,6 +1060,8 @@ def test_the_robot_named_as_a_subject_after_an_assistant_or_by_its_call_is_still
     assert "sound_volume" in [a[0] for a in actions(record)]
     record = _route(runner, "여보 밥 먹었어? 로봇 너는 청정 좀 켜 줘")
     assert record.family == "ODL" and actions(record)
+    record = _route(runner, "얘야 조용히 좀 해 봐라. 청정기야 풍량 약으로 해")  # 청정기야 read 청정기 이/VCP 야: a call
+    assert [a[0] for a in actions(record)] == ["fan_speed"]
 
 
 @pytest.mark.parametrize("text, called", [
