@@ -175,9 +175,12 @@ def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, registry:
     if (hit.capability_id in matchers_for(registry).scoped_capabilities and c.cues.get("outside")
             and not c.cues.get("indoor")):
         return "target:outdoors"  # 바깥 공기 괜찮나?: the robot measures only where it is
-    if (not c.rooms and hit.capability_id in matchers_for(registry).room_bound_capabilities
-            and (public_place_of(c.morphemes, matchers_for(registry)) or c.cues.get("outside"))):
-        return "target:outside_place"  # 약국 가서 약 사 와, 밖에 나가: outside the home, no room the robot can reach
+    if not c.rooms and ((hit.capability_id in matchers_for(registry).room_bound_capabilities and c.cues.get("outside"))
+                        or ((hit.capability_id in matchers_for(registry).room_bound_capabilities or _placed_state(hit, c, registry))
+                            and public_place_of(c.morphemes, matchers_for(registry)))):
+        # 약국 가서 약 사 와, 밖에 나가: outside the home, no room the robot can reach; 극장 제일 가까운 데가 어디여: the
+        # place's whereabouts (or its air), not the robot's state
+        return "target:outside_place"
     if hit.capability_id in matchers_for(registry).room_bound_capabilities and _outside_of_a_room(c):
         return "target:outside_of_room"  # 거실 밖으로 나가: out of the room, not into it
     if spelled_by_syllables(hit, c, act, matchers_for(registry)):
@@ -217,6 +220,13 @@ def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, registry:
     if hit.kind == "state_query" and act.mood == "request" and _acted_on(hit, c):
         return "object_of_action"  # 공기 좀 싹 정화해 줘: the air is what is purified, nobody asks how it is
     return _frame_mismatch(hit, c, registry)
+
+
+def _placed_state(hit, c: ClauseAnalysis, registry: Registry) -> bool:
+    """A state that belongs to a place: one whose word may be indoors or out (공기, 온도), or asked by a pronoun of place
+    (어디): a public place named with it asks the place's, not the robot's (배터리 stays the robot's wherever one goes)."""
+    return hit.kind == "state_query" and (hit.capability_id in matchers_for(registry).scoped_capabilities or any(
+        at == hit.position and mo.tag == "NP" for at, mo in zip(c.compact_offsets, c.morphemes)))
 
 
 def _acted_on(hit, c: ClauseAnalysis) -> bool:

@@ -1778,3 +1778,11 @@ def test_a_guard_without_a_subject_reads_the_state_named_just_before(runner):
     """배터리 괜찮아 괜찮으면 집 전체 청정 돌려: the guard's state is the battery named before it, not the air."""
     record = _route(runner, "배터리 괜찮아 괜찮으면 집 전체 청정 돌려")
     assert [a[0] for a in actions(record)] == ["scanning_clean"], actions(record)
+
+
+@pytest.mark.parametrize("text", ["극장 제일 가까운 데가 어디여", "약국 공기 어때"])
+def test_a_public_place_named_with_a_placed_state_asks_the_places_not_the_robots(runner, text):
+    """어디 / 공기 asked with a place of the world (극장, 약국) ask where it is or how its air is: the robot's own
+    location or air would answer nothing asked (배터리 stays the robot's wherever the speaker goes)."""
+    record = _route(runner, text)
+    assert record.family == "FRG" and actions(record) == [], (text, record.family, actions(record))
