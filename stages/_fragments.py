@@ -73,6 +73,14 @@ def _echoed_sounds(c: ClauseAnalysis, m: Matchers) -> bool:
     return odd or all(ms and all(mo.tag == "IC" for mo in ms) for ms in per_word)
 
 
+def _one_character_words(words: list[str]) -> list[bool]:
+    """Which words are one character long (청 정 해 줘); a number alone is a word (하나 해 줘, normalized 1 해 줘), numbers
+    in a row are a count said (하나 둘 셋 넷) and count as shards."""
+    bare = [w.strip("?.!,") for w in words]
+    return [len(x) == 1 and not (x.isdigit() and not any(y.isdigit() for y in bare[max(i - 1, 0):i] + bare[i + 1:i + 2]))
+            for i, x in enumerate(bare)]
+
+
 def _recalling(c: ClauseAnalysis, p) -> bool:
     """뭐였더라 / 이거 어떻게 하는 거였더라 / 그 뭐였지: a question word, a copula (or 그렇다) right before a recall
     ending (speech_acts recall_endings), and nothing named: the speaker searches for a word and has not found it."""
@@ -106,7 +114,7 @@ def fragment_axes(c: ClauseAnalysis, lit: Axes, m: Matchers) -> None:
     if len(c.compact) <= 2:
         fragment += 0.2
         signals.append("very_short")
-    single = [len(w.strip("?.!,")) == 1 for w in words]
+    single = _one_character_words(words)
     run = max((len(list(g)) for one, g in groupby(single) if one), default=0)
     said_out = bool(c.capabilities) and said_to_its_end(c, c.act)  # (청 정 해 줘: a capability word spaced wrong)
     if len(words) >= 3 and sum(single) >= 0.6 * len(words) and run >= SHARD_RUN and not said_out:

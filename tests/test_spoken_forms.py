@@ -110,3 +110,10 @@ def test_a_pointing_word_with_nothing_else_named_or_a_fragment_stays_unresolved(
 def test_cancelling_a_schedule_of_it_stays_a_schedule_cancel(runner):
     record, caps = _route(runner, "고정청정 예약 취소해 줘")
     assert record.family == "SCH" and record.selected_skill == "schedule_cancel" and caps == []
+
+
+def test_one_number_among_short_words_is_a_word_a_count_is_not(runner):
+    """하나 해 줘 (normalized 1 해 줘) is no word spelled out by syllables; 하나 둘 셋 넷 after a move is a count said."""
+    assert _route(runner, "옛날이야기 하나 해 줘")[0].family == "DEF"
+    record, caps = _route(runner, "팔 쭉 펴고 오른쪽으로 돌아 하나 둘 셋 넷")
+    assert caps == [], caps
