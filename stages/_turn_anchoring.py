@@ -132,12 +132,20 @@ def _switched_selves(clauses: list[ClauseAnalysis], registry: Registry, m: Match
         c.capabilities = [h for h in c.capabilities if not start <= h.position < c.compact_offsets[at] + len(ms[at].form)]
         left = {h.capability_id for h in c.capabilities}  # (공기청정 read in 공기청정기: no word of an act)
         c.anchors = [a for a in c.anchors if a.via != "fuzzy" or a.target in left]
-        if any(mo.tag.startswith(("NN", "NP", "MM")) for mo in ms[:first]):
+        called = max((i for i in range(first) if _calls_the_robot(ms, i, m)), default=-1)  # (자기야 잠깐만. 로봇아 ...)
+        if any(mo.tag.startswith(("NN", "NP", "MM")) for mo in ms[called + 1:first]):
             continue  # (안방에 있는 공기청정기, 큐브 공기청정기, 헤이 구글 ...: maybe another one, or somebody else asked)
         c.unsupported = []
         operation = operation_of(cap, "", c.compact[c.compact_offsets[j]:], m)
         _add_hit(c, CapabilityHit(cap.capability_id, cap.kind, operation, ms[at].form, "frame", registry.weights.strengths["alias"],
                                   c.compact_offsets[at]))
+
+
+def _calls_the_robot(ms: list, i: int, m: Matchers) -> bool:
+    """로봇아, / 알식스야 (read 알식스 이/VCP 야): morpheme i is one of the robot's names with a call after it."""
+    nxt = [(mo.form, mo.tag) for mo in ms[i + 1:i + 3]]
+    return (ms[i].form, ms[i].tag) in m.speech.robot and bool(nxt) and (
+        nxt[0] in m.speech.voc_particles or nxt[0][1] == "SP" or (nxt[0][1] == "VCP" and nxt[1:] and nxt[1][0] in m.speech.voc_forms))
 
 
 def _paired_copulas(before: ClauseAnalysis, after: ClauseAnalysis, m: Matchers) -> bool:

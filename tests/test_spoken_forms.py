@@ -67,6 +67,8 @@ def test_words_that_open_alike_are_still_talk(runner, text):
     ("고정청정 ㄱㄱ", [("stationary_purify", "start")]),  # ㄱㄱ: go go, said after what is asked (like 고고)
     ("나이트 모드 ㄱㄱ", [("night_mode", "on")]),
     ("공기청정기 켜 줘", [("selected_room_clean", "start")]),  # the robot is the purifier: switching it on purifies
+    ("로봇아 공기청정기 켜 줘", [("selected_room_clean", "start")]),  # the robot called first: still itself
+    ("자기야 잠깐만. 로봇아 공기청정기 켜 줘", [("selected_room_clean", "start")]),  # a person, then the robot called
     ("청정기 좀 꺼", [("selected_room_clean", "stop")]),
     ("공기 청정기 잠깐 멈춰 줘", [("selected_room_clean", "stop")]),
     ("공청기 좀 켜", [("selected_room_clean", "start")]),  # 공청기: the spoken short form of 공기청정기
@@ -86,6 +88,7 @@ def test_typed_letters_the_purifier_itself_and_english_in_hangul_ask_for_the_act
     "작은방에 있는 공기청정기 꺼 줘",   # the one in another room (공기청정 read inside the noun licenses nothing)
     "헤이 구글 공기청정기 켜 줘",      # another assistant asked
     "여보 공기청정기 좀 켜 줘",        # a person asked
+    "로봇아 엄마 공기청정기 켜 줘",     # the robot called, then somebody's purifier named
     "공기청정기 켜지 마",             # prohibited
     "청정기야 스테이션으로 복귀해 줄래?",  # called, then asked something else
 ])
