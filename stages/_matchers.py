@@ -174,6 +174,8 @@ class Matchers:
             c.capability_id for c in caps.capabilities
             if any(spec.type == "room" and spec.required for op in c.operations for spec in op.arguments.values()))
         """Capabilities whose operation needs a room to go to: a place outside the home is never their destination."""
+        self.whole_requests = frozenset((c.capability_id, compact(a)) for c in caps.capabilities for a in c.whole_request_aliases)
+        """(capability, compact alias) of the words that name the act in full (음소거): said bare, the whole frame."""
 
     def _cue_sets(self, lex: dict) -> None:
         """The lexicon's cue sets: operations, guards, time, schedule, public information, questions, replies."""
