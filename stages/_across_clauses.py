@@ -143,9 +143,8 @@ def quiet_reasons(clause_analyses: list[ClauseAnalysis], per_clause: list[dict[s
         # 여행 갔다 왔더니: a verb of motion with no room names no device word)
         # (센서 모드 켜 줘 에어컨은 내가 켤게: another thing the speaker will see to themselves is their own part)
         theirs = set(registry.unsupported_categories) if act is not None and act.agent == "user" else set()
-        named = [x for x in c.mentions if not x.endswith(":past") and x.split(":", 1)[0] not in carried
-                 and (c.rooms or x.split(":", 1)[0] not in moves) and x.split(":", 1)[0] not in theirs
-                 and x.split(":", 1)[0] not in states]  # (거실로 와, 여기 공기 안 좋아: a state told is why)
+        told = carried | theirs | states  # (거실로 와, 여기 공기 안 좋아: a state told is why)
+        named = [x for x in c.mentions if not x.endswith(":past") and (cap := x.split(":", 1)[0]) not in told and (c.rooms or cap not in moves)]
         # (엄마가 터보로 해 줘라고 하셨어 터보로 해 줘: the words quoted are the very request the turn makes; relayed)
         quoted = [x.split(":", 1)[0] for x in c.mentions if x.endswith(":quoted")]
         relayed = bool(quoted) and all(q in carried for q in quoted)

@@ -7,15 +7,13 @@ Pure functions of the clauses, their readings and the compiled speech-act patter
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from registry.contracts import NormalizedText
 from registry.loader import Registry
 from registry.speech_contracts import SpeechActLexicon
 from stages._addressee import robot_called
 from stages._clauses import ENDS_SENTENCE, ClauseAnalysis, in_order, last_said, thing_named
 from stages.clause_reading import Reading
-from stages.speech_patterns import Patterns, key
+from stages.speech_patterns import Patterns, key, not_heard_runs
 
 
 def _callable(k: tuple[str, str], p: Patterns) -> bool:
@@ -177,15 +175,10 @@ def trailed_off(clauses: list[ClauseAnalysis], per: list[Reading], original: str
             per[i].signals.append("trails_off:sequence")
 
 
-@lru_cache(maxsize=8)
-def _not_heard_runs(registry: Registry) -> frozenset[tuple[tuple[str, str], ...]]:
-    return frozenset(tuple(tuple(v.split("/")) for v in run) for run in registry.lexicon.get("conversation", {}).get("not_heard", []))
-
-
 def not_heard(clauses: list[ClauseAnalysis], per: list[Reading], registry: Registry) -> None:
     """뭐라고? / 응? 뭐라고요?: a clause of only one of these runs (lexicon conversation not_heard), interjections
     aside, asks the speaker to say it again: a reply of conversation, no question about anything."""
-    said = _not_heard_runs(registry)
+    said = not_heard_runs(registry)
     for c, r in zip(clauses, per):
         ms = [key(m) for m in c.morphemes if not m.tag.startswith("S")]
         bare = tuple(k for k in ms if k[1] != "IC")

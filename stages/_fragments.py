@@ -8,6 +8,7 @@ import re
 from itertools import groupby
 
 from registry.contracts import EvidenceAxis
+from registry.hangul import all_hangul, jamo
 from stages._clauses import ENDS_SENTENCE, ClauseAnalysis
 from stages._matchers import Matchers, compact
 
@@ -51,12 +52,7 @@ SHARD_RUN = 3
 (너도 잠 자?, 꿈 같은 거 꿔?)."""
 
 
-_WORD = re.compile(r"[\uac00-\ud7a3]{1,3}")
 _LONE_JAMO = re.compile(r"[\u1100-\u11ff\u3131-\u318e]")
-
-
-def _onset_and_vowel(syllable: str) -> int:
-    return (ord(syllable) - 0xAC00) // 28
 
 
 def _echoed_sounds(c: ClauseAnalysis, m: Matchers) -> bool:
@@ -64,9 +60,9 @@ def _echoed_sounds(c: ClauseAnalysis, m: Matchers) -> bool:
     syllable's consonant and vowel), either all interjections or one of them no word Kiwi knows (it splits off a
     lone consonant or guesses): a noise or a hum written down, not talk (잘 자, 좋아 좋아, 고 고마워 are words)."""
     words = [(w.start() + c.start, w.end() + c.start, w.group().strip("?.!,~…")) for w in re.finditer(r"\S+", c.text)]
-    if len(words) < 2 or not all(_WORD.fullmatch(w) for _, _, w in words) or any(w in m.acknowledgements for _, _, w in words):
+    if len(words) < 2 or not all(all_hangul(w) and len(w) <= 3 for _, _, w in words) or any(w in m.acknowledgements for _, _, w in words):
         return False
-    if len({_onset_and_vowel(w[0]) for _, _, w in words}) > 1:
+    if len({jamo(w[0])[:2] for _, _, w in words}) > 1:
         return False
     per_word = [[mo for mo in c.morphemes if a <= mo.start < b] for a, b, _ in words]
     odd = any(mo.tag.startswith("Z") or mo.unknown or (len(mo.form) == 1 and _LONE_JAMO.fullmatch(mo.form)) for ms in per_word for mo in ms)

@@ -228,10 +228,9 @@ def _question_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: 
 def _only_called_by_name(c: ClauseAnalysis, registry: Registry) -> bool:
     """알식스 청정 켜 줘 / 알식스, 나 잘 거니까 ...: the product's name (one of speech_acts robot_pronouns) is the only
     identity word and nothing is asked of it: the robot is called by its name, not asked who it is (알식스가 뭐야?)."""
-    names = {form for form, _ in patterns(registry).robot}
     said = [a.surface for a in c.anchors if a.kind == "product_identity"]
     asked = c.act is not None and c.act.mood in ("question", "knowledge_question")
-    return bool(said) and all(s in names for s in said) and not asked
+    return bool(said) and all(s in patterns(registry).robot_nouns for s in said) and not asked
 
 
 def _act_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: bool) -> None:

@@ -138,6 +138,12 @@ def plain_endings(registry: Registry) -> frozenset[str]:
     return frozenset(registry.lexicon.get("polite_finals", {}).get("plain_before_a_mark", []))
 
 
+@lru_cache(maxsize=8)
+def not_heard_runs(registry: Registry) -> frozenset[tuple[tuple[str, ...], ...]]:
+    """The morpheme runs that, said alone, ask to hear again (lexicon conversation not_heard: 뭐라고?)."""
+    return frozenset(_sequences(registry.lexicon.get("conversation", {}).get("not_heard", [])))
+
+
 def patterns(registry: Registry) -> Patterns:
     """Compiled patterns, keyed by the lexicon's content (an edited lexicon compiles anew)."""
     lex = registry.speech_acts
