@@ -144,6 +144,9 @@ SETS = {
     "blind_v57_fit (the four scored kinds in new voices, 100 each: a 부산 high-school girl, a market vendor, a baseball commentator at home, a 대구 taxi dispatcher, a Buddhist monk, a lawyer dictating, a daycare cook, a programmer on a call, a couple arguing about money, a grandfather with dentures, a North Korean defector, a 제주 young adult, a wedding planner, a web novel read aloud, a crossword solver, a gym-goer with earbuds, a Korean-American speaker, an apartment security guard; written blind 2026-12-06 session 57, fit part)":
         ROOT / "data/utterances/blind_v57_fit.jsonl",
     "blind_v57_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v57_holdout.jsonl",
+    "blind_v58_fit (the four scored kinds in new voices, 100 each: a 울산 shipyard worker, a professor grading, a 인천 fishmonger, a flight attendant back from a trip, a visiting mother-in-law, ten-year-old twins, an off-duty firefighter, a Thai spouse learning Korean, a florist, a nail artist, a piano teacher with a pupil, a 세종 civil servant, a fortune teller, a golf fan, a dog trainer, a camper, an esports coach, a sign-language interpreter, a 경기 북부 grandfather; written blind 2026-12-07 session 58, fit part)":
+        ROOT / "data/utterances/blind_v58_fit.jsonl",
+    "blind_v58_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v58_holdout.jsonl",
     "talk_redteam_v50 (red-team against session 50: reasons before requests, words taking a request back at the end, counters before 찍다 and 돌다; written blind 2026-12-06, fit)":
         ROOT / "data/utterances/talk_redteam_v50.jsonl",
     "talk_redteam_v51 (red-team against session 51: requests taken back by 잠깐만, hesitation after a request, the formal imperative, worse than usual, 얘 in trouble stories, errors shown on the way, negated privacy questions, the speaker's own part, words spaced by syllables, modes asked together; written blind 2026-12-06, fit)":
@@ -229,6 +232,8 @@ SETS = {
     "dqr_holdout_v18 questions (written blind session 56, never tuned on)": ROOT / "data/questions/dqr_holdout_v18.jsonl",
     "dqr_train_v19 questions (written blind session 57, fit set)": ROOT / "data/questions/dqr_train_v19.jsonl",
     "dqr_holdout_v19 questions (written blind session 57, never tuned on)": ROOT / "data/questions/dqr_holdout_v19.jsonl",
+    "dqr_train_v20 questions (written blind session 58, fit set)": ROOT / "data/questions/dqr_train_v20.jsonl",
+    "dqr_holdout_v20 questions (written blind session 58, never tuned on)": ROOT / "data/questions/dqr_holdout_v20.jsonl",
 }
 CORPORA = ROOT.parent / "shared" / "corpora"
 
