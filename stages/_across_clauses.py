@@ -45,7 +45,7 @@ def cross_clause_axes(clause_analyses: list[ClauseAnalysis], normalized_text: No
     # "나이트 모드 켜면 뭐가 달라져?": the ability question and its anchor may sit in different clauses
     premise = {f"final:{e}" for e in registry.speech_acts.premise_endings}  # (..., 찍히면 안 되니까: a reason after it)
     asked = [cue for c in clause_analyses for cue in c.cues.get("capability_question", [])  # (늦어도 괜찮으니까: a reason)
-             if not (c.act is not None and (c.act.asks_for_an_act or c.act.mood == "state_question" or "curiosity" in c.act.signals
+             if not (c.act is not None and (c.act.asks_for_an_act or c.act.mood in ("state_question", "statement") or "curiosity" in c.act.signals
                                             or "reason_before_request" in c.act.signals or premise & set(c.act.signals)))]
     any_anchor = any(anchored(c) for c in clause_analyses)
     if asked and any_anchor and "has_capability_question" not in axes:

@@ -31,11 +31,9 @@ def vocative(ms: list[Pair], inside: list[bool], p: Patterns, morphemes: list, a
     `morphemes` (the clause's, with offsets) tell which morphemes are written on to the one before them; `asks`: the
     clause is a question with no request form (a bare person noun before any noun then calls the person)."""
     glued = _glued(morphemes)
-    for seq in p.voc_groups:  # (다들 떠들어서 / 여러분이 다 계시니까 / 다들 운동하니까: the subject of the verb after it)
-        for i in (i for i in range(len(ms) - len(seq) + 1) if tuple(ms[i:i + len(seq)]) == seq):
-            after = [t for _, t in ms[i + len(seq):i + len(seq) + 2]] + ["SF", "SF"]
-            if not (after[0].startswith(("V", "JKS")) or (after[0] == "NNG" and after[1].startswith("XSV"))):
-                return seq[0][0], "person"
+    group = _group_called(ms, p)
+    if group is not None:
+        return group, "person"
     woke, i = False, 0
     while i < min(len(ms), 4):
         k = ms[i]
@@ -95,6 +93,18 @@ def vocative(ms: list[Pair], inside: list[bool], p: Patterns, morphemes: list, a
                 and k[0] not in p.bare_not_calls and not (nxt[0].lower() in p.thing_of and j + 1 < len(ms) and ms[j + 1][1] == "JKB"):
             return k[0], "person"  # 아빠 로봇 충전대 어디다 뒀어?: asked of dad (와이프 폰에서도 ...: her thing, where)
         return None
+    return None
+
+
+def _group_called(ms: list[Pair], p: Patterns) -> str | None:
+    """다들 / 여러분 said to a group; not the subject of the verb after it (다들 떠들어서, 여러분이 다 계시니까) nor of a
+    premise the clause ends in (다들 밥 먹으니까 ...)."""
+    premise = bool(ms) and ms[-1] in p.premise
+    for seq in p.voc_groups:
+        for i in (i for i in range(len(ms) - len(seq) + 1) if tuple(ms[i:i + len(seq)]) == seq):
+            after = [t for _, t in ms[i + len(seq):i + len(seq) + 2]] + ["SF", "SF"]
+            if not (after[0].startswith(("V", "JKS")) or (after[0] == "NNG" and after[1].startswith("XSV")) or premise):
+                return seq[0][0]
     return None
 
 

@@ -314,7 +314,7 @@ def _asked_knowledge(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: R
             not c.unsupported and asks_what_is_usual(s.matrix, f.pred_at, p, bool(c.qna_topics or c.capabilities)))):
         sig.append("asked_by_shape")  # 차일드 락 있어요 / 멈추는데 고장이야: asked, heard without "?"
         return "knowledge_question"
-    if f.needs and f.intoned:
+    if f.needs and f.intoned and (s.question or s.asks_word or c.capabilities or c.qna_topics or c.anchors or c.mentions):
         sig.append("necessity")
         return "knowledge_question"
     if f.tells and (f.how or s.asks_word) and not f.state_caps or f.tells and f.criterion or explains_elliptically(s.matrix, p):

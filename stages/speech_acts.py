@@ -182,9 +182,11 @@ def _spread_over_sentences(clauses: list[ClauseAnalysis], per: list[Reading], p:
         here, c = per[i], clauses[i]
         if i in directions:
             continue
-        if governing is None and i == order[-1] and len(order) > 1 and per[order[-2]].mood == "request" \
-                and _ends_in(c, p.purpose_endings):
-            continue  # 켜 줘, 카메라 안 돌아가게: what the request is for, not the sentence's mood
+        before = next((per[k] for k in reversed(order[:-1]) if clauses[k].role == "action" and clauses[k].connective in (
+            *ENDS_SENTENCE, ",", *p.bare_connectives)), None)  # (가, 배터리 닳으면 안 되니까: a sentence of its own before the reason)
+        if governing is None and i == order[-1] and before is not None and before.mood == "request" \
+                and (_ends_in(c, p.purpose_endings) or _ends_in(c, p.premise)):
+            continue  # 켜 줘, 카메라 안 돌아가게 / 가, 배터리 닳으면 안 되니까: what the request is for, not its mood
         # (텔레비전 꺼라, 이제 잘 시간이다: an imperative -어라 before a comma ends a sentence of its own)
         commands = "verb_imperative" in here.signals and c.connective == ","
         if (here.final or commands or c.connective in (".", "?", "!") or governing is None) and c.role == "action":

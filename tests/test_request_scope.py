@@ -145,9 +145,27 @@ def test_a_question_word_before_a_negation_says_little_and_asks_nothing(runner, 
 @pytest.mark.parametrize("text,expected", [
     ("볼륨 줄여 줘, 애 안 깨게", [("sound_volume", "level")]),          # what the request is for
     ("프라이버시 모드 켜 줘 카메라 안 돌아가게", [("privacy_mode", "on")]),
+    ("충전대로 가, 배터리 다 닳으면 안 되니까", [("return_to_station", "start")]),  # a reason said after it
+    ("나이트 모드 켜, 애 재워야 돼", [("night_mode", "on")]),  # a necessity told, not asked (no 돼? about the robot)
 ])
 def test_a_purpose_after_a_request_leaves_it_a_request(runner, text, expected):
     assert _caps(runner, text)[1] == expected, text
+
+
+@pytest.mark.parametrize("text", ["오늘 아침에 청정 돌려 놓고 나갔었는데", "나가서 산책하자 날씨 좋은데"])
+def test_a_premise_at_the_end_keeps_the_clauses_joined_to_it(runner, text):
+    """Only a sentence of its own before a trailing premise (가, / 켜,) stays a request; a clause joined on by -고 / -서
+    is part of the told premise."""
+    record, caps = _caps(runner, text)
+    assert caps == [] and record.family != "ODL", (text, record.family)
+
+
+@pytest.mark.parametrize("text", ["오늘 야근해야 돼", "내일 일찍 일어나야 돼"])
+def test_a_necessity_without_a_mark_or_a_device_word_is_told(runner, text):
+    """-야 돼 heard without "?", with no question word and nothing of the product in it, is the speaker's own
+    obligation told, not a question for the manual."""
+    record, _ = _caps(runner, text)
+    assert record.family == "DEF", (text, record.family)
 
 
 def test_a_regional_imperative_of_the_same_verbs_still_asks(runner):

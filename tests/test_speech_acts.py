@@ -1067,6 +1067,7 @@ def test_the_robot_named_as_a_subject_after_an_assistant_or_by_its_call_is_still
 @pytest.mark.parametrize("text, called", [
     ("다들 조용히 해", True), ("여러분 청정 좀 꺼 주세요", True), ("다들, 사진 찍자", True),
     ("여러분이 다 계시니까 공기 상태 확인해 줘", False), ("다들 운동하니까 풍량 터보로 해 줘", False),
+    ("다들 밥 먹으니까 주방 청정해 줘", False),  # the group heads a premise with its object before the verb
 ])
 def test_a_group_word_is_called_only_by_a_sentence_said_to_it(runner, text, called):
     """다들 / 여러분 call a group when the sentence is said to it; as the subject of a verb or of a clause that gives a
