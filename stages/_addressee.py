@@ -135,7 +135,8 @@ def _told_where_to_go(ms: list[Pair], glued: list[bool], inside: list[bool], i: 
     k = ms[i]
     mover = k[1] in ("NNG", "NNP") and not inside[i] and k not in p.robot and k[0] not in p.not_callers \
         and any(m in p.mover_verbs for m in ms[end:])
-    return (thing or mover) and _bare_before_argument(ms, glued, inside, end)
+    bare = not any(t.startswith("J") for _, t in ms[i + 1:end])  # (본체하고 배터리하고 따로 가?: joined, not called)
+    return (thing or mover) and bare and _bare_before_argument(ms, glued, inside, end)
 
 
 def _bare_before_argument(ms: list[Pair], glued: list[bool], inside: list[bool], end: int) -> bool:

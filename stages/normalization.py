@@ -149,6 +149,27 @@ def _spelled_verbs(text: str, tokens: list, registry: Registry) -> list:
 
 
 @lru_cache(maxsize=8)
+def _glued_settings(registry: Registry) -> dict[str, tuple[str, str]]:
+    """Every setting's name written together with one of its level words (풍량강, 풍량약): (name, level)."""
+    out = {}
+    for cap in registry.capabilities.capabilities:
+        for alias in (a for a in cap.aliases if " " not in a):
+            for level in (w for w in (cap.level_words or {}) if " " not in w):
+                out.setdefault(alias + level, (alias, level))
+    return out
+
+
+def _spaced_levels(text: str, tokens: list, registry: Registry) -> str | None:
+    """풍량강 으로 올리라 -> 풍량 강 으로 올리라: recognition writes a setting's name and its level as one word, which
+    Kiwi keeps as one noun; the space it lost is put back."""
+    glued = _glued_settings(registry)
+    cuts = [t.start + len(glued[t.form][0]) for t in tokens if t.tag.startswith("NN") and t.form in glued]
+    for at in reversed(cuts):
+        text = text[:at] + " " + text[at:]
+    return text if cuts else None
+
+
+@lru_cache(maxsize=8)
 def _closing_forms(registry: Registry) -> frozenset[str]:
     """오늘 날씨 좋다: Kiwi tags a declarative 다 said last with no mark after it as a connective; last in the turn it
     closes its sentence (lexicon closing_connectives; mid-turn, 먹다 말고, it is the connective)."""
@@ -229,6 +250,9 @@ def normalized_text(turn_input: TurnInput, kiwi: Any, registry: Registry) -> Nor
     restarted = _false_starts(text, tokens)  # 나이트 모 모드 켜 줘 -> 나이트 모드 켜 줘
     if restarted is not None:
         text, tokens = restarted, kiwi.tokenize(restarted)
+    spaced = _spaced_levels(text, tokens, registry)  # 풍량강 으로 -> 풍량 강 으로
+    if spaced is not None:
+        text, tokens = spaced, kiwi.tokenize(spaced)
     spelled = _spelled_verbs(text, tokens, registry)
     if spelled:
         tokens = kiwi.tokenize(text, pretokenized=spelled)

@@ -5,7 +5,7 @@ import pytest
 
 from registry.contracts import TurnInput
 from stages.normalization import normalized_text
-from tests.conftest import routed_in_the_living_room
+from tests.conftest import actions, routed_in_the_living_room
 
 _route = routed_in_the_living_room
 
@@ -120,3 +120,18 @@ def test_one_number_among_short_words_is_a_word_a_count_is_not(runner):
     assert _route(runner, "옛날이야기 하나 해 줘")[0].family == "DEF"
     record, caps = _route(runner, "팔 쭉 펴고 오른쪽으로 돌아 하나 둘 셋 넷")
     assert caps == [], caps
+
+
+@pytest.mark.parametrize("text, level", [("풍량강 으로 올리라", 3), ("풍량약으로 해 줘", 1)])
+def test_a_setting_written_together_with_its_level_is_the_two_words(runner, registry, text, level):
+    """Recognition drops the space between a setting's name and its level (풍량강): Kiwi keeps that as one unknown
+    noun, so the space is put back from the registry's names and level words."""
+    nt = normalized_text(TurnInput(recognized_text=text), runner.kiwi, registry)
+    assert nt.text.startswith("풍량 "), nt.text
+    record, caps = _route(runner, text)
+    assert caps == [("fan_speed", "level")] and actions(record)[0][2].get("level") == level, actions(record)
+
+
+def test_an_instrument_turned_down_is_not_the_robot(runner):
+    record, caps = _route(runner, "디지털 피아노 볼륨 좀 줄여 줘")
+    assert caps == [] and record.family == "UNS", record.family

@@ -401,3 +401,18 @@ def test_a_yes_after_the_robots_own_question_may_answer_it(runner):
     voice = VoiceContext(last_route="ODL", pending_follow_up_text="어느 방으로 갈까요?")
     record = runner.route(TurnInput(recognized_text="응", voice_context=voice))
     assert "answers_nothing_asked" not in record.evidence.axes
+
+
+@pytest.mark.parametrize("text", ["보증 기간이 우째 되노? 본체하고 배터리하고 따로가?",
+                                  "E6 떠서 30분 식혔는데 또 뜹니다. 서비스 요청은 어디서 합니까?"])
+def test_a_noun_joined_by_a_particle_calls_nobody_and_the_manuals_service_is_the_products(runner, text):
+    """본체하고 (a noun with 하고 written on) is one of two things joined, not somebody called and told to go; 서비스 요청
+    is the manual's own section, not a place of the world."""
+    record = _route(runner, text)
+    assert record.family == "DQR" and actions(record) == [], (text, record.family)
+
+
+@pytest.mark.parametrize("text", ["엄마가 오셨으니 사생활 보호 모드를 켜 주세요", "손님이 오셨으니 사생활 보호 모드를 켜 주시기 바랍니다."])
+def test_a_premise_in_eu_ni_keeps_its_subject_to_itself(runner, text):
+    """-으니 gives a reason as -으니까 does: the person who came is its subject, and the request after it is the robot's."""
+    assert [a[0] for a in actions(_route(runner, text))] == ["privacy_mode"], text
