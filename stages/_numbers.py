@@ -29,6 +29,7 @@ class NumberConverter:
         self.ambiguous_lone = set(numbers.get("ambiguous_lone_sino", []))
         self.lookalikes = frozenset(numbers.get("word_lookalikes", []))
         self.counter_followers = tuple(numbers.get("counter_followers", []))
+        self.sino_only = frozenset(numbers.get("sino_only_counters", []))
         self._followers = sorted(self.counter_followers, key=len, reverse=True)
         counters = sorted(numbers["counters"], key=len, reverse=True)
         particles = sorted(numbers["trailing_particles"], key=len, reverse=True)
@@ -94,6 +95,8 @@ class NumberConverter:
         def native(m: re.Match) -> str:
             if not m.group(2) and m.group(1) + m.group(3) in self.lookalikes:
                 return m.group(0)  # 하나도 모르겠어: not at all, not one degree
+            if m.group(3) in self.sino_only:
+                return m.group(0)  # 네일 사진 (nail), 세일: days and seconds are counted in Sino-Korean (사 일, 삼 초)
             value = self._native_value(m.group(1))
             return f"{value}{m.group(2)}" if value is not None else m.group(0)
 

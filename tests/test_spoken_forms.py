@@ -135,3 +135,11 @@ def test_a_setting_written_together_with_its_level_is_the_two_words(runner, regi
 def test_an_instrument_turned_down_is_not_the_robot(runner):
     record, caps = _route(runner, "디지털 피아노 볼륨 좀 줄여 줘")
     assert caps == [] and record.family == "UNS", record.family
+
+
+@pytest.mark.parametrize("text, expected", [("네일 사진 찍으려고요", "네일 사진"), ("세일 언제까지야", "세일"),
+                                            ("세 시간 돌려 줘", "3 시간"), ("십 일 뒤에", "10 일")])
+def test_days_and_seconds_take_no_native_number(runner, registry, text, expected):
+    """네일 (nail) and 세일 (sale) are no count of days: days, weeks, seconds and percents are counted in Sino-Korean
+    numbers (lexicon numbers sino_only_counters), hours in native ones."""
+    assert expected in normalized_text(TurnInput(recognized_text=text), runner.kiwi, registry).text
