@@ -163,6 +163,8 @@ SETS = {
         ROOT / "data/utterances/talk_redteam_v56.jsonl",
     "talk_redteam_v57 (red-team against session 57: the robot named as an object after a person called, stories asked for, public offices, noises written down as echoing syllables, bare 음소거, apps of calls and messages; written blind 2026-12-06, fit)":
         ROOT / "data/utterances/talk_redteam_v57.jsonl",
+    "talk_redteam_v58 (red-team against session 58: reasons said after a request, 다들 heading a premise, necessities told without a mark, settings written together with their level, instruments and karaoke, nouns joined by 하고, the manual's service section, -으니, native numbers before 일; written blind 2026-12-07, fit)":
+        ROOT / "data/utterances/talk_redteam_v58.jsonl",
     "requests_v39_fit (requests to the robot with reasons, guards, politeness, dialect, several steps, schedules; written blind 2026-12-05 session 42, fit part)":
         ROOT / "data/utterances/requests_v39_fit.jsonl",
     "requests_v39_holdout (same, never tuned on)": ROOT / "data/utterances/requests_v39_holdout.jsonl",

@@ -108,6 +108,11 @@ def _group_called(ms: list[Pair], p: Patterns) -> str | None:
     return None
 
 
+def syllable_written_on(morphemes: list, i: int) -> bool:
+    """Morpheme i is written on to the one before it and is no mark or interjection (네일: 네/IC 일/NNG; not 네, / 네네)."""
+    return 0 < i < len(morphemes) and _glued(morphemes)[i] and not morphemes[i].tag.startswith(("S", "IC"))
+
+
 def _glued(morphemes: list) -> list[bool]:
     """For each morpheme, whether it is written on to the one before it (no space between)."""
     return [i > 0 and m.start == morphemes[i - 1].start + morphemes[i - 1].length for i, m in enumerate(morphemes)]

@@ -314,8 +314,8 @@ def _asked_knowledge(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: R
             not c.unsupported and asks_what_is_usual(s.matrix, f.pred_at, p, bool(c.qna_topics or c.capabilities)))):
         sig.append("asked_by_shape")  # 차일드 락 있어요 / 멈추는데 고장이야: asked, heard without "?"
         return "knowledge_question"
-    if f.needs and f.intoned and (s.question or s.asks_word or c.capabilities or c.qna_topics or c.anchors or c.mentions):
-        sig.append("necessity")
+    if f.needs and f.intoned and (s.question or s.asks_word or c.qna_topics or any(h.via != "lemma" for h in c.capabilities)):
+        sig.append("necessity")  # (오늘 야근해야 돼: no mark, no question word, nothing of the product: told, below)
         return "knowledge_question"
     if f.tells and (f.how or s.asks_word) and not f.state_caps or f.tells and f.criterion or explains_elliptically(s.matrix, p):
         sig.append("asks_to_explain")  # 음소거 뭔지 설명해 줘 / 사용 온도 범위 알려 줘: how it works, what the manual sets
@@ -417,8 +417,8 @@ def _told_mood(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: Reading
     if thing_subject and (out.final or trails) and not s.benefactive:
         sig.append(f"subject:{thing_subject}")
         return "statement"
-    if not s.benefactive and (happens(s.matrix, f.pred_at, final, out.final or c.connective in ENDS_SENTENCE, p) or last_pred in p.not_knowing):
-        sig.append(f"event:{last_pred[0]}")  # 짜증 나 / 땀 나 / 모르겠어: something happens or is so; nobody is asked
+    if not s.benefactive and (f.needs or happens(s.matrix, f.pred_at, final, out.final or c.connective in ENDS_SENTENCE, p) or last_pred in p.not_knowing):
+        sig.append("necessity_told" if f.needs else f"event:{last_pred[0]}")  # 짜증 나 / 모르겠어 / 와야 해: nobody is asked
         return "statement"
     if s.benefactive or final in p.request_end:
         return "request"

@@ -11,7 +11,7 @@ from __future__ import annotations
 from registry.contracts import ACTING_MOODS, HistoryEvidence, NormalizedText, SpeechAct
 from registry.loader import Registry
 from registry.speech_contracts import SpeechActLexicon
-from stages._addressee import DESCRIBED, agent_carried, robot_called
+from stages._addressee import DESCRIBED, agent_carried, robot_called, syllable_written_on
 from stages._calls import (called_after_the_request, called_at_the_end, called_first, calls_people, honoured_by_the_request,
                            not_heard, retracted, trailed_off)
 from stages._anchoring import bare_directions
@@ -257,6 +257,8 @@ def _answers_somebody(clauses: list[ClauseAnalysis], per: list[Reading], p: Patt
     ms = [(m.form, m.tag) for m in clauses[first].morphemes]
     at = next((i for i, k in enumerate(ms) if k[1] not in ("IC", "SP") or any(seq[0] == k for seq in p.voc_answers)), len(ms))
     answer = next((seq for seq in p.voc_answers if tuple(ms[at:at + len(seq)]) == seq), None)
+    if answer is not None and syllable_written_on(clauses[first].morphemes, at + len(answer)):
+        answer = None  # 네일 말리게 (네/IC 일/NNG): a syllable of the word written on, no answer
     if answer is not None and not robot_called([per[first].signals]) \
             and not any(s.startswith("assistant_vocative:") for s in per[first].signals):  # (응 로봇아 / 응 헤이 구글 ...)
         per[first].agent = "third_person"

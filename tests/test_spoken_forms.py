@@ -143,3 +143,18 @@ def test_days_and_seconds_take_no_native_number(runner, registry, text, expected
     """네일 (nail) and 세일 (sale) are no count of days: days, weeks, seconds and percents are counted in Sino-Korean
     numbers (lexicon numbers sino_only_counters), hours in native ones."""
     assert expected in normalized_text(TurnInput(recognized_text=text), runner.kiwi, registry).text
+
+
+def test_an_answer_word_is_one_only_written_as_a_word(runner):
+    """네일 말리게 ...: 네 written on to 일 is a syllable of 네일 (nail), no answer to somebody; 네, / 네네 still answer."""
+    record, _ = _route(runner, "네일 말리게 오 분 타이머 맞춰 줘")
+    assert record.family == "SCH" and record.selected_skill == "schedule_timer_create", record.family
+    assert _route(runner, "네, 매너 모드로 해 놔. 회의 중이야")[1] == []
+
+
+@pytest.mark.parametrize("text", ["주사위를 굴려서 6이 나오면 한 바퀴 더 돌아서 출발점으로 와야 해", "네일아트 받으러 가야 돼"])
+def test_what_has_to_be_done_told_is_neither_asked_nor_bidden(runner, text):
+    """-어야 해 / -어야 돼 without a mark, a question word or a product noun (a verb alone, 가, names no product) tells
+    what has to be done: 해 there is no imperative and nothing is asked of the manual."""
+    record, caps = _route(runner, text)
+    assert caps == [] and record.family == "DEF", (record.family, caps)
