@@ -158,3 +158,12 @@ def test_what_has_to_be_done_told_is_neither_asked_nor_bidden(runner, text):
     what has to be done: 해 there is no imperative and nothing is asked of the manual."""
     record, caps = _route(runner, text)
     assert caps == [] and record.family == "DEF", (record.family, caps)
+
+
+def test_a_piece_trailed_off_before_an_interjection_is_broken_off(runner):
+    """청정을 그… 아 졸려: the speaker trailed off (an ellipsis as said) and turned to something else; the piece is no
+    argument of 졸려, so the turn is a broken request to ask back about. A pause without an interjection after it
+    (거실… 청정해 줘) still joins what follows."""
+    record, caps = _route(runner, "청정을 그… 아 졸려")
+    assert record.family == "STT_NULL" and caps == [], record.family
+    assert _route(runner, "거실… 청정해 줘")[1] == [("selected_room_clean", "start")]
