@@ -183,7 +183,14 @@ class Composer:
     def verdict_text(self, verdict: RelationVerdict, labels: dict[str, str], evidence: list[Evidence], locations: dict[str, str]) -> str:
         head = self.say(verdict.verdict, condition=labels.get(verdict.condition, verdict.condition),
                         feature=labels.get(verdict.feature, verdict.feature))
-        return " ".join([head] + [self._cite(r, evidence, locations) for r in verdict.reasons])
+        reasons = [self._cite(r, evidence, locations) for r in verdict.reasons]
+        # the manual's own sentence the search found first, when no reason already says it (심박 재려면 어떻게 해?: 프라이버시
+        # 모드가 켜져 있는 동안에는 ... 사용할 수 없습니다, or what to do first)
+        first = evidence[0] if evidence else None
+        said = first is not None and any(sentence(first.claim).rstrip(". ") in r for r in reasons)
+        extra = [] if first is None or said else [self.say("also", location=first.location, source_id=first.source_id,
+                                                            claim=sentence(first.claim))]
+        return " ".join([head] + reasons + extra)
 
     def extract_text(self, evidence: list[Evidence]) -> str:
         if not evidence:

@@ -218,6 +218,14 @@ def test_particles_follow_the_final_consonant():
     assert fill("{a|으로/로}", {"a": "3단"}, frozenset({"으로/로"})) == "3단으로"
 
 
+def test_a_verdict_also_reads_out_the_manuals_own_sentence(answering_runner):
+    """The verdict's reasons are graph claims (프라이버시 모드를 켜면 카메라가 꺼집니다); the section the search found
+    first is read out too, so the manual's own words (... 사용할 수 없습니다) are in the answer."""
+    rec = answering_runner.route_text("프라이버시 모드 켜 둔 채로 심박 재 달라고 하면 어떻게 돼")
+    assert rec.family == "DQR" and rec.answer.text.startswith(_head(T["blocked"]))
+    assert "사용할 수 없습니다" in rec.answer.text, rec.answer.text
+
+
 def test_relation_verdict_needs_a_mode_and_a_connecting_path():
     empty = KgProjection(entities=[], relations=[], source_refs=[], seeds=["battery", "move_to_room"])
     assert relation_verdict(empty, {"battery": "part", "move_to_room": "capability"}) is None
