@@ -159,6 +159,25 @@ def _glued_settings(registry: Registry) -> dict[str, tuple[str, str]]:
     return out
 
 
+def _spelled_apart(text: str, registry: Registry) -> str | None:
+    """배 터 리 얼마나 남았어 -> 배터리 얼마나 남았어: recognition sometimes writes a word syllable by syllable; a run of
+    one-syllable words that spells, whole and exactly, one of the robot's own words or a room is that word (a run
+    that spells nothing, or only part of one, is left as said: the shards stay a fragment)."""
+    words, out, i = text.split(" "), [], 0
+    places = set(_places(registry))
+    while i < len(words):
+        j = i
+        while j < len(words) and len(words[j]) == 1 and all_hangul(words[j]):
+            j += 1
+        if j - i >= 2 and "".join(words[i:j]) in places:
+            out.append("".join(words[i:j]))
+            i = j
+            continue
+        out.append(words[i])
+        i += 1
+    return " ".join(out) if len(out) < len(words) else None
+
+
 def _spaced_levels(text: str, tokens: list, registry: Registry) -> str | None:
     """풍량강 으로 올리라 -> 풍량 강 으로 올리라: recognition writes a setting's name and its level as one word, which
     Kiwi keeps as one noun; the space it lost is put back."""
@@ -250,7 +269,7 @@ def normalized_text(turn_input: TurnInput, kiwi: Any, registry: Registry) -> Nor
     restarted = _false_starts(text, tokens)  # 나이트 모 모드 켜 줘 -> 나이트 모드 켜 줘
     if restarted is not None:
         text, tokens = restarted, kiwi.tokenize(restarted)
-    spaced = _spaced_levels(text, tokens, registry)  # 풍량강 으로 -> 풍량 강 으로
+    spaced = _spaced_levels(text, tokens, registry) or _spelled_apart(text, registry)  # 풍량강 -> 풍량 강, 배 터 리 -> 배터리
     if spaced is not None:
         text, tokens = spaced, kiwi.tokenize(spaced)
     spelled = _spelled_verbs(text, tokens, registry)

@@ -167,3 +167,12 @@ def test_a_piece_trailed_off_before_an_interjection_is_broken_off(runner):
     record, caps = _route(runner, "청정을 그… 아 졸려")
     assert record.family == "STT_NULL" and caps == [], record.family
     assert _route(runner, "거실… 청정해 줘")[1] == [("selected_room_clean", "start")]
+
+
+@pytest.mark.parametrize("text, joined", [("배 터 리 얼마나 남았어?", "배터리 얼마나 남았어?"), ("필 터 상 태", "필터상태")])
+def test_a_word_spelled_syllable_by_syllable_is_the_word(runner, registry, text, joined):
+    """One-syllable words that spell, whole and exactly, one of the robot's words or a room are that word; syllables
+    that spell nothing stay shards (가 나 다 라)."""
+    assert normalized_text(TurnInput(recognized_text=text), runner.kiwi, registry).text == joined
+    assert normalized_text(TurnInput(recognized_text="가 나 다 라"), runner.kiwi, registry).text == "가 나 다 라"
+    assert _route(runner, "배 터 리 얼마나 남았어?")[1] == [("battery_status", "check")]
