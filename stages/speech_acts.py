@@ -178,12 +178,12 @@ def _spread_over_sentences(clauses: list[ClauseAnalysis], per: list[Reading], p:
     governing_has_words = False
     governing_remark = False  # the governing clause states something (a copula or an adjective): 시간이다, 춥다
     reason = False  # the clause after this one gives a reason (premise_endings)
+    before = next((per[k] for k in reversed(order[:-1]) if clauses[k].role == "action" and clauses[k].connective in (
+        *ENDS_SENTENCE, ",", *p.bare_connectives)), None)  # (가, 배터리 닳으면 안 되니까: a sentence of its own before the reason)
     for i in reversed(order):
         here, c = per[i], clauses[i]
         if i in directions:
             continue
-        before = next((per[k] for k in reversed(order[:-1]) if clauses[k].role == "action" and clauses[k].connective in (
-            *ENDS_SENTENCE, ",", *p.bare_connectives)), None)  # (가, 배터리 닳으면 안 되니까: a sentence of its own before the reason)
         if governing is None and i == order[-1] and before is not None and before.mood == "request" \
                 and (_ends_in(c, p.purpose_endings) or _ends_in(c, p.premise)):
             continue  # 켜 줘, 카메라 안 돌아가게 / 가, 배터리 닳으면 안 되니까: what the request is for, not its mood
