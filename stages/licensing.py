@@ -210,9 +210,9 @@ def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, registry:
         if head is not None:
             return "modifies:" + head  # 미세먼지 예방법: the capability word only qualifies another noun
     framed_lemma = hit.via == "lemma" and bool(c.rooms)  # 안방 가 (가 heard as a noun): the verb and its room
-    whole = hit.via == "alias" and (hit.capability_id, hit.surface) in matchers_for(registry).whole_requests \
-        and not any(mo.tag.startswith("NN") for at, mo in zip(c.compact_offsets, c.morphemes) if 0 <= at < hit.position)
-    if act.mood == "fragment" and hit.kind != "state_query" and not framed_lemma and not whole and (
+    if act.mood == "fragment" and hit.kind != "state_query" and not framed_lemma and not (  # (only a fragment asks)
+            hit.via == "alias" and (hit.capability_id, hit.surface) in matchers_for(registry).whole_requests
+            and not any(mo.tag.startswith("NN") for at, mo in zip(c.compact_offsets, c.morphemes) if 0 <= at < hit.position)) and (
             hit.via not in ("alias", "pattern", "frame") or not _frame_element(c, hit)):
         return FRAMELESS  # (음소거: a word that names the act in full is its frame: capability whole_request_aliases)
     if hit.kind == "state_query" and act.mood == "request" and _told_in_passing(hit, c, registry):

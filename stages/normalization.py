@@ -128,6 +128,11 @@ def _places(registry: Registry) -> tuple[str, ...]:
                  | {a.replace(" ", "") for c in registry.capabilities.capabilities for a in c.aliases})
 
 
+@lru_cache(maxsize=8)
+def _place_words(registry: Registry) -> frozenset[str]:
+    return frozenset(_places(registry))
+
+
 def _spelled_verbs(text: str, tokens: list, registry: Registry) -> list:
     """서재 가 있어 / 사생활 보호 꺼: Kiwi reads a one-syllable verb written as its own word after a noun as a particle
     or a bound noun; a particle never stands as a word of its own, so before a predicate it is the verb it spells, and
@@ -164,7 +169,7 @@ def _spelled_apart(text: str, registry: Registry) -> str | None:
     one-syllable words that spells, whole and exactly, one of the robot's own words or a room is that word (a run
     that spells nothing, or only part of one, is left as said: the shards stay a fragment)."""
     words, out, i = text.split(" "), [], 0
-    places = set(_places(registry))
+    places = _place_words(registry)
     while i < len(words):
         j = i
         while j < len(words) and len(words[j]) == 1 and all_hangul(words[j]):
@@ -269,7 +274,10 @@ def normalized_text(turn_input: TurnInput, kiwi: Any, registry: Registry) -> Nor
     restarted = _false_starts(text, tokens)  # 나이트 모 모드 켜 줘 -> 나이트 모드 켜 줘
     if restarted is not None:
         text, tokens = restarted, kiwi.tokenize(restarted)
-    spaced = _spaced_levels(text, tokens, registry) or _spelled_apart(text, registry)  # 풍량강 -> 풍량 강, 배 터 리 -> 배터리
+    joined = _spelled_apart(text, registry)  # 배 터 리 -> 배터리 (the shards a run that spells nothing leaves stay)
+    if joined is not None:
+        text, tokens = joined, kiwi.tokenize(joined)
+    spaced = _spaced_levels(text, tokens, registry)  # 풍량강 으로 -> 풍량 강 으로
     if spaced is not None:
         text, tokens = spaced, kiwi.tokenize(spaced)
     spelled = _spelled_verbs(text, tokens, registry)

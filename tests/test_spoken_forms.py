@@ -176,3 +176,9 @@ def test_a_word_spelled_syllable_by_syllable_is_the_word(runner, registry, text,
     assert normalized_text(TurnInput(recognized_text=text), runner.kiwi, registry).text == joined
     assert normalized_text(TurnInput(recognized_text="가 나 다 라"), runner.kiwi, registry).text == "가 나 다 라"
     assert _route(runner, "배 터 리 얼마나 남았어?")[1] == [("battery_status", "check")]
+
+
+def test_a_word_spelled_apart_and_a_setting_run_together_are_both_mended(runner, registry):
+    """The two spacing repairs are independent: one turn may need both (배 터 리 ... 풍량강 ...)."""
+    nt = normalized_text(TurnInput(recognized_text="배 터 리 얼마나 남았어? 풍량강 으로 올리라"), runner.kiwi, registry)
+    assert nt.text.startswith("배터리 ") and "풍량 강" in nt.text, nt.text
