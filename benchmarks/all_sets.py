@@ -147,6 +147,9 @@ SETS = {
     "blind_v58_fit (the four scored kinds in new voices, 100 each: a 울산 shipyard worker, a professor grading, a 인천 fishmonger, a flight attendant back from a trip, a visiting mother-in-law, ten-year-old twins, an off-duty firefighter, a Thai spouse learning Korean, a florist, a nail artist, a piano teacher with a pupil, a 세종 civil servant, a fortune teller, a golf fan, a dog trainer, a camper, an esports coach, a sign-language interpreter, a 경기 북부 grandfather; written blind 2026-12-07 session 58, fit part)":
         ROOT / "data/utterances/blind_v58_fit.jsonl",
     "blind_v58_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v58_holdout.jsonl",
+    "blind_v59_fit (the four scored kinds in new voices, 100 each: a 광주 taxi-owner's wife, a PE teacher, a tteokbokki stall owner, a hospital night guard, a choir conductor, a 영덕 crab fisher, a kimchi-making grandmother, a university freshman, a translator working from home, a pilates instructor, a twin-stroller parent, a delivery dispatcher, a retired bank manager, a tattoo artist, a beekeeper, a street busker, a 포항 steelworker, a Mongolian student, a hospice volunteer; written blind 2026-12-07 session 59, fit part)":
+        ROOT / "data/utterances/blind_v59_fit.jsonl",
+    "blind_v59_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v59_holdout.jsonl",
     "talk_redteam_v50 (red-team against session 50: reasons before requests, words taking a request back at the end, counters before 찍다 and 돌다; written blind 2026-12-06, fit)":
         ROOT / "data/utterances/talk_redteam_v50.jsonl",
     "talk_redteam_v51 (red-team against session 51: requests taken back by 잠깐만, hesitation after a request, the formal imperative, worse than usual, 얘 in trouble stories, errors shown on the way, negated privacy questions, the speaker's own part, words spaced by syllables, modes asked together; written blind 2026-12-06, fit)":
@@ -236,6 +239,8 @@ SETS = {
     "dqr_holdout_v19 questions (written blind session 57, never tuned on)": ROOT / "data/questions/dqr_holdout_v19.jsonl",
     "dqr_train_v20 questions (written blind session 58, fit set)": ROOT / "data/questions/dqr_train_v20.jsonl",
     "dqr_holdout_v20 questions (written blind session 58, never tuned on)": ROOT / "data/questions/dqr_holdout_v20.jsonl",
+    "dqr_train_v21 questions (written blind session 59, fit set)": ROOT / "data/questions/dqr_train_v21.jsonl",
+    "dqr_holdout_v21 questions (written blind session 59, never tuned on)": ROOT / "data/questions/dqr_holdout_v21.jsonl",
 }
 CORPORA = ROOT.parent / "shared" / "corpora"
 
