@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from registry.speech_contracts import SpeechActLexicon
 from stages._addressee import robot_called
-from stages._clauses import ClauseAnalysis, in_order
+from stages._clauses import ClauseAnalysis, in_order, thing_named
+from stages._predicates import final_predicate
 from stages.clause_reading import Reading
 from stages.speech_patterns import Patterns, contains, key
 
@@ -76,10 +77,24 @@ def asked_on_its_own(clauses: list[ClauseAnalysis], per: list[Reading], p: Patte
             per[i].signals.append("asks_autonomy")
 
 
-def planned_among_people(clauses: list[ClauseAnalysis], per: list[Reading], lex: SpeechActLexicon) -> None:
+def _peoples_act(c: ClauseAnalysis, p: Patterns, lex: SpeechActLexicon) -> bool:
+    """라면 끓여 먹자 / 거실 가서 영화 보자: an act the robot cannot do (no capability word, a predicate that is none of its
+    registry words, and no neutral goal such as looking or waiting unless what is looked at is played or another thing)
+    proposed by the clause's own ending."""
+    said = [key(m) for m in c.morphemes if not m.tag.startswith("S")]
+    proposes = bool(said) and said[-1] in p.suggest_end and said[-1] not in p.deliberate_end  # (-자; not -ㄹ까요: asked)
+    found = final_predicate(c, p) if proposes and not c.capabilities else None
+    if found is None or c.in_registry_word[found[0]]:
+        return False
+    return found[1] not in p.neutral_goals or thing_named(c, lex) is not None \
+        or any(m.form in lex.other_targets.played for m in c.morphemes)
+
+
+def planned_among_people(clauses: list[ClauseAnalysis], per: list[Reading], lex: SpeechActLexicon, p: Patterns) -> None:
     """내일 손님 오시기 전에 거실 청정 한번 돌리자: a suggestion (-자) the turn puts later (later_cues), with nothing said
-    to be now (now_cues: 지금 얼른 청정 돌리자 still asks), or one to do together (together_cues: 거실로 나와서 같이
-    티비 보자), is a plan among the people present: theirs to carry out, not the robot's now."""
+    to be now (now_cues: 지금 얼른 청정 돌리자 still asks), one to do together (together_cues: 거실로 나와서 같이
+    티비 보자), or one with an act the robot cannot do (주방 가서 라면 끓여 먹자) is a plan among the people present:
+    theirs to carry out, not the robot's now."""
     if not any(r.mood == "suggestion" and r.agent == "robot" for r in per):
         return
     said = [key(m) for c in clauses if c.role == "action" for m in c.morphemes]  # (지금 돌리면 시끄러워: a condition)
@@ -87,7 +102,8 @@ def planned_among_people(clauses: list[ClauseAnalysis], per: list[Reading], lex:
         and not any(contains(said, run) for run in lex.now_runs)
     together = any(contains([key(m) for m in c.morphemes], run) for c, r in zip(clauses, per) if r.mood == "suggestion"
                    for run in lex.together_runs)
-    if not (later or together):
+    shared = any(_peoples_act(c, p, lex) for c, r in zip(clauses, per) if r.mood == "suggestion" and c.role == "action")
+    if not (later or together or shared):
         return
     for r in per:  # (로봇아 같이 사진 찍자: the robot called takes part)
         if r.mood == "suggestion" and r.agent == "robot" and (later or not robot_called([r.signals])):

@@ -3,7 +3,7 @@ signals that lit it. No axis picks a family: the planner weighs them."""
 
 from __future__ import annotations
 
-from registry.contracts import Clause, EvidenceAxis, HistoryEvidence, LearnedEvidence, NormalizedText, PreclassifierHints
+from registry.contracts import Clause, EvidenceAxis, HistoryEvidence, LearnedEvidence, NormalizedText, PreclassifierHints, SpeechAct
 from registry.loader import Registry
 from stages._across_clauses import anchored, close_for_a_person, cross_clause_axes, how_to_schedule, quiet_premises, quiet_reasons, supposed_only, without_quieted_reports
 from stages._asked_about import (about_the_robot, asks_the_hearers_mind, calls_a_person, of_somebody_named, problem_report, robots_doing,
@@ -97,6 +97,11 @@ def _anchor_axes(c: ClauseAnalysis, lit: _Axes, history: HistoryEvidence, regist
         lit("has_reminder_cue", 1.0, *cues["sch_reminder"][:1])
 
 
+def _proposed(act: SpeechAct) -> bool:
+    """내일 카페 가자: a suggestion not asked (no -ㄹ까, no mark) proposes what the people present will do."""
+    return act.mood == "suggestion" and "question" not in act.signals
+
+
 def _public_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers, registry: Registry) -> tuple[float, bool]:
     """Public-information and vagueness axes; returns the FRG scope strength and whether the clause trails off."""
     cues, words = c.cues, c.text.split()
@@ -115,8 +120,8 @@ def _public_axes(c: ClauseAnalysis, lit: _Axes, m: Matchers, registry: Registry)
     if trailing or broken:
         frg_strength *= 0.3
         lit("has_vague_reference", 1.0, "trailing_off" if trailing else broken, "unresolved")
-    if talk := c.act is not None and (c.act.mood in _TALK_MOODS or asks_the_hearers_mind(c, registry)) and c.role == "action":
-        frg_strength *= 0.3  # 날씨 진짜 좋다 / 어제 바람 엄청 불었어 / 바람 불던 거 기억나?: asks nothing of the world
+    if talk := c.act is not None and (c.act.mood in _TALK_MOODS or _proposed(c.act) or asks_the_hearers_mind(c, registry)) and c.role == "action":
+        frg_strength *= 0.3  # 날씨 진짜 좋다 / 어제 바람 엄청 불었어 / 바람 불던 거 기억나? / 내일 카페 가자: asks nothing of the world
     elif c.act is not None and c.act.mood == "request" and any(s.startswith("promissive") for s in c.act.signals):
         frg_strength *= 0.3  # 식당 예약은 내가 할게: the speaker's own act looks nothing up
     elif owned_by_robot(c.morphemes, cues.get("frg_scope", []), m.speech) or (

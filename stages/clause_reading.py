@@ -14,7 +14,7 @@ from stages._matchers import compact
 from stages._addressee import called_after, named_subject, person_act, person_purpose, vocative
 from stages._predicates import formal_request_at, subordinate_at
 from stages.speech_patterns import (Patterns, asks_what_it_does, knows_nothing, explains_elliptically, describes_how, curious, asks_by_not_knowing, asks_by_shape, asks_criterion, asks_what_is_usual, ends_intoned, asks_how, asks_leave, awaits_predicate, diagnoses, closed_syllable, complains, confirms, offers, ends_on_a_period,
-                                    contains, finds_out, follows, happens, key)
+                                    contains, finds_out, follows, happens, key, needed_last, tells_by_copula)
 
 Pair = tuple[str, str]
 
@@ -251,7 +251,7 @@ def _cues(c: ClauseAnalysis, s: _Shape, p: Patterns, out: Reading) -> _Cues:
     return _Cues(
         able=able or (s.question and any(k in p.able_pred for k in matrix)), intoned=intoned,
         permits=follows(matrix, p.permit_end, p.permit_verb, within=6) is not None,
-        needs=follows(matrix, p.need_end, p.need_verb, within=1) is not None,
+        needs=needed_last(matrix, p),
         wish=(any(k in p.wish_aux or k in p.wish_verb for k in matrix)
               or follows(matrix, p.wish_cond, p.wish_good, within=2) is not None),
         how=how_phrase or any(k in p.how_words for k in asked),
@@ -422,7 +422,7 @@ def _told_mood(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: Reading
         return "statement"
     if s.benefactive or final in p.request_end:
         return "request"
-    if s.ef:
+    if s.ef or tells_by_copula(s.ms, final, c.connective in ("", *ENDS_SENTENCE), p):  # (바람이라: told, not a fragment)
         return "statement"
     if tags[-1] in VERB_TAGS:
         return "request"  # a bare stem at the end ("안방 가" heard without its ending)

@@ -317,8 +317,9 @@ def _owned_topics(c: ClauseAnalysis, act: SpeechAct, topics: list[str], registry
 
 
 def _asked_of_another_thing(c: ClauseAnalysis, act: SpeechAct, registry: Registry) -> str | None:
-    """The kind of another thing in the home that owns what a question is about (thing_owning_the_topic)."""
-    if act.mood not in ("question", "knowledge_question") or act.target_owner is not None:
+    """The kind of another thing in the home that owns what a question or a remark is about (thing_owning_the_topic;
+    에어컨 필터 갈아야 되는데 미루고 있어: that thing's filter is told of, not the manual's)."""
+    if act.mood in ("request", "stop", "suggestion") or act.target_owner is not None:
         return None
     return thing_owning_the_topic(c, registry.speech_acts, registry.product.words)
 
@@ -424,10 +425,10 @@ def license_clauses(clauses: list[ClauseAnalysis], acts: list[SpeechAct], regist
         # 필터는 아직 안 갈아도 돼 / 요즘 다이어트 모드야: a manual topic or an unknown mode in talk asks nothing
         talk = c.role == "action" and not act.displayed and (act.mood in ("statement", "exclamation", "wish") or act.reported
                                                               or (act.past and act.mood not in ("question", "knowledge_question")))
-        topics, modes = (c.qna_topics, c.unknown_modes) if not talk else ([], [])
+        topics, owned = _owned_topics(c, act, c.qna_topics, registry)  # (another thing's part, asked or told of)
         if talk:
-            mentions += [f"{t}:{act.mood}" for t in c.qna_topics] + [f"mode:{w}:{act.mood}" for w in c.unknown_modes]
-        topics, owned = _owned_topics(c, act, topics, registry)
+            mentions += [f"{t}:{act.mood}" for t in topics] + [f"mode:{w}:{act.mood}" for w in c.unknown_modes]
+        topics, modes = (topics, c.unknown_modes) if not talk else ([], [])
         mentions += owned
         dropped = {m.split(":")[0] for m in mentions}
         anchors = [a for a in c.anchors if not (a.kind in ("execution", "settings", "state_query", "unsupported") and a.target in dropped)]

@@ -427,7 +427,7 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: Normal
     _since_then(clause_candidates, per, registry.speech_acts)
     _leave_given(clause_candidates, per, p)
     _given_as_an_example(clause_candidates, per, registry.speech_acts)
-    planned_among_people(clause_candidates, per, registry.speech_acts)
+    planned_among_people(clause_candidates, per, registry.speech_acts, p)
     _stop_said_to_somebody(clause_candidates, per, p)
     _bodies_moved(clause_candidates, per, registry.speech_acts)
     _mark_messages(clause_candidates, per)

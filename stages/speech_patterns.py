@@ -329,6 +329,22 @@ def ends_on_a_period(matrix: list[tuple[str, str]], p: Patterns) -> bool:
                and all(t[1] == "VCP" or t[1].startswith(("E", "J", "S")) for t in matrix[i + 1:]) for i, k in enumerate(matrix))
 
 
+def needed_last(matrix: list[tuple[str, str]], p: Patterns) -> bool:
+    """갈아야 돼 / 가야 될 것 같아: a necessity (need_endings then need_verbs) with no verb of doing after it; not 갈아야
+    되는데 계속 미루고 있어, where the necessity is the premise of what is told."""
+    at = follows(matrix, p.need_end, p.need_verb, within=1)
+    return at is not None and not any(k[1] in ("VV", "XSV") for k in matrix[at + 1:])
+
+
+def tells_by_copula(ms: list[tuple[str, str]], final: tuple[str, str] | None, closes: bool, p: Patterns) -> bool:
+    """선풍기 바람도 뜨신 바람이라: a noun's copula closing the turn on an ending of reason (premise_endings, the
+    connectives of means, and -라, which on a copula commands nothing) tells what something is, the rest left unsaid
+    (not 실례지만..., trailing off, nor 몇 번이고, a question in 경상도 speech)."""
+    said = [k for k in ms if not k[1].startswith("S")]
+    return closes and final is not None and len(said) >= 3 and said[-1] == final and said[-2][1] == "VCP" \
+        and said[-3][1].startswith(("N", "XSN", "ETN")) and (final in p.premise or final in p.verb_imperative or final[0] in p.means)
+
+
 def happens(matrix: list[tuple[str, str]], pred_at: int | None, final: tuple[str, str] | None, closes: bool, p: Patterns) -> bool:
     """짜증 나 (event_verbs); 측정 돼, 금방 닳아, 바람 약해져 ending a sentence on an ending only intonation tells from
     a question (unbidden_verbs, inchoative_aux after an adjective): something happens, nobody is bidden to act."""

@@ -1,0 +1,64 @@
+"""Talk among the people present: proposals of what they will do together, remarks on what something is, and the
+sounds and parts of other things. None of it asks the robot for an act."""
+
+import pytest
+
+from registry.contracts import DeviceContext, TurnInput
+from tests.conftest import actions
+
+
+def _route(runner, text):
+    return runner.route(TurnInput(recognized_text=text, device_context=DeviceContext(position="안방")))
+
+
+def _caps(runner, text):
+    return [cap for cap, _, _, _ in actions(_route(runner, text))]
+
+
+@pytest.mark.parametrize("text", ["거실 가서 티비 보자", "주방 가서 라면 끓여 먹자", "안방 가서 드라마 보자"])
+def test_a_proposal_of_an_act_the_robot_cannot_do_is_a_plan_among_people(runner, text):
+    """-자 on a verb that is none of the robot's registry words (먹, 끓이), or on looking at something played or at
+    another thing (티비 보자, 드라마 보자), proposes what the people present will do: the move before it goes with them."""
+    assert _caps(runner, text) == [], text
+
+
+@pytest.mark.parametrize("text, cap", [("충전하러 가자", "return_to_station"), ("이제 청정 시작하자", "selected_room_clean"),
+                                       ("거실 가서 좀 보자", "move_to_room"),
+                                       ("방금 계단 뛰어 올라왔는데 심박 좀 재 보자", "vital_signs")])
+def test_a_proposal_of_the_robots_own_act_still_asks_it(runner, text, cap):
+    assert cap in _caps(runner, text), (text, _caps(runner, text))
+
+
+def test_a_proposal_looks_nothing_up_where_a_wondering_question_does(runner):
+    """내일 카페 가자 names a place of the world in a proposal, not a question about it; 내일 비 올까? asks the weather."""
+    assert _route(runner, "내일 카페 가자").family == "DEF"
+    assert _route(runner, "내일 비 올까?").family == "FRG"
+
+
+def test_a_copula_closing_on_a_reason_tells_what_something_is(runner):
+    """선풍기 바람도 뜨신 바람이라: a noun's copula with -라 at the end is a remark, not a fragment of a request to
+    another appliance; 실례지만... trails off and stays a broken turn."""
+    assert _route(runner, "용광로 앞에 서 있으면 선풍기 바람도 뜨신 바람이라").family == "DEF"
+    assert _route(runner, "저... 실례지만...").family == "STT_NULL"
+
+
+def test_a_necessity_followed_by_what_is_done_is_told(runner):
+    """갈아야 되는데 계속 미루고 있어: the necessity is the premise of a verb after it, and the filter is the air
+    conditioner's; 필터 언제 갈아야 돼? still asks the manual."""
+    assert _route(runner, "작업실 에어컨 필터 갈아야 되는데 계속 미루고 있어").family == "DEF"
+    assert _route(runner, "필터 언제 갈아야 돼?").family == "DQR"
+
+
+@pytest.mark.parametrize("text", ["키보드 소리 좀 줄여 줄래", "네비 소리 좀 줄여 줘", "전화벨 소리 좀 줄여", "아기 모빌 소리 좀 키워 봐"])
+def test_the_sound_of_another_thing_is_not_the_robots_volume(runner, text):
+    assert _caps(runner, text) == [], text
+
+
+def test_the_sound_said_alone_is_still_the_robots(runner):
+    assert _caps(runner, "소리 좀 줄여 줘") == ["sound_volume"]
+
+
+def test_a_turn_said_to_everyone_together_is_said_to_people(runner):
+    """다 같이 (speech_acts vocatives groups) calls the people present; 한 바퀴 돌아 alone still turns the robot."""
+    assert _caps(runner, "자 이제 다 같이 한 바퀴 돌아 보세요") == []
+    assert _caps(runner, "한 바퀴 돌아") == ["rotate_in_place"]
