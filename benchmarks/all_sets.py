@@ -170,6 +170,8 @@ SETS = {
         ROOT / "data/utterances/talk_redteam_v58.jsonl",
     "talk_probe_v59 (red-team probe written 2026-12-07 session 59 by a helper that ran the router on its sentences to find false actions: photos asked of strangers, proposals, sounds of other things, turns in games, calls about elsewhere, manuals read aloud; both ways, fit)":
         ROOT / "data/utterances/talk_probe_v59.jsonl",
+    "talk_redteam_v59 (red-team against session 59: proposals of people's acts and of the robot's, outside places proposed and asked, copula remarks and trailing fragments, necessities told and asked, other things' sounds, turns said to everyone; written blind 2026-12-07, fit)":
+        ROOT / "data/utterances/talk_redteam_v59.jsonl",
     "requests_v39_fit (requests to the robot with reasons, guards, politeness, dialect, several steps, schedules; written blind 2026-12-05 session 42, fit part)":
         ROOT / "data/utterances/requests_v39_fit.jsonl",
     "requests_v39_holdout (same, never tuned on)": ROOT / "data/utterances/requests_v39_holdout.jsonl",

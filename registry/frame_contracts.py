@@ -19,6 +19,10 @@ class CapabilityFrame(_Model):
     """Lemmas that realize this capability (besides the light verbs and its kind's predicates)."""
     objects: list[str] = Field(default_factory=list)
     """For a capability cued by its verb alone (찍다, 돌다): the nouns it may take as object."""
+    goal_objects: Morphemes = Field(default_factory=list)
+    """For a capability cued by its verb alone: goal particles (으로/JKB) that make the noun before them stand as the
+    verb's object, so that it too must be one of `objects` (왼쪽으로 돌아, 뒤로 돌아: a turn toward somewhere is no
+    turn in place; 시계 방향으로 돌아 still is)."""
     subjects: list[str] = Field(default_factory=list)
     """For a state query whose alias is the question itself (어디야, 몇 퍼센트): the nouns it may be asked of
     (약국 어디야 asks where a pharmacy is, not where the robot is)."""
@@ -55,6 +59,10 @@ class CapabilityFrame(_Model):
     def predicate_set(self) -> frozenset[tuple[str, str]]:
         """The capability's own predicates as (lemma, tag) pairs."""
         return frozenset(tuple(v.split("/")) for v in self.predicates)  # type: ignore[misc]
+
+    @cached_property
+    def goal_object_set(self) -> frozenset[tuple[str, str]]:
+        return frozenset(tuple(v.split("/")) for v in self.goal_objects)  # type: ignore[misc]
 
     @cached_property
     def anaphoric_place_set(self) -> frozenset[tuple[str, str]]:

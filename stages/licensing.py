@@ -73,7 +73,7 @@ def _frame_mismatch(hit, c: ClauseAnalysis, registry: Registry) -> str | None:
     if hit.via == "lemma" and frame is not None and frame.objects:
         at = next((i for i, mo in enumerate(morphs) if mo.form == hit.surface), None)
         j = at - 1 if at is not None else -1  # (the word not found as a morpheme: nothing to check)
-        while j >= 0 and morphs[j].tag in ("MAG", "JX", "JKO", "MM"):
+        while j >= 0 and (morphs[j].tag in ("MAG", "JX", "JKO", "MM") or key(morphs[j]) in frame.goal_object_set):
             j -= 1
         counted = j > 0 and morphs[j].tag == "NNB" and morphs[j - 1].tag in ("SN", "NR", "MM")  # (1위 찍고: a rank)
         if j >= 0 and (morphs[j].tag in ("NNG", "NNP", "NP", "SN", "NR") or counted) and morphs[j].form not in frame.objects:

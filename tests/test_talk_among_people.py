@@ -62,3 +62,15 @@ def test_a_turn_said_to_everyone_together_is_said_to_people(runner):
     """다 같이 (speech_acts vocatives groups) calls the people present; 한 바퀴 돌아 alone still turns the robot."""
     assert _caps(runner, "자 이제 다 같이 한 바퀴 돌아 보세요") == []
     assert _caps(runner, "한 바퀴 돌아") == ["rotate_in_place"]
+
+
+@pytest.mark.parametrize("text", ["왼쪽으로 돌아 오른쪽으로 돌아 짝짝", "자 따라 해 보세요 오른쪽으로 돌아"])
+def test_a_turn_toward_a_direction_is_no_turn_in_place(runner, text):
+    """왼쪽으로 돌아: a noun with a goal particle before the bare verb of turning (request_frames goal_objects) must be
+    one of the frame's objects, as an object must; a dance step or a drill asks the robot for nothing."""
+    assert _caps(runner, text) == [], text
+
+
+@pytest.mark.parametrize("text", ["시계 방향으로 돌아", "오른쪽으로 한 바퀴 돌아", "제자리에서 돌아", "반대로 돌아"])
+def test_a_turn_in_place_with_its_way_named_still_turns(runner, text):
+    assert _caps(runner, text) == ["rotate_in_place"], text
