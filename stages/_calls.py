@@ -12,6 +12,7 @@ from registry.loader import Registry
 from registry.speech_contracts import SpeechActLexicon
 from stages._addressee import robot_called
 from stages._clauses import ENDS_SENTENCE, ClauseAnalysis, in_order, last_said, thing_named
+from stages._segments import broken_off
 from stages.clause_reading import Reading
 from stages.speech_patterns import Patterns, key, not_heard_runs
 
@@ -185,3 +186,16 @@ def not_heard(clauses: list[ClauseAnalysis], per: list[Reading], registry: Regis
         if tuple(ms) in said or (bare and bare in said):
             r.mood = "exclamation"
             r.signals.insert(0, "not_heard")  # (first: the talk axis shows it, and the learned opening yields to it)
+
+
+def broken_off_pieces(clauses: list[ClauseAnalysis], per: list[Reading], nt: NormalizedText) -> None:
+    """충전대로… 아 전화 왔다 / 제자리에서 청… 아 손님 오셨다: a piece with the robot's words and no predicate, broken off
+    by an ellipsis before a sentence opening on an interjection (stages._segments.broken_off), is a request begun and
+    dropped: unfinished, whatever the remark after it says."""
+    order = in_order(clauses)
+    for i, j in zip(order, order[1:]):
+        c = clauses[i]
+        if not c.has_predicate and (c.capabilities or c.rooms or c.anchors) \
+                and broken_off(nt, (c.start, c.end), (clauses[j].start, clauses[j].end, "")):
+            per[i].mood, per[i].cut_off = "fragment", True
+            per[i].signals.append("trails_off:broken_off")

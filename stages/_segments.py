@@ -239,7 +239,7 @@ def merge_shapeless(nt: NormalizedText, spans: list[tuple[int, int, str]], m: Ma
             p_start, p_end, p_conn = merged[-1]
             # (not across a conjunction of alternatives, which segment leaves out: 거실 정도야 아님 ...)
             shapeless = p_conn in m.split_punct and not has_tags(nt, p_start, p_end, PREDICATE_TAGS) and not nt.text[p_end:span[0]].strip(" ,.;?!") \
-                and not _ends_in_copula_particle(nt, p_start, p_end, m) and not _broken_off(nt, (p_start, p_end), span)
+                and not _ends_in_copula_particle(nt, p_start, p_end, m) and not broken_off(nt, (p_start, p_end), span)
             if shapeless or compact(nt.text[p_start:p_end]).strip(",.;") in m.acknowledgements | m.fillers:
                 merged[-1] = (p_start, span[1], span[2])
                 continue
@@ -247,7 +247,7 @@ def merge_shapeless(nt: NormalizedText, spans: list[tuple[int, int, str]], m: Ma
     return merged
 
 
-def _broken_off(nt: NormalizedText, piece: tuple[int, int], span: tuple[int, int, str]) -> bool:
+def broken_off(nt: NormalizedText, piece: tuple[int, int], span: tuple[int, int, str]) -> bool:
     """청정을 그… 아 졸려 / 충전대로… 아 전화 왔다: a piece the speaker trailed off (an ellipsis after it as said) and a
     sentence opening on an interjection after it: the speaker broke off, the piece is no argument of what follows."""
     first = next((mo for mo in nt.morphemes if span[0] <= mo.start < span[1] and not mo.tag.startswith("S")), None)

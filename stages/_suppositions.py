@@ -6,6 +6,7 @@ from __future__ import annotations
 from registry.speech_contracts import SpeechActLexicon
 from stages._addressee import robot_called
 from stages._clauses import ClauseAnalysis, in_order, thing_named
+from stages._matchers import Matchers, public_place_of
 from stages._predicates import final_predicate
 from stages.clause_reading import Reading
 from stages.speech_patterns import Patterns, contains, key
@@ -77,23 +78,39 @@ def asked_on_its_own(clauses: list[ClauseAnalysis], per: list[Reading], p: Patte
             per[i].signals.append("asks_autonomy")
 
 
+def _proposes(c: ClauseAnalysis, p: Patterns) -> bool:
+    """The clause's own ending proposes (-자), not asks (-ㄹ까요)."""
+    said = [key(mo) for mo in c.morphemes if not mo.tag.startswith("S")]
+    return bool(said) and said[-1] in p.suggest_end and said[-1] not in p.deliberate_end
+
+
 def _peoples_act(c: ClauseAnalysis, p: Patterns, lex: SpeechActLexicon) -> bool:
     """라면 끓여 먹자 / 거실 가서 영화 보자: an act the robot cannot do (no capability word, a predicate that is none of its
-    registry words, and no neutral goal such as looking or waiting unless what is looked at is played or another thing)
-    proposed by the clause's own ending."""
-    said = [key(m) for m in c.morphemes if not m.tag.startswith("S")]
-    proposes = bool(said) and said[-1] in p.suggest_end and said[-1] not in p.deliberate_end  # (-자; not -ㄹ까요: asked)
-    found = final_predicate(c, p) if proposes and not c.capabilities else None
+    registry words, and no neutral goal such as looking or waiting unless what is looked at is played or another thing)."""
+    found = final_predicate(c, p) if not c.capabilities else None
     if found is None or c.in_registry_word[found[0]]:
         return False
     return found[1] not in p.neutral_goals or thing_named(c, lex) is not None \
         or any(m.form in lex.other_targets.played for m in c.morphemes)
 
 
-def planned_among_people(clauses: list[ClauseAnalysis], per: list[Reading], lex: SpeechActLexicon, p: Patterns) -> None:
+def _outing(c: ClauseAnalysis, lex: SpeechActLexicon, m: Matchers) -> bool:
+    """불꽃놀이 사진 찍으러 한강 가자: going (person_purposes motions) to a place of the world named right before the verb
+    (a proper noun that is no registry word, or a public place) is the people's outing, whatever it is for."""
+    ms = c.morphemes
+    for k in (k for k, mo in enumerate(ms) if mo.tag == "VV" and mo.form in lex.person_purposes.motions):
+        j = next((j for j in range(k - 1, -1, -1) if not ms[j].tag.startswith("J")), -1)
+        if j >= 0 and ((ms[j].tag == "NNP" and not c.in_registry_word[j]) or public_place_of(ms[j:j + 1], m)):
+            return True
+    return False
+
+
+def planned_among_people(clauses: list[ClauseAnalysis], per: list[Reading], lex: SpeechActLexicon, p: Patterns,
+                         m: Matchers) -> None:
     """내일 손님 오시기 전에 거실 청정 한번 돌리자: a suggestion (-자) the turn puts later (later_cues), with nothing said
     to be now (now_cues: 지금 얼른 청정 돌리자 still asks), one to do together (together_cues: 거실로 나와서 같이
-    티비 보자), or one with an act the robot cannot do (주방 가서 라면 끓여 먹자) is a plan among the people present:
+    티비 보자), or one with an act the robot cannot do (주방 가서 라면 끓여 먹자) or going out (사진 찍으러 한강 가자) is a
+    plan among the people present:
     theirs to carry out, not the robot's now."""
     if not any(r.mood == "suggestion" and r.agent == "robot" for r in per):
         return
@@ -102,7 +119,8 @@ def planned_among_people(clauses: list[ClauseAnalysis], per: list[Reading], lex:
         and not any(contains(said, run) for run in lex.now_runs)
     together = any(contains([key(m) for m in c.morphemes], run) for c, r in zip(clauses, per) if r.mood == "suggestion"
                    for run in lex.together_runs)
-    shared = any(_peoples_act(c, p, lex) for c, r in zip(clauses, per) if r.mood == "suggestion" and c.role == "action")
+    shared = any(_proposes(c, p) and (_peoples_act(c, p, lex) or _outing(c, lex, m)) for c, r in zip(clauses, per)
+                 if r.mood == "suggestion" and c.role == "action")
     if not (later or together or shared):
         return
     for r in per:  # (로봇아 같이 사진 찍자: the robot called takes part)

@@ -294,6 +294,8 @@ def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, regis
         lit("has_public_entity_question", 1.0, "proper_noun_question")
     if not any_scope and not cues.get("reply_shape") and c.role not in ("guard", "temporal"):
         fragment_axes(c, lit, m)
+    if act is not None and "trails_off:broken_off" in act.signals:  # 충전대로… 아 전화 왔다: a request begun and dropped
+        lit("is_broken_off_request", 1.0, c.text)
     if history.active_schedule_workflow:
         lit("has_active_schedule_workflow", 1.0, "voice_context.slot_state")
         filled = _fills_missing_slot(c, history, m, registry)

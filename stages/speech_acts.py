@@ -13,7 +13,7 @@ from registry.loader import Registry
 from registry.speech_contracts import SpeechActLexicon
 from stages._addressee import DESCRIBED, agent_carried, robot_called, syllable_written_on
 from stages._calls import (called_after_the_request, called_at_the_end, called_first, calls_people, honoured_by_the_request,
-                           not_heard, retracted, trailed_off)
+                           not_heard, retracted, trailed_off, broken_off_pieces)
 from stages._anchoring import bare_directions
 from stages._turn_anchoring import analyse
 from stages._clauses import ENDS_SENTENCE, QUESTION_MOODS, ClauseAnalysis, in_order, last_said, only_modifiers, thing_named
@@ -405,6 +405,7 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: Normal
             per[last].cut_off = True  # 배터리... / 거실 청정을 어: the speaker stopped before saying what of it
             per[last].mood = "fragment"  # (청정 켜고 그리고: a sentence begun and stopped)
             per[last].signals.append("trails_off")
+    broken_off_pieces(clause_candidates, per, normalized_text)
     _quoted_by_the_next(clause_candidates, per, p, matchers_for(registry).listing_connectives)
     if not history_evidence.addressee_spoke_last:
         _answers_somebody(clause_candidates, per, p)
@@ -427,7 +428,7 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: Normal
     _since_then(clause_candidates, per, registry.speech_acts)
     _leave_given(clause_candidates, per, p)
     _given_as_an_example(clause_candidates, per, registry.speech_acts)
-    planned_among_people(clause_candidates, per, registry.speech_acts, p)
+    planned_among_people(clause_candidates, per, registry.speech_acts, p, matchers_for(registry))
     _stop_said_to_somebody(clause_candidates, per, p)
     _bodies_moved(clause_candidates, per, registry.speech_acts)
     _mark_messages(clause_candidates, per)

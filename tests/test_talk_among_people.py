@@ -74,3 +74,26 @@ def test_a_turn_toward_a_direction_is_no_turn_in_place(runner, text):
 @pytest.mark.parametrize("text", ["시계 방향으로 돌아", "오른쪽으로 한 바퀴 돌아", "제자리에서 돌아", "반대로 돌아"])
 def test_a_turn_in_place_with_its_way_named_still_turns(runner, text):
     assert _caps(runner, text) == ["rotate_in_place"], text
+
+
+@pytest.mark.parametrize("text", ["불꽃놀이 사진 찍으러 한강 가자", "사진 찍으러 공원 가자"])
+def test_going_out_to_a_place_of_the_world_is_the_peoples_outing(runner, text):
+    """-자 with a verb of going to a place named before it that is none of the home's (a proper noun that is no
+    registry word, or a public place): the photo is what the outing is for, not a request to the robot."""
+    assert _caps(runner, text) == [], text
+
+
+def test_going_to_a_room_of_the_home_to_take_a_photo_still_asks(runner):
+    assert "take_photo" in _caps(runner, "사진 찍으러 서재 가자")
+
+
+@pytest.mark.parametrize("text", ["충전대로… 아 전화 왔다", "배터리… 아 맞다 나 약속 있지", "청정을 그… 아 졸려"])
+def test_a_request_broken_off_before_a_remark_is_asked_again(runner, text):
+    """The robot's words broken off by an ellipsis before a sentence opening on an interjection (is_broken_off_request,
+    a decision by mechanism, and a repair for the pairwise judge): the remark after it does not make the turn talk."""
+    record = _route(runner, text)
+    assert record.family == "STT_NULL" and actions(record) == [], (text, record.family)
+
+
+def test_a_pause_inside_a_request_still_acts(runner):
+    assert "selected_room_clean" in _caps(runner, "거실… 청정해 줘")
