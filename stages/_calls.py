@@ -189,7 +189,7 @@ def not_heard(clauses: list[ClauseAnalysis], per: list[Reading], registry: Regis
 
 
 def broken_off_pieces(clauses: list[ClauseAnalysis], per: list[Reading], nt: NormalizedText) -> None:
-    """충전대로… 아 전화 왔다 / 제자리에서 청… 아 손님 오셨다: a piece with the robot's words and no predicate, broken off
+    """충전대로… 아 전화 왔다 / 배터리… 아 맞다 나 약속 있지: a piece with the robot's words and no predicate, broken off
     by an ellipsis before a sentence opening on an interjection (stages._segments.broken_off), is a request begun and
     dropped: unfinished, whatever the remark after it says."""
     order = in_order(clauses)

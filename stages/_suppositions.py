@@ -110,8 +110,7 @@ def planned_among_people(clauses: list[ClauseAnalysis], per: list[Reading], lex:
     """내일 손님 오시기 전에 거실 청정 한번 돌리자: a suggestion (-자) the turn puts later (later_cues), with nothing said
     to be now (now_cues: 지금 얼른 청정 돌리자 still asks), one to do together (together_cues: 거실로 나와서 같이
     티비 보자), or one with an act the robot cannot do (주방 가서 라면 끓여 먹자) or going out (사진 찍으러 한강 가자) is a
-    plan among the people present:
-    theirs to carry out, not the robot's now."""
+    plan among the people present: theirs to carry out, not the robot's now."""
     if not any(r.mood == "suggestion" and r.agent == "robot" for r in per):
         return
     said = [key(m) for c in clauses if c.role == "action" for m in c.morphemes]  # (지금 돌리면 시끄러워: a condition)
