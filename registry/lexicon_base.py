@@ -73,6 +73,8 @@ class PersonPurposes(_Model):
     """Verb forms of going (가, 오, 나가 ...): the only verbs the rest of the clause may have."""
     motion_capability: str
     """The capability the going itself anchors (move_to_room): any other one in the clause is asked of the robot."""
+    away_places: list[str] = []
+    """Nouns of places people go that are none of the home's rooms (댁, 친정, 회사): going there, proposed, is an outing."""
     note: str = ""
 
 

@@ -96,11 +96,13 @@ def _peoples_act(c: ClauseAnalysis, p: Patterns, lex: SpeechActLexicon) -> bool:
 
 def _outing(c: ClauseAnalysis, lex: SpeechActLexicon, m: Matchers) -> bool:
     """불꽃놀이 사진 찍으러 한강 가자: going (person_purposes motions) to a place of the world named right before the verb
-    (a proper noun that is no registry word, or a public place) is the people's outing, whatever it is for."""
+    (a proper noun that is no registry word, a public place, or a place people go: person_purposes away_places) is the
+    people's outing, whatever it is for."""
     ms = c.morphemes
     for k in (k for k, mo in enumerate(ms) if mo.tag == "VV" and mo.form in lex.person_purposes.motions):
         j = next((j for j in range(k - 1, -1, -1) if not ms[j].tag.startswith("J")), -1)
-        if j >= 0 and ((ms[j].tag == "NNP" and not c.in_registry_word[j]) or public_place_of(ms[j:j + 1], m)):
+        if j >= 0 and ((ms[j].tag == "NNP" and not c.in_registry_word[j]) or ms[j].form in lex.person_purposes.away_places
+                       or public_place_of(ms[j:j + 1], m)):
             return True
     return False
 
@@ -118,8 +120,9 @@ def planned_among_people(clauses: list[ClauseAnalysis], per: list[Reading], lex:
         and not any(contains(said, run) for run in lex.now_runs)
     together = any(contains([key(m) for m in c.morphemes], run) for c, r in zip(clauses, per) if r.mood == "suggestion"
                    for run in lex.together_runs)
-    shared = any(_proposes(c, p) and (_peoples_act(c, p, lex) or _outing(c, lex, m)) for c, r in zip(clauses, per)
-                 if r.mood == "suggestion" and c.role == "action")
+    proposals = [(c, _proposes(c, p)) for c, r in zip(clauses, per) if r.mood == "suggestion" and c.role == "action"]
+    shared = any(own for _, own in proposals) and any(  # (할머니 댁 가서 사진 찍자: the going is joined on to the -자)
+        (own and _peoples_act(c, p, lex)) or _outing(c, lex, m) for c, own in proposals)
     if not (later or together or shared):
         return
     for r in per:  # (로봇아 같이 사진 찍자: the robot called takes part)

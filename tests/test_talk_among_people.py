@@ -76,10 +76,12 @@ def test_a_turn_in_place_with_its_way_named_still_turns(runner, text):
     assert _caps(runner, text) == ["rotate_in_place"], text
 
 
-@pytest.mark.parametrize("text", ["불꽃놀이 사진 찍으러 한강 가자", "사진 찍으러 공원 가자"])
+@pytest.mark.parametrize("text", ["불꽃놀이 사진 찍으러 한강 가자", "사진 찍으러 공원 가자", "할머니 댁 가서 사진 찍자",
+                                  "친정 가서 사진 찍자"])
 def test_going_out_to_a_place_of_the_world_is_the_peoples_outing(runner, text):
-    """-자 with a verb of going to a place named before it that is none of the home's (a proper noun that is no
-    registry word, or a public place): the photo is what the outing is for, not a request to the robot."""
+    """-자 with a verb of going, in its own clause or one joined on to it, to a place named before it that is none of
+    the home's (a proper noun that is no registry word, a public place, or person_purposes away_places: 댁, 친정): the
+    photo is what the outing is for, not a request to the robot."""
     assert _caps(runner, text) == [], text
 
 
