@@ -251,8 +251,9 @@ def broken_off(nt: NormalizedText, piece: tuple[int, int], span: tuple[int, int,
     """청정을 그… 아 졸려 / 충전대로… 아 전화 왔다: a piece the speaker trailed off (an ellipsis after it as said) and a
     sentence opening on an interjection after it: the speaker broke off, the piece is no argument of what follows."""
     first = next((mo for mo in nt.morphemes if span[0] <= mo.start < span[1] and not mo.tag.startswith("S")), None)
-    said = compact(unicodedata.normalize("NFKC", nt.original))
-    return first is not None and first.tag == "IC" and compact(nt.text[piece[0]:piece[1]]).rstrip(",.;") + ".." in said
+    if first is None or first.tag != "IC":
+        return False  # (the whole original is normalized only for a sentence that opens on an interjection)
+    return compact(nt.text[piece[0]:piece[1]]).rstrip(",.;") + ".." in compact(unicodedata.normalize("NFKC", nt.original))
 
 
 def without_trailing_hesitation(nt: NormalizedText, spans: list[tuple[int, int, str]], m: Matchers) -> list[tuple[int, int, str]]:

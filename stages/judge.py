@@ -23,7 +23,9 @@ def second_pass_verdict(
     public, public_signals = public_target(preclassifier_hints.strength)
     pair = second_pass_pair(owner, runner, planner_output.needs_second_pass, public, reply_object_meta.object_type,
                             planner_output.family_confidence, registry.weights)
-    if pair is None:
+    # a family a mechanism decided (learned_closed_by: a voice stop, a request broken off, words said to a person) is
+    # not asked again: the judge weighs reply shapes, which such a turn may have without being a reply
+    if pair is None or any(preclassifier_hints.strength(a) for a in registry.weights.learned_closed_by):
         return SecondPassVerdict(ran=False)
     kind = replyability_meta.replyability_type
     winner = second_pass_winner(pair, owner, public, kind, registry.weights)

@@ -43,10 +43,7 @@ def replyability_meta__deterministic(preclassifier_hints: PreclassifierHints) ->
                   "has_schedule_workflow_scope", "has_unsupported_request")
     )
     fragment = preclassifier_hints.strength("looks_fragmentary")
-    # (충전대로… 아 전화 왔다: a request broken off is what to repair, whatever the remark after it could be replied to)
-    broken = preclassifier_hints.strength("is_broken_off_request")
-    if broken or (strategy in ("retry", "clarify") and fragment > bounded):
-        fragment = max(fragment, broken)
+    if strategy in ("retry", "clarify") and fragment > bounded:
         return ReplyabilityMeta(replyability_type="whole_intent_repair", confidence=round(fragment, 3), reason=[f"stt_null_strategy:{strategy}"])
     if bounded >= 0.6 and bounded >= fragment:
         return ReplyabilityMeta(replyability_type="bounded_reply_now", confidence=round(bounded, 3), reason=["bounded_target_alive"])
