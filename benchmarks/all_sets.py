@@ -150,6 +150,9 @@ SETS = {
     "blind_v59_fit (the four scored kinds in new voices, 100 each: a 광주 taxi-owner's wife, a PE teacher, a tteokbokki stall owner, a hospital night guard, a choir conductor, a 영덕 crab fisher, a kimchi-making grandmother, a university freshman, a translator working from home, a pilates instructor, a twin-stroller parent, a delivery dispatcher, a retired bank manager, a tattoo artist, a beekeeper, a street busker, a 포항 steelworker, a Mongolian student, a hospice volunteer; written blind 2026-12-07 session 59, fit part)":
         ROOT / "data/utterances/blind_v59_fit.jsonl",
     "blind_v59_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v59_holdout.jsonl",
+    "blind_v60_fit (the four scored kinds in new voices, 100 each: a 목포 fishmonger, a 안동 elder, a 강릉 squid-boat captain, a 제주 haenyeo diver, a 청주 bus driver, a 보령 clam digger, a 창원 factory foreman, a 여수 ferry ticket clerk, a 원주 ski instructor, a 광주 taekwondo master, a German engineer learning Korean, a Filipino English teacher, an Uzbek factory worker, a Koryo-saram grandmother, a kindergarten boy, a retired postwoman, an amateur rapper, an insurance salesman, a long-haul trucker, a vet taking calls, a plumber, a Catholic nun, an architect, a whispering librarian; written blind 2026-12-07 session 60, fit part)":
+        ROOT / "data/utterances/blind_v60_fit.jsonl",
+    "blind_v60_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v60_holdout.jsonl",
     "talk_redteam_v50 (red-team against session 50: reasons before requests, words taking a request back at the end, counters before 찍다 and 돌다; written blind 2026-12-06, fit)":
         ROOT / "data/utterances/talk_redteam_v50.jsonl",
     "talk_redteam_v51 (red-team against session 51: requests taken back by 잠깐만, hesitation after a request, the formal imperative, worse than usual, 얘 in trouble stories, errors shown on the way, negated privacy questions, the speaker's own part, words spaced by syllables, modes asked together; written blind 2026-12-06, fit)":
@@ -245,6 +248,8 @@ SETS = {
     "dqr_holdout_v20 questions (written blind session 58, never tuned on)": ROOT / "data/questions/dqr_holdout_v20.jsonl",
     "dqr_train_v21 questions (written blind session 59, fit set)": ROOT / "data/questions/dqr_train_v21.jsonl",
     "dqr_holdout_v21 questions (written blind session 59, never tuned on)": ROOT / "data/questions/dqr_holdout_v21.jsonl",
+    "dqr_train_v22 questions (written blind session 60, fit set)": ROOT / "data/questions/dqr_train_v22.jsonl",
+    "dqr_holdout_v22 questions (written blind session 60, never tuned on)": ROOT / "data/questions/dqr_holdout_v22.jsonl",
 }
 CORPORA = ROOT.parent / "shared" / "corpora"
 
