@@ -115,7 +115,7 @@ def _run_into_a_remark(clauses: list[ClauseAnalysis], per: list[Reading], nt: No
     that writes no marks) into anything but another request, for what people ask of each other too (speech_acts
     asked_of_people_too) and the robot called nowhere, is read as part of the remark (a statement): it may be said to
     somebody in the room (볼륨 좀 올려 줘, 잘 안 들려 still asks the robot). Not into a clause of time (측정 좀 해 주고 끝나면
-    사진 찍어 줘: what comes after it is sequenced)."""
+    사진 찍어 줘: what comes after it is sequenced), nor into what keeps happening (꺼 줘, 자꾸 내 쪽으로만 바람 와: why)."""
     if robot_called(r.signals for r in per):
         return
     people = set(registry.speech_acts.asked_of_people_too)
@@ -127,8 +127,8 @@ def _run_into_a_remark(clauses: list[ClauseAnalysis], per: list[Reading], nt: No
         comma = nt.text[c.start:max(c.end, clauses[after].start)].rstrip().endswith(",")  # (the cut before or after it)
         plain = not r.final or bool(c.morphemes) and c.morphemes[-1].form in plain_bids  # (찍어 줘, ...: its -어 closes it)
         if ((comma and plain) or (unmarked and clauses[after].has_predicate)) and r.mood == "request" \
-                and per[after].mood != "request" and clauses[after].role != "temporal" and c.capabilities \
-                and all(h.capability_id in people for h in c.capabilities):
+                and per[after].mood != "request" and "habitual" not in per[after].signals and clauses[after].role != "temporal" \
+                and c.capabilities and all(h.capability_id in people for h in c.capabilities):
             r.mood = per[after].mood if per[after].mood in ("statement", "exclamation", "question") else "statement"
             r.signals.append("run_into_a_remark")
             for j in reversed(order[:n]):  # 돌아 돌아 빙글빙글 돌아, ...: the verbs joined on go with it
@@ -176,7 +176,7 @@ def _spread_over_sentences(clauses: list[ClauseAnalysis], per: list[Reading], p:
     governing: Reading | None = None
     goal: str | None = None  # the governing act when the robot cannot do it
     governing_has_words = False
-    governing_remark = False  # the governing clause states something (a copula or an adjective): 시간이다, 춥다
+    governing_remark = False  # the governing clause remarks (a copula, an adjective, a habit): 시간이다, 춥다, 자꾸 돌아
     reason = False  # the clause after this one gives a reason (premise_endings)
     before = next((per[k] for k in reversed(order[:-1]) if clauses[k].role == "action" and clauses[k].connective in (
         *ENDS_SENTENCE, ",", *p.bare_connectives)), None)  # (가, 배터리 닳으면 안 되니까: a sentence of its own before the reason)
@@ -193,7 +193,7 @@ def _spread_over_sentences(clauses: list[ClauseAnalysis], per: list[Reading], p:
             governing, goal = here, _goal_beyond_the_robot(c, here, p)
             governing_has_words = bool(c.capabilities or c.rooms)
             last = final_predicate(c, p)
-            governing_remark = last is not None and c.morphemes[last[0]].tag in _REMARK_TAGS
+            governing_remark = (last is not None and c.morphemes[last[0]].tag in _REMARK_TAGS) or "habitual" in here.signals
             reason = False
             continue
         if governing is None or c.role != "action":

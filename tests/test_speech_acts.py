@@ -1533,6 +1533,14 @@ def test_a_command_said_as_what_one_would_say_acts_on_nothing(runner, text):
     assert [a[0] for a in actions(_route(runner, "청정 켜 줘 그럼 좋아지겠지"))] == ["selected_room_clean"]
 
 
+def test_what_keeps_happening_is_told_and_the_request_before_it_stands(runner):
+    """자꾸 / 맨날 (habitual_runs) tell what keeps happening, a complaint: 자꾸 혼자 돌아 turns nothing, and the request
+    before it (자동 감지 꺼,) is still asked, not read as part of a remark."""
+    assert actions(_route(runner, "자꾸 혼자 돌아")) == [] and actions(_route(runner, "맨날 혼자 돌아")) == []
+    assert [a[0] for a in actions(_route(runner, "자동 감지 꺼, 자꾸 혼자 돌아"))] == ["sensor_mode"]
+    assert _route(runner, "선풍기 회전 좀 꺼 줘, 자꾸 내 쪽으로만 바람 와").family == "UNS"
+
+
 @pytest.mark.parametrize("text", ["에아컨 바람 세게 해 줘요", "로청 충전대로 복귀시켜", "현관 도얼락 음소거 해 주세요.",
                                   "퓨리케어 바람 세게 해 줘", "무드등 눈부셔. 밝기 좀 줄여 줘.", "꺼 스마트 플러그",
                                   "안방에 있는 벽걸이 공기청정기 꺼 줘요."])

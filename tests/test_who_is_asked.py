@@ -313,3 +313,11 @@ def test_a_verbal_noun_of_the_capabilitys_own_act_still_acts(runner, text, expec
 def test_the_speaker_as_subject_of_a_clause_qualifying_a_noun_leaves_the_request_to_the_robot(runner, text, expected):
     record, caps = _route(runner, text)
     assert record.family == "ODL" and caps == expected
+
+
+@pytest.mark.parametrize("text, category", [("빅스비야, 현관문 잠가라", "security_lock"), ("빅스비 현관문 잠가라", "security_lock")])
+def test_another_assistant_called_with_a_copula_read_ending_is_still_that_assistant(runner, text, category):
+    """빅스비야, : Kiwi reads the call as a copula; the name is an assistant's, so it is no person called and the
+    request to it is one the robot cannot do (UNS), not talk to somebody else."""
+    record, caps = _route(runner, text)
+    assert caps == [] and record.family == "UNS" and category in record.unsupported_categories, text
