@@ -104,21 +104,44 @@ def _problem_fields(remedy: dict) -> dict:
     return {"remedy_marks": remedy.get("marks", []), "troubleshooting": remedy.get("troubleshooting_locations", [])}
 
 
-def _outside_manual(keys: list[str], dqr: dict) -> list[str]:
+def _tagged(k: str, patterns: set[str]) -> bool:
+    """`form/tag` is one of the patterns, or its tag is (*/NP)."""
+    return k in patterns or "*/" + k.split("/")[-1] in patterns
+
+
+def _price_asked(keys: list[str], data: dict) -> list[str]:
+    """이거 얼마야, 사서 교체하면 얼마야, 돈은 얼마여, 얼마 주면 사: 얼마 asked by a copula or a verb of paying
+    (outside_manual price_asked.after, 정도 or 쯤 between) with nothing before it but a pronoun, a clause or money
+    (before, over particles and adverbs: skip). The caller asks it only of a question that asks no quantity kind
+    (소음이 얼마야, 청정 시간만 합쳐서 얼마예요 ask a number the manual may state)."""
+    asked = data.get("price_asked")
+    if not asked:
+        return []
+    after, between, before, skip = (set(asked[k]) for k in ("after", "between", "before", "skip"))
+    for i, k in enumerate(keys):
+        if k not in data["price_words"]:
+            continue
+        j = next((j for j in range(i + 1, len(keys)) if keys[j] not in between), len(keys))
+        at = next((at for at in range(i - 1, -1, -1) if not _tagged(keys[at], skip)), -1)
+        if j < len(keys) and keys[j] in after and (at < 0 or _tagged(keys[at], before)):
+            return [k]
+    return []
+
+
+def _outside_manual(keys: list[str], dqr: dict, asks_quantity: bool) -> list[str]:
     """가격이 얼마야, 어디서 사, 하나에 얼마예요, 서비스 센터 어디야: what a product manual never states (lexicon
     dqr.outside_manual), as the words that asked it."""
     data = dqr.get("outside_manual")
     if not data:
         return []
-    found = [k for k in keys if k in data["words"]]
+    found = [k for k in keys if k in data["words"]] + ([] if asks_quantity else _price_asked(keys, data))
     if any(k in data["where_words"] for k in keys):
         found += [k for k in keys if k in data["with_where"]]
     if any(k in data["price_words"] for k in keys):  # 하나에 얼마: a price per item; 필터 값은 얼마야: a price
         not_after = set(data.get("with_price_not_after", []))
         found += [k for i, k in enumerate(keys) if k in data.get("with_price", []) and not (i and keys[i - 1] in not_after)]
         per_item = set(data["per_item"])
-        found += [a for a, b in zip(keys, keys[1:])
-                  if (a in per_item or "*/" + a.split("/")[-1] in per_item) and b == "에/JKB"]
+        found += [a for a, b in zip(keys, keys[1:]) if _tagged(a, per_item) and b == "에/JKB"]
     return [k.split("/")[0] for k in dict.fromkeys(found)]
 
 
@@ -172,7 +195,7 @@ def knowledge_query(
         focus_terms=list(dict.fromkeys(focus)), quantity_terms=list(dict.fromkeys(t.text for t in terms if t.quantity)),
         possibility_question=any(s and s in squeezed for s in shapes), links=linked.links,
         asks_quantity=any(f"{m.form}/{m.tag}" in quantity_words for m in normalized_text.morphemes),
-        asked_units=units, number_words=_native_numbers(registry) if units else [], outside_manual=_outside_manual(keys, dqr),
+        asked_units=units, number_words=_native_numbers(registry) if units else [], outside_manual=_outside_manual(keys, dqr, bool(units)),
         condition=_asked_condition(lemmas + linked.expansion_terms, dqr),
         answer_marks=dqr.get("directive_marks", {}).get("marks", []) if _asks_leave_or_ability(keys, registry.speech_acts) else [],
         # a problem's answer is what to do, read out in the manual's order (remedy_marks): no answer shape picks it

@@ -317,6 +317,10 @@ def test_states_units_needs_a_number_in_the_unit():
     ("어디서 살 수 있어요?", "insufficient"), ("서비스 센터는 어디에 있어요?", "insufficient"),
     ("화면 밝기 기본값이 얼마예요?", "sufficient"),  # a value the manual states is no price
     ("헤파 필터 값 얼마야?", "insufficient"), ("고객센터 연락처 알려 줘", "insufficient"),  # a price; a phone number
+    # 얼마 with nothing before it but a clause, 거 or money, by a copula or a verb of paying: a price
+    ("배터리만 따로 사서 교체하면 얼마야?", "insufficient"), ("그럼 그 헤파 필터 새 거는 얼마 주면 사?", "insufficient"),
+    ("방문 서비스 있으면 돈은 얼마예요?", "insufficient"),
+    ("보증 기간이 얼마야?", "sufficient"), ("기본 방 여섯 개면 스캐닝 청정은 청정 시간만 합쳐서 얼마예요?", "sufficient"),
 ])
 def test_prices_and_shops_are_outside_the_manual(answering_runner, text, answerability):
     record = answering_runner.route_text(text)
