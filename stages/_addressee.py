@@ -84,7 +84,8 @@ def vocative(ms: list[Pair], inside: list[bool], p: Patterns, morphemes: list, a
         glued_call = glued[j] and nxt[0] in p.voc_forms and nxt[1] in ("NNG", "IC")
         if nxt in p.voc_particles or glued_call or (nxt in p.voc_name_particles and (person or k[1] == "NNP")):
             # (스피커야, 재즈 틀어 줘: another thing in the home called is another device addressed)
-            return k[0], "robot" if k in p.robot else "assistant" if k[0].lower() in p.thing_of else "person"
+            # (얘들아: a plural is never the robot, which is one)
+            return k[0], "robot" if k in p.robot and j == i + 1 else "assistant" if k[0].lower() in p.thing_of else "person"
         # 언니 나 사진 좀 찍어 줘: a bare person noun calls somebody (not 엄마 오면, 애들 사진 찍어, 엄마 방)
         if person and not inside[i] and nxt[1] in p.voc_bare_followers and (nxt not in p.robot or nxt[1] == "NP") \
                 and (k[0] not in p.bare_not_calls or nxt[1] == "SP"):
@@ -229,7 +230,7 @@ def named_subject(c: ClauseAnalysis, ms: list[Pair], p: Patterns, out: "Reading"
         while j < len(ms) - 1 and ms[j][1] == "XSN":
             j += 1  # 애들은, 기사님이: a plural or honorific suffix sits between the person and the particle
         nxt = ms[j]
-        if k in p.robot:
+        if k in p.robot and j == i + 1:
             sig.append(f"robot_subject:{k[0]}")
             if k[1] in ("NNG", "NNP") and nxt in p.described_particles:
                 sig.append(DESCRIBED)

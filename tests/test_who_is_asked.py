@@ -321,3 +321,11 @@ def test_another_assistant_called_with_a_copula_read_ending_is_still_that_assist
     request to it is one the robot cannot do (UNS), not talk to somebody else."""
     record, caps = _route(runner, text)
     assert caps == [] and record.family == "UNS" and category in record.unsupported_categories, text
+
+
+def test_yae_called_alone_is_the_robot_and_called_as_a_plural_is_people(runner):
+    """얘야 (robot_pronouns 얘/NP): an elder calls the robot so, and the request after it is the robot's; 얘들아 is a
+    plural, which the robot never is, so it calls the children; 아그야 (dialect for a child) calls a child."""
+    assert _route(runner, "얘야 소리를 좀 키워 다오, 잘 안 들린다")[1] == [("sound_volume", "level")]
+    assert _route(runner, "얘들아 제자리에서 한 바퀴 빙글 돌아 봐")[1] == []
+    assert _route(runner, "아그야 거 로봇 배터리 충분한가 봤냐")[1] == []
