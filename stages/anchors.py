@@ -55,8 +55,10 @@ def _anchor_axes(c: ClauseAnalysis, lit: _Axes, history: HistoryEvidence, regist
         lit(_CAPABILITY_AXES[hit.kind], hit.strength, f"{hit.capability_id}:{hit.surface}")
     supported = max((h.strength for h in c.capabilities), default=0.0)
     lit("has_supported_capability_anchor", supported, *[h.capability_id for h in c.capabilities])
+    # (알렉사 아빠한테 전화해: asked of another assistant by its name, the request is for another system)
+    to_assistant = ["to_assistant"] * (c.act is not None and any(s.startswith("assistant_vocative:") for s in c.act.signals))
     for cat in c.unsupported:
-        lit("has_unsupported_request", 1.0, cat)
+        lit("has_unsupported_request", 1.0, cat, *to_assistant)
     for word in c.unknown_modes:
         lit("has_unknown_device_mode", 1.0, word)
     action_cues = cues.get("on", []) + cues.get("off", []) + cues.get("increase", []) + cues.get("decrease", [])

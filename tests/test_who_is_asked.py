@@ -329,3 +329,10 @@ def test_yae_called_alone_is_the_robot_and_called_as_a_plural_is_people(runner):
     assert _route(runner, "얘야 소리를 좀 키워 다오, 잘 안 들린다")[1] == [("sound_volume", "level")]
     assert _route(runner, "얘들아 제자리에서 한 바퀴 빙글 돌아 봐")[1] == []
     assert _route(runner, "아그야 거 로봇 배터리 충분한가 봤냐")[1] == []
+
+
+def test_a_request_the_robot_cannot_do_asked_of_another_assistant_by_name_is_for_another_system(runner):
+    """하이 빅스비, 제습기 ... 꺼줍서: the unsupported request is signalled to_assistant, and the learned family model may not
+    open it to conversation (learned_opening.unless_for DEF: has_unsupported_request=to_assistant)."""
+    record, caps = _route(runner, "하이 빅스비, 제습기 물통 찼는가 보고 꺼줍서")
+    assert caps == [] and record.family == "UNS", record.family
