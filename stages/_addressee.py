@@ -37,8 +37,8 @@ def vocative(ms: list[Pair], inside: list[bool], p: Patterns, morphemes: list, a
     woke, i = False, 0
     while i < min(len(ms), 4):
         k = ms[i]
-        if k in p.voc_words:
-            return k[0], "person"
+        if k in p.voc_words and not (i + 1 < len(ms) and ms[i + 1][1] in ("JKB", "JKO", "JKG")):
+            return k[0], "person"  # (여보한테 문자 보내 줘: with a case particle it is an argument, not a call; 여보가 해 calls)
         end = _word_end(ms, glued, i)
         word = "".join(m[0] for m in ms[i:end])  # the written word (클로바, read as 클로 + 바)
         if end > i + 1 and end < len(ms) and any(word == form for form, _ in p.voc_words):

@@ -336,3 +336,11 @@ def test_a_request_the_robot_cannot_do_asked_of_another_assistant_by_name_is_for
     open it to conversation (learned_opening.unless_for DEF: has_unsupported_request=to_assistant)."""
     record, caps = _route(runner, "하이 빅스비, 제습기 물통 찼는가 보고 꺼줍서")
     assert caps == [] and record.family == "UNS", record.family
+
+
+def test_a_call_word_with_a_case_particle_is_an_argument_not_a_call(runner):
+    """여보한테 문자 보내 줘: 여보 with 한테 is whom the message goes to, not the person the turn is said to, so the
+    request is one the robot cannot do (UNS communication), and what the message says (거실 청정 켜 놨다고) is quoted."""
+    record, caps = _route(runner, "여보한테 문자 좀 보내 줘 거실 청정 켜 놨다고")
+    assert caps == [] and record.family == "UNS" and "communication" in record.unsupported_categories
+    assert _route(runner, "여보, 사진 찍어 줘")[0].family == "DEF"
