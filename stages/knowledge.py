@@ -105,13 +105,13 @@ def _problem_fields(remedy: dict) -> dict:
 
 
 def _tagged(k: str, patterns: set[str]) -> bool:
-    """`form/tag` is one of the patterns, or its tag is (*/NP)."""
+    """`form/tag` is one of the patterns, or a pattern `*/TAG` names its tag (*/NP: any pronoun)."""
     return k in patterns or "*/" + k.split("/")[-1] in patterns
 
 
 def _price_asked(keys: list[str], data: dict) -> list[str]:
     """이거 얼마야, 사서 교체하면 얼마야, 돈은 얼마여, 얼마 주면 사: 얼마 asked by a copula or a verb of paying
-    (outside_manual price_asked.after, 정도 or 쯤 between) with nothing before it but a pronoun, a clause or money
+    (outside_manual price_asked.after, 정도 or 쯤 between) with nothing before it but a pronoun, a clause, 거 or money
     (before, over particles and adverbs: skip). The caller asks it only of a question that asks no quantity kind
     (소음이 얼마야, 청정 시간만 합쳐서 얼마예요 ask a number the manual may state)."""
     asked = data.get("price_asked")
