@@ -210,10 +210,18 @@ def _asks_another_thing(clause_analyses: list[ClauseAnalysis]) -> bool:
     """티비 소리 너무 커 낮춰, 제습기 좀 돌려라 빨래가 안 마른다: an affirmative request to the robot for another thing
     of the home or an unsupported act (no device step either way), calling nobody and promising nothing (레시피 읽어
     줄게 ...: what follows is read out); the thing may be named in the remark that gives its reason."""
-    asks = [c for c in clause_analyses if c.act is not None and c.act.mood == "request" and c.act.agent == "robot"
+    asks = [c for c in clause_analyses if c.act is not None and c.act.mood == "request"
+            and (c.act.agent == "robot" or _to_an_assistant(c.act))
             and c.act.polarity == "affirmative" and (c.unsupported or c.act.target_owner)]
+    # (알렉사 아빠한테 전화해! 빨리 오라고!: another assistant called is asked, the remark after it says what for)
     return bool(asks) and not any(c.capabilities for c in clause_analyses) and not any(  # 레시피 읽어 줄게 ...: recited
-        s.startswith(("vocative", "promissive")) for c in clause_analyses if c.act is not None for s in c.act.signals)
+        s.startswith("promissive") or (s.startswith("vocative") and not _to_an_assistant(c.act))
+        for c in clause_analyses if c.act is not None for s in c.act.signals)
+
+
+def _to_an_assistant(act) -> bool:
+    """The clause is said to another assistant called by its name (시리야, 오케이 구글), or carries that call."""
+    return any(s.startswith("assistant_vocative:") for s in act.signals)
 
 
 _ASKING_MOODS = ("request", "question", "state_question", "knowledge_question", "stop")

@@ -344,3 +344,10 @@ def test_a_call_word_with_a_case_particle_is_an_argument_not_a_call(runner):
     record, caps = _route(runner, "여보한테 문자 좀 보내 줘 거실 청정 켜 놨다고")
     assert caps == [] and record.family == "UNS" and "communication" in record.unsupported_categories
     assert _route(runner, "여보, 사진 찍어 줘")[0].family == "DEF"
+
+
+def test_a_remark_after_a_request_to_another_assistant_says_what_it_is_for(runner):
+    """알렉사 아빠한테 전화해! 빨리 오라고!: the remark after the request to another assistant (which the call carries to
+    it) is what the call is for, not talk that outweighs the request: UNS communication, no device step."""
+    record, caps = _route(runner, "알렉사 아빠한테 전화해! 빨리 오라고!")
+    assert caps == [] and record.family == "UNS" and "communication" in record.unsupported_categories, record.family
