@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from registry.contracts import EvidenceAxis, HistoryEvidence, NormalizedText
 from registry.loader import Registry
-from stages._addressee import robot_called
+from stages._addressee import assistant_called, robot_called
 from stages._asked_about import about_the_robot, going_outside, of_somebody_named, operates_itself, product_topic, said_to_a_person, talked_about
 from stages._clauses import ClauseAnalysis
 from stages._silence import call_only
@@ -176,7 +176,7 @@ def _beside_the_request(c: ClauseAnalysis) -> bool:
     act = c.act
     return act is not None and not c.capabilities and ("exclusion" in act.signals or (
         act.polarity == "prohibited" and "joined_predicate" in act.signals and c.connective == "고") or (
-        act.agent != "robot" and any(s.startswith("assistant_vocative:") for s in act.signals)))
+        act.agent != "robot" and assistant_called(act.signals)))
 
 
 def without_quieted_reports(per_clause: list[dict[str, EvidenceAxis]], reasons: list[dict[str, EvidenceAxis]]) -> list[dict[str, EvidenceAxis]]:
@@ -211,17 +211,12 @@ def _asks_another_thing(clause_analyses: list[ClauseAnalysis]) -> bool:
     of the home or an unsupported act (no device step either way), calling nobody and promising nothing (레시피 읽어
     줄게 ...: what follows is read out); the thing may be named in the remark that gives its reason."""
     asks = [c for c in clause_analyses if c.act is not None and c.act.mood == "request"
-            and (c.act.agent == "robot" or _to_an_assistant(c.act))
+            and (c.act.agent == "robot" or assistant_called(c.act.signals))
             and c.act.polarity == "affirmative" and (c.unsupported or c.act.target_owner)]
     # (알렉사 아빠한테 전화해! 빨리 오라고!: another assistant called is asked, the remark after it says what for)
     return bool(asks) and not any(c.capabilities for c in clause_analyses) and not any(  # 레시피 읽어 줄게 ...: recited
-        s.startswith("promissive") or (s.startswith("vocative") and not _to_an_assistant(c.act))
+        s.startswith("promissive") or (s.startswith("vocative") and not assistant_called(c.act.signals))
         for c in clause_analyses if c.act is not None for s in c.act.signals)
-
-
-def _to_an_assistant(act) -> bool:
-    """The clause is said to another assistant called by its name (시리야, 오케이 구글), or carries that call."""
-    return any(s.startswith("assistant_vocative:") for s in act.signals)
 
 
 _ASKING_MOODS = ("request", "question", "state_question", "knowledge_question", "stop")

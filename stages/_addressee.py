@@ -26,6 +26,12 @@ def robot_called(signal_lists) -> bool:
     return any(s.startswith("robot_vocative") for signals in signal_lists for s in signals)
 
 
+def assistant_called(signals) -> bool:
+    """Whether a reading or speech act (its signals) is said to another assistant called by its name (시리야, 오케이
+    구글), or carries that call from the clause before."""
+    return any(s.startswith("assistant_vocative:") for s in signals)
+
+
 def vocative(ms: list[Pair], inside: list[bool], p: Patterns, morphemes: list, asks: bool = False) -> Pair | None:
     """(whom the turn calls, "robot" | "assistant" | "person") when it opens by calling somebody or addresses a group.
     `morphemes` (the clause's, with offsets) tell which morphemes are written on to the one before them; `asks`: the
@@ -258,7 +264,7 @@ def robot_named(prev: "Reading", here: "Reading", p: Patterns) -> bool:
     """오케이 구글 볼륨 올려 로봇 너는 볼륨 내려 / 빅스비 말고 너한테 말한 거야: a clause whose subject is one of the robot's
     nouns, or 너 set against another assistant the clause before excludes, is the robot's whoever was called before."""
     named = [s.split(":", 1)[1] for s in here.signals if s.startswith("robot_subject:")]
-    assistant = any(s.startswith("assistant_vocative:") for s in prev.signals)
+    assistant = assistant_called(prev.signals)
     contrast = "exclusion" in prev.signals and assistant
     things = set() if assistant else {s.split(":", 1)[1] for s in here.signals if s.startswith(NAMED_AS_A_THING)}
     # (자기야 지금 집이야? 그럼 공기청정기 좀 켜 줘: the robot is what the person called is asked to switch on)
@@ -290,8 +296,8 @@ def agent_carried(clauses: list[ClauseAnalysis], per: list["Reading"], order: li
             here.agent = prev.agent
             here.signals.append("agent:from_previous_clause")
             if called:  # (빅스비 ... 말고 에어컨 켜 줘: an assistant's call carries as an assistant's)
-                here.signals += ["vocative:from_previous_clause"] + ["assistant_vocative:from_previous_clause"] * any(
-                    s.startswith("assistant_vocative:") for s in prev.signals)
+                here.signals += ["vocative:from_previous_clause"] + ["assistant_vocative:from_previous_clause"] * assistant_called(
+                    prev.signals)
         same_sentence = not prev.final and clauses[prev_i].connective not in ENDS_SENTENCE  # (우리 로봇은 밤 되면 ...)
         if DESCRIBED in prev.signals and (joined or same_sentence) and not any(s.startswith(_OWN_SUBJECT) for s in here.signals):
             here.signals.append(DESCRIBED)  # 로봇이 계단 타고 올라가서 청정해 줄 수 있어?: the verbs joined on tell of it too

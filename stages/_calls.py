@@ -84,10 +84,10 @@ def called_first(clauses: list[ClauseAnalysis], per: list[Reading], p: Patterns,
     order = in_order(clauses)
     if len(order) < 2:
         return
-    ms = [key(m) for m in clauses[order[0]].morphemes if not m.tag.startswith("S")]
-    read, tail = p.voc_copula_read, tuple((f, "EF" if t == "EC" else t) for f, t in ms[1:])  # (자기야, : 야/EC)
     if any(s.startswith("vocative:") for s in per[order[0]].signals):
         return  # (빅스비야, 현관문 잠가라: the call was read already, as another assistant's)
+    ms = [key(m) for m in clauses[order[0]].morphemes if not m.tag.startswith("S")]
+    read, tail = p.voc_copula_read, tuple((f, "EF" if t == "EC" else t) for f, t in ms[1:])  # (자기야, : 야/EC)
     if read and len(ms) == 1 + len(read) and tail == read and ms[0] not in p.robot and (
             _callable(ms[0], p) or thing_named(clauses[order[0]], lex)):
         per[order[0]].agent = "third_person"

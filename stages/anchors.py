@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from registry.contracts import Clause, EvidenceAxis, HistoryEvidence, LearnedEvidence, NormalizedText, PreclassifierHints, SpeechAct
 from registry.loader import Registry
+from stages._addressee import assistant_called
 from stages._across_clauses import anchored, close_for_a_person, cross_clause_axes, how_to_schedule, quiet_premises, quiet_reasons, supposed_only, without_quieted_reports
 from stages._asked_about import (about_the_robot, asks_the_hearers_mind, calls_a_person, of_somebody_named, problem_report, robots_doing,
                                  product_topic, public_place_asked, shows_on_the_way, world_question)
@@ -56,9 +57,9 @@ def _anchor_axes(c: ClauseAnalysis, lit: _Axes, history: HistoryEvidence, regist
     supported = max((h.strength for h in c.capabilities), default=0.0)
     lit("has_supported_capability_anchor", supported, *[h.capability_id for h in c.capabilities])
     # (알렉사 아빠한테 전화해: asked of another assistant by its name, the request is for another system)
-    to_assistant = ["to_assistant"] * (c.act is not None and any(s.startswith("assistant_vocative:") for s in c.act.signals))
+    to_assistant = c.act is not None and assistant_called(c.act.signals)
     for cat in c.unsupported:
-        lit("has_unsupported_request", 1.0, cat, *to_assistant)
+        lit("has_unsupported_request", 1.0, cat, *(["to_assistant"] if to_assistant else []))
     for word in c.unknown_modes:
         lit("has_unknown_device_mode", 1.0, word)
     action_cues = cues.get("on", []) + cues.get("off", []) + cues.get("increase", []) + cues.get("decrease", [])

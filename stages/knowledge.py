@@ -128,13 +128,13 @@ def _price_asked(keys: list[str], data: dict) -> list[str]:
     return []
 
 
-def _outside_manual(keys: list[str], dqr: dict, asks_quantity: bool) -> list[str]:
+def _outside_manual(keys: list[str], dqr: dict, asks_a_quantity_kind: bool) -> list[str]:
     """가격이 얼마야, 어디서 사, 하나에 얼마예요, 서비스 센터 어디야: what a product manual never states (lexicon
     dqr.outside_manual), as the words that asked it."""
     data = dqr.get("outside_manual")
     if not data:
         return []
-    found = [k for k in keys if k in data["words"]] + ([] if asks_quantity else _price_asked(keys, data))
+    found = [k for k in keys if k in data["words"]] + ([] if asks_a_quantity_kind else _price_asked(keys, data))
     if any(k in data["where_words"] for k in keys):
         found += [k for k in keys if k in data["with_where"]]
     if any(k in data["price_words"] for k in keys):  # 하나에 얼마: a price per item; 필터 값은 얼마야: a price

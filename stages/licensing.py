@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from registry.contracts import SpeechAct
 from registry.loader import Registry
+from stages._addressee import assistant_called
 from stages._asked_about import asks_of_another_thing
 from stages._calls import only_retraction_words
 from stages._clauses import ClauseAnalysis, thing_before, thing_named, thing_owning_the_topic
@@ -409,7 +410,7 @@ def license_clauses(clauses: list[ClauseAnalysis], acts: list[SpeechAct], regist
         if act.target_owner and category not in unsupported and not quoted:
             unsupported.append(category)
         # 세탁기 돌려줘, 물 좀 갖다 줘, 시리야 음악 틀어 줘: a request the robot cannot do, by its frame
-        to_assistant = any(s.startswith("assistant_vocative:") for s in act.signals)
+        to_assistant = assistant_called(act.signals)
         if not kept and not unsupported and not c.unknown_modes and c.role == "action" and act.asks_for_an_act:
             framed = unsupported_frame(c, registry)
             if framed is not None:

@@ -11,9 +11,9 @@ from __future__ import annotations
 from registry.contracts import ACTING_MOODS, HistoryEvidence, NormalizedText, SpeechAct
 from registry.loader import Registry
 from registry.speech_contracts import SpeechActLexicon
-from stages._addressee import DESCRIBED, agent_carried, robot_called, syllable_written_on
-from stages._calls import (called_after_the_request, called_at_the_end, called_first, calls_people, honoured_by_the_request,
-                           not_heard, retracted, trailed_off, broken_off_pieces)
+from stages._addressee import DESCRIBED, agent_carried, assistant_called, robot_called, syllable_written_on
+from stages._calls import (broken_off_pieces, called_after_the_request, called_at_the_end, called_first, calls_people,
+                           honoured_by_the_request, not_heard, retracted, trailed_off)
 from stages._anchoring import bare_directions
 from stages._turn_anchoring import analyse
 from stages._clauses import ENDS_SENTENCE, QUESTION_MOODS, ClauseAnalysis, in_order, last_said, only_modifiers, thing_named
@@ -260,7 +260,7 @@ def _answers_somebody(clauses: list[ClauseAnalysis], per: list[Reading], p: Patt
     if answer is not None and syllable_written_on(clauses[first].morphemes, at + len(answer)):
         answer = None  # 네일 말리게 (네/IC 일/NNG): a syllable of the word written on, no answer
     if answer is not None and not robot_called([per[first].signals]) \
-            and not any(s.startswith("assistant_vocative:") for s in per[first].signals):  # (응 로봇아 / 응 헤이 구글 ...)
+            and not assistant_called(per[first].signals):  # (응 로봇아 / 응 헤이 구글 ...)
         per[first].agent = "third_person"
         per[first].signals += [f"vocative:{answer[0][0]}", "answers_somebody"]
 
