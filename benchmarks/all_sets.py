@@ -153,6 +153,9 @@ SETS = {
     "blind_v60_fit (the four scored kinds in new voices, 100 each: a 목포 fishmonger, a 안동 elder, a 강릉 squid-boat captain, a 제주 haenyeo diver, a 청주 bus driver, a 보령 clam digger, a 창원 factory foreman, a 여수 ferry ticket clerk, a 원주 ski instructor, a 광주 taekwondo master, a German engineer learning Korean, a Filipino English teacher, an Uzbek factory worker, a Koryo-saram grandmother, a kindergarten boy, a retired postwoman, an amateur rapper, an insurance salesman, a long-haul trucker, a vet taking calls, a plumber, a Catholic nun, an architect, a whispering librarian; written blind 2026-12-07 session 60, fit part)":
         ROOT / "data/utterances/blind_v60_fit.jsonl",
     "blind_v60_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v60_holdout.jsonl",
+    "blind_v61_fit (the four scored kinds in new voices, 100 each: an 울릉도 squid drier, a 포항 steelworker, a 진주 silk-weaving grandmother, a 남원 pansori singer, a 순천 eco guide, a 태백 retired miner, a 강화 ginseng grower, a Sakhalin returnee grandfather, a Nepali cook, a Russian skating coach, an Indonesian shipyard welder, a Pakistani used-car exporter, a baduk pro, an ER doctor off shift, an exam retaker, a call-centre agent, an air-traffic controller, a kimchi-factory worker, a convenience-store night clerk, a funeral director, a sommelier, a stand-up comedian rehearsing, a great-grandmother of 92, a guesthouse owner; written blind 2026-12-07 session 61, fit part)":
+        ROOT / "data/utterances/blind_v61_fit.jsonl",
+    "blind_v61_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v61_holdout.jsonl",
     "talk_redteam_v50 (red-team against session 50: reasons before requests, words taking a request back at the end, counters before 찍다 and 돌다; written blind 2026-12-06, fit)":
         ROOT / "data/utterances/talk_redteam_v50.jsonl",
     "talk_redteam_v51 (red-team against session 51: requests taken back by 잠깐만, hesitation after a request, the formal imperative, worse than usual, 얘 in trouble stories, errors shown on the way, negated privacy questions, the speaker's own part, words spaced by syllables, modes asked together; written blind 2026-12-06, fit)":
@@ -250,6 +253,8 @@ SETS = {
     "dqr_holdout_v21 questions (written blind session 59, never tuned on)": ROOT / "data/questions/dqr_holdout_v21.jsonl",
     "dqr_train_v22 questions (written blind session 60, fit set)": ROOT / "data/questions/dqr_train_v22.jsonl",
     "dqr_holdout_v22 questions (written blind session 60, never tuned on)": ROOT / "data/questions/dqr_holdout_v22.jsonl",
+    "dqr_train_v23 questions (written blind session 61, fit set)": ROOT / "data/questions/dqr_train_v23.jsonl",
+    "dqr_holdout_v23 questions (written blind session 61, never tuned on)": ROOT / "data/questions/dqr_holdout_v23.jsonl",
 }
 CORPORA = ROOT.parent / "shared" / "corpora"
 
