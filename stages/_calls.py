@@ -12,7 +12,7 @@ from registry.loader import Registry
 from registry.speech_contracts import SpeechActLexicon
 from stages._addressee import robot_called
 from stages._clauses import ENDS_SENTENCE, ClauseAnalysis, in_order, last_said, thing_named
-from stages._segments import broken_off
+from stages._segments import broken_off, halts_within
 from stages.clause_reading import Reading
 from stages.speech_patterns import Patterns, key, not_heard_runs
 
@@ -201,3 +201,7 @@ def broken_off_pieces(clauses: list[ClauseAnalysis], per: list[Reading], nt: Nor
                 and broken_off(nt, (c.start, c.end), (clauses[j].start, clauses[j].end, "")):
             per[i].mood, per[i].cut_off = "fragment", True
             per[i].signals.append("trails_off:broken_off")
+    for c, r in zip(clauses, per):  # 필터가 어… 뭐라 했더라: told after a lost word (asked after it, 거실 어… 가서 청정해 줘, asks)
+        if r.mood in ("statement", "exclamation") and (c.capabilities or c.rooms or c.anchors) and halts_within(nt, c.start, c.end):
+            r.mood, r.cut_off = "fragment", True
+            r.signals.append("trails_off:broken_off")

@@ -47,8 +47,9 @@ def _afterthought_start(words: list[_Word], lex: dict) -> int | None:
     if i == len(words) or i == 0:
         return None
     moved = [t for w in words[i:] for t in w[1]]
-    if words[-1][1][-1] not in lex["closing_tags"] or not any(t in content for t in moved):
-        return None
+    if words[-1][1][-1] not in lex["closing_tags"] or not any(t in content for t in moved) \
+            or f"{words[-1][2][-1]}/{words[-1][1][-1]}" in lex["copula_particles"]:
+        return None  # (충전 다 됐어 아직이야: 이야 read as a particle is the copula of a sentence offered as the other one)
     # 이어서 날씨입니다 내일은 전국이 대체로: a topic and a subject of their own begin a new sentence, not an afterthought
     # (충전이 필요해 나한테는 휴가가: 나한테는 is a dative, only a noun right before the particle is its subject)
     if sum(1 for _, tags, _ in words[i:] if tags[-2:-1] and tags[-2].startswith("N") and tags[-1] in lex["subject_tags"]) \

@@ -87,7 +87,19 @@ def _recalling(c: ClauseAnalysis, p) -> bool:
 
 def _manner_before(morphs: list, i: int, m: Matchers) -> bool:
     """뚝 해라 / 조용히 해: an adverb right before the verb is what to do, unless it softens, hurries or points (똑같이)."""
+    while i > 0 and morphs[i - 1].form in m.ignorable_words:  # (조용히 좀 해 봐: 좀 softens, 조용히 says how)
+        i -= 1
     return i > 0 and morphs[i - 1].tag == "MAG" and morphs[i - 1].form not in m.not_manners
+
+
+def _targetless(c: ClauseAnalysis, m: Matchers) -> bool:
+    """이거 켜 줘 / 켜 줘 / 그렇게 좀 해 주세요: a device verb asked with no noun, number or room to act on (아까처럼 해 줘:
+    compared; 1 번만 해 봐: counted), and no manner that is the act itself (조용히 해); a voice stop (멈춰) is whole."""
+    named = any(t in TARGET_TAGS and (nxt is None or f"{nxt.form}/{nxt.tag}" not in m.not_targets_after)
+                for t, nxt in zip(c.morpheme_tags, [*c.morphemes[1:], None]))
+    return not named and not c.rooms and any(
+        (mo.form, mo.tag) in m.device_verbs and (mo.form, mo.tag) not in m.speech.stop_words
+        and not _manner_before(c.morphemes, i, m) for i, mo in enumerate(c.morphemes))
 
 
 def fragment_axes(c: ClauseAnalysis, lit: Axes, m: Matchers) -> None:
@@ -138,15 +150,12 @@ def fragment_axes(c: ClauseAnalysis, lit: Axes, m: Matchers) -> None:
         fragment -= 0.2
     # 이거 켜 줘 / 켜 줘 / 그렇게 좀 해 주세요: "this", or nothing named, as what a request acts on asks back
     asks = c.act is not None and c.act.asks_for_an_act
-    named = any(t in TARGET_TAGS and (nxt is None or f"{nxt.form}/{nxt.tag}" not in m.not_targets_after)  # (아까처럼 해 줘:
-                for t, nxt in zip(c.morpheme_tags, [*c.morphemes[1:], None]))  # compared; 1 번만 해 봐: counted, no target
-    targetless = asks and not named and not c.rooms and any(
-        (mo.form, mo.tag) in m.device_verbs and not _manner_before(c.morphemes, i, m) for i, mo in enumerate(c.morphemes))
+    targetless = asks and _targetless(c, m)
     recalling = _recalling(c, m.speech)  # 뭐였더라: a word searched for and not found is as broken as a cut-off one
     vague_request = asks and bool(c.cues.get("vague")) or targetless or recalling
     if targetless or recalling:
         signals.append("no_target" if targetless else "recalling")
-        fragment = max(fragment, 0.85) if recalling else fragment
+        fragment = max(fragment, 0.85)  # (똑같이 해 / 더 해 봐: no target is as broken as a word searched for)
     mostly_korean = foreign < len(c.morpheme_tags) / 3  # (my mom은 맨날 켜 놓고 자: English words in a Korean sentence)
     if c.has_predicate and complete and mostly_korean and "syllable_shards" not in signals and not vague_request and not sounds:
         lit("has_coherent_conversation_purpose", 0.8, "complete_sentence")

@@ -157,6 +157,9 @@ def polar_pair(before: list[Morpheme], after: list[Morpheme], m: Matchers) -> bo
             mo.tag.startswith(("NN", "NP", "NR", "SL", "SN")) and not _nominal(words, j) for j, mo in enumerate(words)):
         return False
     stems, mine = _stems(said), _stems(words)
+    if stems and (words[0].form, words[0].tag) in m.polar_denials and len(words) <= 3 \
+            and all(mo.tag in ("VCP", "JX") or mo.tag.startswith("E") for mo in words[1:]):
+        return True  # 충전 다 됐어 아직이야: not yet (and only the copula), the other answer
     if not stems or len(mine) != 1:
         return False
     first = (words[0].form, words[0].tag)
@@ -254,6 +257,19 @@ def broken_off(nt: NormalizedText, piece: tuple[int, int], span: tuple[int, int,
     if first is None or first.tag != "IC":
         return False  # (the whole original is normalized only for a sentence that opens on an interjection)
     return compact(nt.text[piece[0]:piece[1]]).rstrip(",.;") + ".." in compact(unicodedata.normalize("NFKC", nt.original))
+
+
+def halts_within(nt: NormalizedText, start: int, end: int) -> bool:
+    """필터가 어… 뭐라 했더라 / 카메라 그… 사진 아니고… / 충전대 어 거기… 됐다: a clause that halts at an ellipsis as said,
+    after a sound of hesitation past its first word or on a determiner with no noun after it, and goes on after it:
+    the speaker lost the word and said something else."""
+    said = [mo for mo in nt.morphemes if start <= mo.start < end and not mo.tag.startswith("S")]
+    original = compact(unicodedata.normalize("NFKC", nt.original))
+    for k in range(1, len(said) - 1):
+        hesitant = said[k].tag == "MM" or any(mo.tag == "IC" for mo in said[1:k + 1])
+        if hesitant and compact(nt.text[start:said[k].start + said[k].length]).rstrip(",.;") + ".." in original:
+            return True
+    return False
 
 
 def without_trailing_hesitation(nt: NormalizedText, spans: list[tuple[int, int, str]], m: Matchers) -> list[tuple[int, int, str]]:

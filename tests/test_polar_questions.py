@@ -4,6 +4,9 @@ changed. A room name with the copula, asked, asks where the robot is."""
 
 import pytest
 
+from registry.contracts import TurnInput
+from stages.normalization import normalized_text
+
 from tests.conftest import routed_in_the_living_room
 
 
@@ -91,3 +94,18 @@ def test_two_values_offered_with_the_copula_particle_are_one_question(runner):
 def test_names_called_or_two_statements_are_no_alternatives(runner, text):
     record, caps = _route(runner, text)
     assert caps == [] and not any("alternative" in c.speech_act.signals for c in record.evidence.clauses)
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("너 지금 서재야 아니야", ("current_location", "check")),  # 서재야 before 아니야: Kiwi reads 이야 as a particle
+    ("배터리 꽉 찼어 아직이야", ("battery_status", "check")),  # 아직이야, not yet: the other answer (lexicon denials)
+])
+def test_a_state_asked_against_its_denial_is_checked(runner, text, expected):
+    record, caps = _route(runner, text)
+    assert record.family == "ODL" and caps == [expected], (record.family, caps)
+
+
+def test_the_copula_read_as_a_particle_is_no_afterthought(runner, registry):
+    """충전 다 됐어 아직이야: 아직이야 is a sentence of its own, not an adverb to move before 됐어 (빨리 와 거실로 is)."""
+    assert normalized_text(TurnInput(recognized_text="충전 다 됐어 아직이야"), runner.kiwi, registry).text == "충전 다 됐어 아직이야"
+    assert normalized_text(TurnInput(recognized_text="빨리 와 거실로"), runner.kiwi, registry).text == "빨리 거실로 와"

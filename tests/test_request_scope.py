@@ -550,6 +550,15 @@ def test_a_count_or_a_pointed_way_names_nothing_to_do(runner, text):
     assert caps == [] and "no_target" in record.evidence.axes["looks_fragmentary"].signals
 
 
+@pytest.mark.parametrize("text", ["그대로 해 봐", "조금 더 해 봐", "아까처럼 해 주세요"])
+def test_a_request_with_nothing_to_do_asks_back(runner, text):
+    """A request that points, compares or asks for more and names nothing to act on is a sentence without its target:
+    looks_fragmentary as strongly as a word searched for (뭐였더라), so the turn asks back instead of chatting."""
+    record, caps = _caps(runner, text)
+    assert record.family == "STT_NULL" and caps == [], record.family
+    assert record.evidence.axes["looks_fragmentary"].strength >= 0.85
+
+
 @pytest.mark.parametrize("text, expected", [("안방 공기 괜찮아요 아니면 안 좋아요", [("air_quality", "check")]),
                                             ("배터리 충분해 아니면 부족해?", [("battery_status", "check")])])
 def test_a_state_asked_as_two_alternatives_is_checked_once(runner, text, expected):

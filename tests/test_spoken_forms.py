@@ -169,6 +169,16 @@ def test_a_piece_trailed_off_before_an_interjection_is_broken_off(runner):
     assert _route(runner, "거실… 청정해 줘")[1] == [("selected_room_clean", "start")]
 
 
+@pytest.mark.parametrize("text", ["필터 그… 교체 아니고…", "충전대로 어 거기… 됐어"])
+def test_a_piece_halted_on_a_hesitation_then_told_past_is_broken_off(runner, text):
+    """카메라 그… 사진 아니고…: the speaker halted on a hesitation (어, a determiner with no noun) at an ellipsis and
+    then told something: the robot's word before it was never asked for, so the turn asks back. Asked after the
+    halt (거실 어… 가서 청정해 줘), the request holds its words."""
+    record, caps = _route(runner, text)
+    assert record.family == "STT_NULL" and caps == [], (record.family, caps)
+    assert _route(runner, "안방 어… 가서 청정해 줘")[1] == [("move_to_room", "start"), ("selected_room_clean", "start")]
+
+
 @pytest.mark.parametrize("text, joined", [("배 터 리 얼마나 남았어?", "배터리 얼마나 남았어?"), ("필 터 상 태", "필터상태")])
 def test_a_word_spelled_syllable_by_syllable_is_the_word(runner, registry, text, joined):
     """One-syllable words that spell, whole and exactly, one of the robot's words or a room are that word; syllables
