@@ -290,34 +290,25 @@ def _with_remedy(first: Evidence, sentences: Sentences, marks: list[str]) -> Evi
     return first.model_copy(update={"claim": " ".join([claim, *remedies[:_REMEDIES_READ]])})
 
 
-_COMPANION_SHARE = 0.8
-"""A second sentence of the answering section is read out with the first when it shares at least this share of the
-question's words the first one shares: two sentences that match a question equally well both answer it."""
-_ADDING_SHARE = 0.3
-"""... or at least this share when it holds a word of the question the first lacks: it answers another part of it."""
-
-
 def _with_companion(first: Evidence, sentences: Sentences, weights: dict[str, float], idf: dict[str, float],
                     kind: Callable[[str], bool] = lambda _: False) -> Evidence:
-    """The evidence with the section's next best sentence for the question added after it when it matches about as
-    well, or adds a word of the question (see _COMPANION_SHARE, _ADDING_SHARE), and, when the first was chosen for its
-    `kind` (it forbids, states the asked unit, quotes the words to say), is of that kind too; the claim unchanged
-    otherwise."""
+    """The evidence with the section's next best sentence for the question read out after it, when that one shares a
+    word of the question too and, when the first was chosen for its `kind` (it forbids, states the asked unit, quotes
+    the words to say), is of that kind too: the answering section's two best sentences answer together (밤에 야간 모드
+    켜면 뭐가 달라져? -> how to turn it on, then what it limits), one holding a question word the first lacks before
+    a closer match, and a sentence sharing none is never read."""
     texts = [text for text, _ in sentences]
     if first.claim not in texts:
         return first
     scores = [_overlap(terms, weights, idf) for _, terms in sentences]
     at = texts.index(first.claim)
     same_kind = kind(first.claim)
-    rest = [(scores[i], -i) for i in range(len(texts)) if i != at and texts[i] != first.claim and (not same_kind or kind(texts[i]))]
+    missing = {t for t in weights if idf.get(t, 0.0) > 0} - set(sentences[at][1])  # the question's words the first lacks
+    rest = [(bool(missing & set(sentences[i][1])), scores[i], -i) for i in range(len(texts))
+            if i != at and texts[i] != first.claim and scores[i] > 0 and (not same_kind or kind(texts[i]))]
     if not rest or scores[at] <= 0:
         return first
-    missing = {t for t in weights if idf.get(t, 0.0) > 0} - set(sentences[at][1])  # the question's words the first lacks
-    rest = [(score, minus_i) for score, minus_i in rest if score > 0 and score >= scores[at] * (
-        _ADDING_SHARE if missing & set(sentences[-minus_i][1]) else _COMPANION_SHARE)]
-    if not rest:
-        return first
-    score, minus_i = max(rest)
+    _, _, minus_i = max(rest)  # one that answers another part of the question first, then the best match
     claim = " ".join(t if t.endswith((".", "?", "!")) else t + "." for t in (texts[at], texts[-minus_i]))
     return first.model_copy(update={"claim": claim})
 

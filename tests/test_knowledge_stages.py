@@ -520,10 +520,9 @@ def test_word_shares_split_a_word_among_its_terms():
     assert shares == {"바": 1 / 3, "이탈": 1 / 3, "사인": 1 / 3, "측정": 1.0}
 
 
-def test_a_second_sentence_is_read_when_it_holds_a_question_word_the_first_lacks():
-    """The companion sentence: read when it matches about as well, or, matching less, when it adds a word of the
-    question the first sentence does not hold (물티슈 써도 돼? -> ... 물이나 세제를 묻히지 마세요 after the sentence
-    on the dirty window); a weaker sentence adding nothing is not read."""
+def test_a_second_sentence_is_read_when_it_holds_a_question_word():
+    """The companion sentence: the section's next best one, read when it shares a word of the question (물티슈 써도
+    돼? -> ... 물이나 세제를 묻히지 마세요 after the sentence on the dirty window); one sharing none is not read."""
     from rag.retrieve import _with_companion
     from registry.knowledge_contracts import Evidence
     sentences = [("센서 창이 더러우면 E5가 표시됩니다.", ["센서", "창", "더럽", "표시"]),
@@ -533,4 +532,18 @@ def test_a_second_sentence_is_read_when_it_holds_a_question_word_the_first_lacks
     idf = {"센서": 2.0, "창": 2.0, "물": 1.5, "앞면": 1.0}
     read = _with_companion(first, sentences, {"센서": 1.0, "창": 1.0, "물": 1.0}, idf)
     assert read.claim == "센서 창이 더러우면 E5가 표시됩니다. 물이나 세제를 묻히지 마세요."
-    assert _with_companion(first, sentences, {"센서": 1.0, "창": 1.0}, idf).claim == first.claim
+    assert _with_companion(first, sentences, {"창": 1.0}, idf).claim == first.claim
+
+
+def test_the_answering_sections_second_best_sentence_is_read_too():
+    """밤에 야간 모드 켜면 뭐가 달라져?: the best sentence of the section may be how to turn the mode on; its next best
+    sentence, sharing fewer of the question's words, says what changes and is read out after it."""
+    from rag.retrieve import _with_companion
+    from registry.knowledge_contracts import Evidence
+    sentences = [('"나이트 모드 켜 줘"라고 말하면 나이트 모드가 켜집니다.', ["나이트", "모드", "켜"]),
+                 ("나이트 모드에서는 풍량이 2단으로 제한됩니다.", ["나이트", "모드", "풍량", "제한"]),
+                 ("로봇은 가볍습니다.", ["로봇", "가볍"])]
+    first = Evidence(source_id="S", location="5.2", claim=sentences[0][0])
+    idf = {"나이트": 1.0, "모드": 1.0, "켜": 1.0, "달라지": 1.0}
+    read = _with_companion(first, sentences, {"나이트": 1.0, "모드": 1.0, "켜": 1.0, "달라지": 1.0}, idf)
+    assert read.claim == '"나이트 모드 켜 줘"라고 말하면 나이트 모드가 켜집니다. 나이트 모드에서는 풍량이 2단으로 제한됩니다.'

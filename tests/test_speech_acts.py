@@ -68,6 +68,14 @@ def test_a_threshold_asked_is_the_manuals_not_a_state_query(runner, text):
     assert "asks_criterion" in _act(record).signals
 
 
+@pytest.mark.parametrize("text", ["습도는 얼마나 자주 재요?", "온도는 얼마나 자주 재?", "공기 상태는 얼마나 자주 확인해?"])
+def test_how_often_it_measures_is_the_manuals_not_a_state_query(runner, text):
+    """얼마나 자주: how often the robot does a thing is set by the manual, like a threshold; nothing is checked now
+    (also when Kiwi reads the verb as a prefix and the clause has no predicate: 얼마나 자주 재?)."""
+    record = _route(runner, text)
+    assert actions(record) == [] and record.family == "DQR", (record.family, actions(record))
+
+
 def test_the_state_itself_is_still_a_state_query(runner):
     record = _route(runner, "공기질 어때?")
     assert record.family == "ODL" and [a[0] for a in actions(record)] == ["air_quality"]
