@@ -200,6 +200,7 @@ class Matchers:
         self.frg_targets, self.frg_lookup = CueSet(frg["public_targets"]), CueSet(frg["lookup_shapes"])
         self.public_places = frozenset(compact(w) for w in frg.get("public_places", []))
         self.public_place_suffixes = tuple(compact(w) for w in frg.get("public_place_suffixes", []))
+        self.remote_places = frozenset(tuple(w.split("/")) for w in frg.get("remote_places", []))
         weather = frg.get("weather_states", {})
         self.weather_days = frozenset(compact(w) for w in weather.get("days", []))
         self.weather_predicates = frozenset(tuple(p.split("/")) for p in weather.get("predicates", []))

@@ -514,7 +514,8 @@ def test_a_name_kiwi_splits_before_its_vocative_particle_said_last_is_a_call(run
 
 
 @pytest.mark.parametrize("text", ["동그랗게 원을 그리며 빙글빙글 돌아요 손뼉을 치며 빙글빙글 돌아요",
-                                  "빙글빙글 돌아라 한 바퀴 돌아라 손뼉 치고 멈춰라", "나는 경찰이고 너는 도둑이야. 손 들어! 벽 쪽으로 가!"])
+                                  "빙글빙글 돌아라 한 바퀴 돌아라 손뼉 치고 멈춰라", "나는 경찰이고 너는 도둑이야. 손 들어! 벽 쪽으로 가!",
+                                  "다 같이 손잡고 빙글빙글 돌아요"])  # 손잡다: a body verb (Kiwi tags it VV-R)
 def test_a_turn_that_asks_to_move_a_body_part_is_said_to_people(runner, text):
     """speech_acts body_parts / body_verbs: a game, a song or an exercise; the robot has no hands to clap."""
     record, caps = _caps(runner, text)

@@ -99,3 +99,19 @@ def test_a_request_broken_off_before_a_remark_is_asked_again(runner, text):
 
 def test_a_pause_inside_a_request_still_acts(runner):
     assert "selected_room_clean" in _caps(runner, "거실… 청정해 줘")
+
+
+@pytest.mark.parametrize("text", ["지금 거기 날씨 덥지? 온도 몇 도야?", "그쪽 공기는 어때? 미세먼지 심해?", "거기 습도 몇이야?"])
+def test_the_air_of_a_place_away_is_not_the_robots_to_check(runner, text):
+    """거기 / 그쪽 with no room named: the place of the person spoken to (a call, a message); the robot measures only
+    where it stands, so nothing is checked (lexicon frg.remote_places)."""
+    assert _caps(runner, text) == []
+
+
+def test_a_ringtone_or_a_speakerphone_is_the_phones_sound(runner):
+    """벨소리 줄여 / 스피커폰 소리 키워: the sound of the phone (speech_acts other_targets.phone), not the robot's volume;
+    a call going on as the reason (통화 중이야 소리 좀 줄여 줘) still asks the robot."""
+    assert _caps(runner, "벨 소리 좀 줄여 놔 회의 들어가") == []
+    assert _caps(runner, "스피커폰 볼륨 좀 올려 봐") == []
+    assert _caps(runner, "통화 중이야 소리 좀 줄여 줘") == ["sound_volume"]
+
