@@ -193,7 +193,9 @@ def not_heard(clauses: list[ClauseAnalysis], per: list[Reading], registry: Regis
 def broken_off_pieces(clauses: list[ClauseAnalysis], per: list[Reading], nt: NormalizedText) -> None:
     """충전대로… 아 전화 왔다 / 배터리… 아 맞다 나 약속 있지: a piece with the robot's words and no predicate, broken off
     by an ellipsis before a sentence opening on an interjection (stages._segments.broken_off), is a request begun and
-    dropped: unfinished, whatever the remark after it says."""
+    dropped: unfinished, whatever the remark after it says. So is a clause with the robot's words that halts on a
+    hesitation at an ellipsis and then only tells (stages._segments.halts_within: 카메라 그… 사진 아니고…); asked after
+    the halt (거실 어… 가서 청정해 줘), it is a request said haltingly."""
     order = in_order(clauses)
     for i, j in zip(order, order[1:]):
         c = clauses[i]
@@ -201,7 +203,7 @@ def broken_off_pieces(clauses: list[ClauseAnalysis], per: list[Reading], nt: Nor
                 and broken_off(nt, (c.start, c.end), (clauses[j].start, clauses[j].end, "")):
             per[i].mood, per[i].cut_off = "fragment", True
             per[i].signals.append("trails_off:broken_off")
-    for c, r in zip(clauses, per):  # 필터가 어… 뭐라 했더라: told after a lost word (asked after it, 거실 어… 가서 청정해 줘, asks)
+    for c, r in zip(clauses, per):
         if r.mood in ("statement", "exclamation") and (c.capabilities or c.rooms or c.anchors) and halts_within(nt, c.start, c.end):
             r.mood, r.cut_off = "fragment", True
             r.signals.append("trails_off:broken_off")
