@@ -78,6 +78,23 @@ class PersonPurposes(_Model):
     note: str = ""
 
 
+class AwayQuestions(_Model):
+    """언제 와? / 다 와 가? / 어디쯤 왔어?: asking when the one spoken to arrives (an arrival verb after an adverb of time
+    or nearness) asks somebody away from the home, on the phone or in a message (stages._addressee.asked_of_someone_away)."""
+
+    arrival_verbs: Morphemes
+    arrival_adverbs: Morphemes
+    note: str = ""
+
+    @property
+    def arrival_set(self) -> frozenset[tuple[str, str]]:
+        return frozenset(tuple(v.split("/")) for v in self.arrival_verbs)  # type: ignore[misc]
+
+    @property
+    def adverb_set(self) -> frozenset[tuple[str, str]]:
+        return frozenset(tuple(v.split("/")) for v in self.arrival_adverbs)  # type: ignore[misc]
+
+
 class Prohibitive(_Model):
     connectives: Morphemes
     """-지 of 가지 마 / 하지 말아줘."""

@@ -12,7 +12,7 @@ import re
 from functools import cached_property
 from pydantic import Field
 
-from registry.lexicon_base import AnswerShape, Exclusion, Morphemes, PersonPurposes, Prohibitive, QuantityKind, ScopeQuestion, Vocatives, _Model
+from registry.lexicon_base import AnswerShape, AwayQuestions, Exclusion, Morphemes, PersonPurposes, Prohibitive, QuantityKind, ScopeQuestion, Vocatives, _Model
 
 
 class Permission(_Model):
@@ -338,6 +338,7 @@ class SpeechActLexicon(_Model):
     """배터리 얼마 없어 / 얼마 안 남았어: a question word right before one of these says "little" (unless marked "?")."""
     asking_verbs: Morphemes = Field(default_factory=list)  # 어디 있는지 물어보면 알려 줘?: a condition of being asked
     person_purposes: PersonPurposes | None = None
+    away_questions: AwayQuestions | None = None  # 어디야? 언제 와?: asked of somebody away (stages._addressee)
     how_state_verbs: Morphemes = Field(default_factory=list)
     """배터리 어떻게 돼?: a how phrase followed by one of these asks for a state, not a method."""
     telling_verbs: Morphemes

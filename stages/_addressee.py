@@ -11,6 +11,7 @@ from stages._clauses import ENDS_SENTENCE, ClauseAnalysis
 from stages.speech_patterns import Patterns, closed_syllable, key, premise_between
 
 if TYPE_CHECKING:
+    from registry.speech_contracts import SpeechActLexicon
     from stages.clause_reading import Reading
 
 Pair = tuple[str, str]
@@ -304,3 +305,38 @@ def agent_carried(clauses: list[ClauseAnalysis], per: list["Reading"], order: li
 
 
 _OWN_SUBJECT = ("robot_subject", "robot_vocative", "speaker_subject", "subject:", "vocative:", DESCRIBED)
+
+
+_ASKED = ("question", "state_question", "knowledge_question")
+
+
+def _away_cue(c: ClauseAnalysis, lex: SpeechActLexicon, p: Patterns) -> str | None:
+    """What in an asked clause says the one asked is away: a place people go with the copula (아직 회사야?), an arrival
+    verb after an adverb of time or nearness (언제 와? 다 와 가?), or a person's own act (밥은 먹었어?) in a clause with
+    none of the robot's words (프리필터 마지막으로 언제 씻었지? asks the filter's state)."""
+    robots = bool(c.qna_topics) or any(a.kind != "room" for a in c.anchors)
+    away, places = lex.away_questions, set(lex.person_purposes.away_places if lex.person_purposes else [])
+    ms = [(mo.form, mo.tag.split("-")[0]) for mo in c.morphemes if not mo.tag.startswith("S")]
+    for i, k in enumerate(ms):
+        after = ms[i + 1] if i + 1 < len(ms) else ("", "")
+        if k[1].startswith("NN") and k[0] in places and (after[1] == "VCP" or after in (("이야", "JX"), ("야", "JX"))):
+            return k[0]
+        if away is not None and k in away.arrival_set and any(x in away.adverb_set for x in ms[:i]):
+            return k[0]
+        if k in p.person_acts and after[1] == "EP" and not robots:
+            return k[0]  # (먹었어?: done, asked of somebody; 먹어? could be an offer; 씻을 때 됐어? is the filter's)
+    return None
+
+
+def asked_of_someone_away(clauses: list[ClauseAnalysis], per: list["Reading"], lex: SpeechActLexicon, p: Patterns) -> None:
+    """너 지금 어디야? 아직 회사야? / 어디야? 언제 와?: a turn with a question asking whether the one spoken to is at a
+    place people go, when they come, or whether they did a person's own act (speech_acts away_questions) is said to
+    somebody away, on the phone or in a message: its questions are asked of a third person, none of them of the robot's
+    state. Not when the robot is called (로봇아 지금 어디야? 언제 와?)."""
+    if robot_called(r.signals for r in per):
+        return
+    cue = next((found for c, r in zip(clauses, per) if r.mood in _ASKED and r.agent == "robot" and (found := _away_cue(c, lex, p))), None)
+    for r in per if cue else []:
+        if r.mood in _ASKED and r.agent == "robot":
+            r.agent = "third_person"
+            r.signals.append(f"asked_away:{cue}")

@@ -112,3 +112,10 @@ def owner_said_before(clauses: list[ClauseAnalysis], per: list[Reading], lex: Sp
             if owner is not None:
                 r.target_owner = owner
                 r.signals.append(f"target:{owner}:said_before")
+
+
+def owners_across(clauses: list[ClauseAnalysis], per: list[Reading], lex: SpeechActLexicon) -> None:
+    """The owners the turn names around its requests: at the end, said before, played nearby (in that order)."""
+    owner_named_at_the_end(clauses, per, lex)
+    owner_said_before(clauses, per, lex)
+    owner_played_nearby(clauses, per, lex)

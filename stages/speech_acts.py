@@ -11,14 +11,14 @@ from __future__ import annotations
 from registry.contracts import ACTING_MOODS, HistoryEvidence, NormalizedText, SpeechAct
 from registry.loader import Registry
 from registry.speech_contracts import SpeechActLexicon
-from stages._addressee import DESCRIBED, agent_carried, assistant_called, robot_called, syllable_written_on
+from stages._addressee import DESCRIBED, agent_carried, asked_of_someone_away, assistant_called, robot_called, syllable_written_on
 from stages._calls import (broken_off_pieces, called_after_the_request, called_at_the_end, called_first, calls_people,
                            honoured_by_the_request, not_heard, retracted, trailed_off)
 from stages._anchoring import bare_directions
 from stages._turn_anchoring import analyse
 from stages._clauses import ENDS_SENTENCE, QUESTION_MOODS, ClauseAnalysis, in_order, last_said, only_modifiers, thing_named
 from stages._suppositions import SUPPOSED, asked_on_its_own, one_question_of_alternatives, planned_among_people, supposed_by_a_condition, supposes
-from stages._owners import a_rooms_purifier, owned_by_other_thing, owner_named_at_the_end, owner_played_nearby, owner_said_before
+from stages._owners import a_rooms_purifier, owned_by_other_thing, owners_across
 from stages._matchers import matchers_for
 from stages.clause_reading import Reading, cut_off_word, read_clause
 from stages.licensing import license_clauses
@@ -419,9 +419,7 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: Normal
     trailed_off(clause_candidates, per, normalized_text.original, registry.speech_acts.trailing_marks)
     called_after_the_request(clause_candidates, per, normalized_text)
     honoured_by_the_request(clause_candidates, per, registry.speech_acts)
-    owner_named_at_the_end(clause_candidates, per, registry.speech_acts)
-    owner_said_before(clause_candidates, per, registry.speech_acts)
-    owner_played_nearby(clause_candidates, per, registry.speech_acts)
+    owners_across(clause_candidates, per, registry.speech_acts)
     _recited(clause_candidates, per, registry.speech_acts)
     _standing_rule(clause_candidates, per, registry.speech_acts)
     _thought_of(clause_candidates, per, registry.speech_acts)
@@ -431,6 +429,7 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: Normal
     planned_among_people(clause_candidates, per, registry.speech_acts, p, matchers_for(registry))
     _stop_said_to_somebody(clause_candidates, per, p)
     _bodies_moved(clause_candidates, per, registry.speech_acts)
+    asked_of_someone_away(clause_candidates, per, registry.speech_acts, p)
     _mark_messages(clause_candidates, per)
     supposed_by_a_condition(clause_candidates, per, p)
     one_question_of_alternatives(clause_candidates, per)

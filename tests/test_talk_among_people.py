@@ -115,3 +115,14 @@ def test_a_ringtone_or_a_speakerphone_is_the_phones_sound(runner):
     assert _caps(runner, "스피커폰 볼륨 좀 올려 봐") == []
     assert _caps(runner, "통화 중이야 소리 좀 줄여 줘") == ["sound_volume"]
 
+
+
+@pytest.mark.parametrize("text", ["너 지금 어디쯤이야? 아직 학교야?", "어디야 지금? 거의 다 왔어?", "지금 어디야? 점심은 먹었어?"])
+def test_where_are_you_asked_of_somebody_away_checks_nothing(runner, text):
+    """지금 어디야? beside a question of a place people go (아직 학교야?), of arriving (거의 다 왔어?) or of a person's
+    own act done (점심은 먹었어?) is a call or a message to somebody away (speech_acts away_questions): no location
+    check. Alone, beside a room, or with the robot called, it is the robot's."""
+    assert _caps(runner, text) == []
+    assert _caps(runner, "지금 어디야?") == ["current_location"]
+    assert _caps(runner, "너 지금 어디야? 안방이야?") == ["current_location"]
+    assert _caps(runner, "로봇아 어디야? 언제 와?") == ["current_location"]
