@@ -7,6 +7,7 @@ screenful of fields per concern.
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Annotated, Literal
 
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field
@@ -84,15 +85,12 @@ class AwayQuestions(_Model):
 
     arrival_verbs: Morphemes
     arrival_adverbs: Morphemes
+    copula_particles: Morphemes = Field(default_factory=list)
+    """The copula Kiwi reads as a particle after a noun said last (회사야? as 회사/NNG 야/JX)."""
     note: str = ""
-
-    @property
-    def arrival_set(self) -> frozenset[tuple[str, str]]:
-        return frozenset(tuple(v.split("/")) for v in self.arrival_verbs)  # type: ignore[misc]
-
-    @property
-    def adverb_set(self) -> frozenset[tuple[str, str]]:
-        return frozenset(tuple(v.split("/")) for v in self.arrival_adverbs)  # type: ignore[misc]
+    arrival_set = cached_property(lambda self: frozenset(tuple(v.split("/")) for v in self.arrival_verbs))
+    adverb_set = cached_property(lambda self: frozenset(tuple(v.split("/")) for v in self.arrival_adverbs))
+    copula_set = cached_property(lambda self: frozenset(tuple(v.split("/")) for v in self.copula_particles))
 
 
 class Prohibitive(_Model):

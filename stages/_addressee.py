@@ -316,12 +316,14 @@ def _away_cue(c: ClauseAnalysis, lex: SpeechActLexicon, p: Patterns) -> str | No
     none of the robot's words (프리필터 마지막으로 언제 씻었지? asks the filter's state)."""
     robots = bool(c.qna_topics) or any(a.kind != "room" for a in c.anchors)
     away, places = lex.away_questions, set(lex.person_purposes.away_places if lex.person_purposes else [])
+    if away is None:
+        return None
     ms = [(mo.form, mo.tag.split("-")[0]) for mo in c.morphemes if not mo.tag.startswith("S")]
     for i, k in enumerate(ms):
         after = ms[i + 1] if i + 1 < len(ms) else ("", "")
-        if k[1].startswith("NN") and k[0] in places and (after[1] == "VCP" or after in (("이야", "JX"), ("야", "JX"))):
+        if k[1].startswith("NN") and k[0] in places and (after[1] == "VCP" or after in away.copula_set):
             return k[0]
-        if away is not None and k in away.arrival_set and any(x in away.adverb_set for x in ms[:i]):
+        if k in away.arrival_set and any(x in away.adverb_set for x in ms[:i]):
             return k[0]
         if k in p.person_acts and after[1] == "EP" and not robots:
             return k[0]  # (먹었어?: done, asked of somebody; 먹어? could be an offer; 씻을 때 됐어? is the filter's)
