@@ -178,9 +178,7 @@ def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, registry:
         return "target:outdoors"  # 바깥 공기 괜찮나?: the robot measures only where it is
     if not c.rooms and ((hit.capability_id in matchers_for(registry).room_bound_capabilities and c.cues.get("outside"))
                         or ((hit.capability_id in matchers_for(registry).room_bound_capabilities or _placed_state(hit, c, registry))
-                            and public_place_of(c.morphemes, matchers_for(registry)))
-                        or (_placed_state(hit, c, registry) and act.mood != "request"  # (이동 끝나면 거기 공기 알려 줘: asked, it is the robot's)
-                            and any((mo.form, mo.tag) in matchers_for(registry).remote_places for mo in c.morphemes))):
+                            and public_place_of(c.morphemes, matchers_for(registry)))):
         # 약국 가서 약 사 와, 밖에 나가: outside the home, no room the robot can reach; 극장 제일 가까운 데가 어디여: the
         # place's whereabouts (or its air), not the robot's state
         return "target:outside_place"

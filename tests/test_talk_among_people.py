@@ -108,6 +108,12 @@ def test_the_air_of_a_place_away_is_not_the_robots_to_check(runner, text):
     assert _caps(runner, text) == []
 
 
+def test_there_after_a_room_or_asked_for_is_where_the_robot_goes(runner):
+    """거기 after a room named in the turn, or in a request, is that room: the robot goes and checks."""
+    assert _caps(runner, "서재 가 봐. 거기 공기 어때?") == ["move_to_room", "air_quality"]
+    assert _caps(runner, "이동 끝나면 거기 습도 알려 줘") == ["temperature_humidity"]
+
+
 def test_a_ringtone_or_a_speakerphone_is_the_phones_sound(runner):
     """벨소리 줄여 / 스피커폰 소리 키워: the sound of the phone (speech_acts other_targets.phone), not the robot's volume;
     a call going on as the reason (통화 중이야 소리 좀 줄여 줘) still asks the robot."""
@@ -117,7 +123,8 @@ def test_a_ringtone_or_a_speakerphone_is_the_phones_sound(runner):
 
 
 
-@pytest.mark.parametrize("text", ["너 지금 어디쯤이야? 아직 학교야?", "어디야 지금? 거의 다 왔어?", "지금 어디야? 점심은 먹었어?"])
+@pytest.mark.parametrize("text", ["너 지금 어디쯤이야? 아직 학교야?", "어디야 지금? 거의 다 왔어?", "지금 어디야? 점심은 먹었어?",
+                                  "거기 춥지? 온도 몇 도야?"])  # (거기 in the clause before: the place of the one asked)
 def test_where_are_you_asked_of_somebody_away_checks_nothing(runner, text):
     """지금 어디야? beside a question of a place people go (아직 학교야?), of arriving (거의 다 왔어?) or of a person's
     own act done (점심은 먹었어?) is a call or a message to somebody away (speech_acts away_questions): no location
