@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from dataflow.runtime.orchestrator import Orchestrator
@@ -188,8 +188,20 @@ def test_compiled_methods_are_registered_and_dependency_order_holds(plan):
         assert task.token_text is None or task.token_text.startswith(f"<{BRIDGE.tokens[task.taskMethod]}>")
 
 
+_ENDED_WHILE_RELEASED = [  # found by the search (session 61): the cloud ends the workflow on step_1's block while the
+    # device, in the same tick, skips step_2 (its condition is false) and starts step_3; those events arrive after the end
+    Step(id="step_1", route="ODL", purpose="vital_signs", output_key="step_1_out", execution_target="device", wait_policy="completed",
+         action=Action(capability_id="vital_signs", operation_id="start")),
+    Step(id="step_2", route="ODL", purpose="move_to_room", output_key="step_2_out", execution_target="device", wait_policy="completed",
+         action=Action(capability_id="move_to_room", operation_id="start", arguments={"room_name": "거실"}),
+         condition=StateCondition(path="device.battery_percent", operator="ge", value=6)),
+    Step(id="step_3", route="ODL", purpose="return_to_station", depends_on=["step_2"], output_key="step_3_out",
+         execution_target="device", wait_policy="completed", action=Action(capability_id="return_to_station", operation_id="start"))]
+
+
 @settings(max_examples=40, deadline=None, database=None)
 @given(plan=plans(), battery=st.integers(5, 100), privacy=st.booleans(), seed=st.integers(0, 3))
+@example(plan=_ENDED_WHILE_RELEASED, battery=5, privacy=True, seed=0)
 def test_no_step_starts_before_its_dependencies_complete(plan, battery, privacy, seed):
     compiled: CompiledWorkflow = compile_steps(plan, "ODL", f"prop{seed}", REG, BRIDGE)
     store = WorkflowStore(":memory:")
@@ -199,16 +211,24 @@ def test_no_step_starts_before_its_dependencies_complete(plan, battery, privacy,
     orch.run_until_done(run, 20_000)
     events = store.events(compiled.workflow_id)
     completed_at = {e["step_id"]: e["received_seq"] for e in events if e["event_name"] == "COMPLETED"}
+    # the cloud may end the workflow (a blocked step's decision) while device events of the same tick are on their way:
+    # it records the steps it stopped as not dispatched, and for those the device's own verdict, received before the
+    # dependant's start, is what counts (a skip by a false condition satisfies, as it does on the device)
+    skipped_at = {e["step_id"]: e["received_seq"] for e in events if e["event_name"] == "CANCELLED" and e["reason_code"] == "condition_false"}
+    ended = {sid for sid, st in run.states.items() if st.status == "not_dispatched" and st.reason_code == "decision_ended_workflow"}
     for e in events:
         if e["event_name"] != "RUNNING":
             continue
         step = compiled.step(e["step_id"])
         for dep in _waited_on(compiled, step.step_id):  # a "submitted" dependency only has to be accepted
+            if dep in ended:
+                assert min(completed_at.get(dep, 1 << 30), skipped_at.get(dep, 1 << 30)) < e["received_seq"], (step.step_id, dep)
+                continue
             assert run.states[dep].status in SATISFIED_STEP_STATUSES, (step.step_id, dep, run.states[dep].status)
             if dep in completed_at:
                 assert completed_at[dep] < e["received_seq"], (step.step_id, dep)
     for sid in run.states:
-        if any(run.states[d].status not in SATISFIED_STEP_STATUSES for d in _waited_on(compiled, sid)):
+        if any(run.states[d].status not in SATISFIED_STEP_STATUSES and d not in ended for d in _waited_on(compiled, sid)):
             assert not any(e["step_id"] == sid and e["event_name"] == "RUNNING" for e in events)
     assert run.done
     store.close()
