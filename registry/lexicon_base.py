@@ -77,6 +77,7 @@ class PersonPurposes(_Model):
     away_places: list[str] = []
     """Nouns of places people go that are none of the home's rooms (댁, 친정, 회사): going there, proposed, is an outing."""
     note: str = ""
+    away_place_set = cached_property(lambda self: frozenset(self.away_places))
 
 
 class AwayQuestions(_Model):
@@ -85,12 +86,9 @@ class AwayQuestions(_Model):
 
     arrival_verbs: Morphemes
     arrival_adverbs: Morphemes
-    copula_particles: Morphemes = Field(default_factory=list)
-    """The copula Kiwi reads as a particle after a noun said last (회사야? as 회사/NNG 야/JX)."""
     note: str = ""
     arrival_set = cached_property(lambda self: frozenset(tuple(v.split("/")) for v in self.arrival_verbs))
     adverb_set = cached_property(lambda self: frozenset(tuple(v.split("/")) for v in self.arrival_adverbs))
-    copula_set = cached_property(lambda self: frozenset(tuple(v.split("/")) for v in self.copula_particles))
 
 
 class Prohibitive(_Model):

@@ -12,6 +12,7 @@ from stages.speech_patterns import Patterns, closed_syllable, key, premise_betwe
 
 if TYPE_CHECKING:
     from registry.speech_contracts import SpeechActLexicon
+    from stages._matchers import Matchers
     from stages.clause_reading import Reading
 
 Pair = tuple[str, str]
@@ -310,40 +311,39 @@ _OWN_SUBJECT = ("robot_subject", "robot_vocative", "speaker_subject", "subject:"
 _ASKED = ("question", "state_question", "knowledge_question")
 
 
-def _away_cue(c: ClauseAnalysis, lex: SpeechActLexicon, p: Patterns, remote: frozenset[Pair]) -> str | None:
-    """What in an asked clause says the one asked is away: a place people go with the copula (아직 회사야?), a pronoun
-    of a place away (거기 덥지?: lexicon frg.remote_places; the caller passes none when the turn names a room), an
-    arrival verb after an adverb of time or nearness (언제 와? 다 와 가?), or a person's own act (밥은 먹었어?) in a
-    clause with none of the robot's words (프리필터 마지막으로 언제 씻었지? asks the filter's state)."""
+def _away_cue(c: ClauseAnalysis, lex: SpeechActLexicon, p: Patterns, m: Matchers, remote: bool) -> str | None:
+    """What in an asked clause says the one asked is away: a place people go with the copula (아직 회사야?; the copula
+    Kiwi reads as a particle too, clauses.alternatives.after_forms), a pronoun of a place away when `remote` (거기
+    덥지?: lexicon frg.remote_places), an arrival verb after an adverb of time or nearness (언제 와? 다 와 가?), or a
+    person's own act done (밥은 먹었어?) in a clause with none of the robot's words (프리필터 마지막으로 언제 씻었지?)."""
+    away, places = lex.away_questions, lex.person_purposes.away_place_set if lex.person_purposes else frozenset()
     robots = bool(c.qna_topics) or any(a.kind != "room" for a in c.anchors)
-    away, places = lex.away_questions, set(lex.person_purposes.away_places if lex.person_purposes else [])
-    if away is None:
-        return None
     ms = [(mo.form, mo.tag.split("-")[0]) for mo in c.morphemes if not mo.tag.startswith("S")]
     for i, k in enumerate(ms):
         after = ms[i + 1] if i + 1 < len(ms) else ("", "")
-        if (k[1].startswith("NN") and k[0] in places and (after[1] == "VCP" or after in away.copula_set)) or k in remote:
+        if k[1].startswith("NN") and k[0] in places and (after[1] == "VCP" or after in m.alternatives[2]) \
+                or (remote and k in m.remote_places) \
+                or (k in away.arrival_set and any(x in away.adverb_set for x in ms[:i])) \
+                or (k in p.person_acts and after[1] == "EP" and not robots):  # (먹어? could be an offer; 씻을 때 됐어?)
             return k[0]
-        if k in away.arrival_set and any(x in away.adverb_set for x in ms[:i]):
-            return k[0]
-        if k in p.person_acts and after[1] == "EP" and not robots:
-            return k[0]  # (먹었어?: done, asked of somebody; 먹어? could be an offer; 씻을 때 됐어? is the filter's)
     return None
 
 
 def asked_of_someone_away(clauses: list[ClauseAnalysis], per: list["Reading"], lex: SpeechActLexicon, p: Patterns,
-                          remote: frozenset[Pair]) -> None:
+                          m: Matchers) -> None:
     """너 지금 어디야? 아직 회사야? / 어디야? 언제 와? / 거기 덥지? 몇 도야?: a turn with a question asking whether the one
-    spoken to is at a place people go, or of the place they are at (거기, with no room named in the turn), when they
-    come, or whether they did a person's own act (speech_acts away_questions) is said to somebody away, on the phone or
-    in a message: its questions are asked of a third person, none of them of the robot's state. Not when the robot is
-    called (로봇아 지금 어디야? 언제 와?)."""
-    if robot_called(r.signals for r in per):
+    spoken to is at a place people go, or of the place they are at (거기, with no room named in the turn and the robot
+    not the subject: 안방 가 봐. 거기 공기 어때? / 얘 거기서 멈춰?), when they come, or whether they did a person's own
+    act (speech_acts away_questions) is said to somebody away, on the phone or in a message: its questions are asked
+    of a third person, none of them of the robot's state. Not when the robot is called (로봇아 지금 어디야? 언제 와?)."""
+    if lex.away_questions is None or robot_called(r.signals for r in per):
         return
-    remote = frozenset() if any(c.rooms for c in clauses) else remote  # (안방 가 봐. 거기 공기 어때?: that room)
-    cue = next((found for c, r in zip(clauses, per) if r.mood in _ASKED and r.agent == "robot" and (found := _away_cue(
-        c, lex, p, frozenset() if any(s.startswith("robot_subject") for s in r.signals) else remote))), None)  # (얘 거기서 멈춰?)
-    for r in per if cue else []:
-        if r.mood in _ASKED and r.agent == "robot":
-            r.agent = "third_person"
-            r.signals.append(f"asked_away:{cue}")
+    no_room = not any(c.rooms for c in clauses)
+    asked = [(c, r) for c, r in zip(clauses, per) if r.mood in _ASKED and r.agent == "robot"]
+    for c, r in asked:
+        remote = no_room and not any(s.startswith("robot_subject") for s in r.signals)
+        if (cue := _away_cue(c, lex, p, m, remote)) is not None:
+            for _, other in asked:
+                other.agent = "third_person"
+                other.signals.append(f"asked_away:{cue}")
+            return

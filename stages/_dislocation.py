@@ -34,7 +34,7 @@ def words_with_tags(text: str, tokens: list[Any]) -> list[_Word]:
     return out
 
 
-def _afterthought_start(words: list[_Word], lex: dict) -> int | None:
+def _afterthought_start(words: list[_Word], lex: dict, copula: frozenset[tuple[str, str]]) -> int | None:
     """Where the trailing afterthought begins: words of phrase tags only, the last one closed by a particle or an
     adverb, at most `max_words` of them; None when the turn does not end on one."""
     phrase, content, bare = set(lex["phrase_tags"]), set(lex["content_tags"]), set(lex["bare_noun_tags"])
@@ -48,7 +48,7 @@ def _afterthought_start(words: list[_Word], lex: dict) -> int | None:
         return None
     moved = [t for w in words[i:] for t in w[1]]
     if words[-1][1][-1] not in lex["closing_tags"] or not any(t in content for t in moved) \
-            or f"{words[-1][2][-1]}/{words[-1][1][-1]}" in lex["copula_particles"]:
+            or (words[-1][2][-1], words[-1][1][-1]) in copula:
         return None  # (충전 다 됐어 아직이야: 이야 read as a particle is the copula of a sentence offered as the other one)
     # 이어서 날씨입니다 내일은 전국이 대체로: a topic and a subject of their own begin a new sentence, not an afterthought
     # (충전이 필요해 나한테는 휴가가: 나한테는 is a dative, only a noun right before the particle is its subject)
@@ -58,15 +58,17 @@ def _afterthought_start(words: list[_Word], lex: dict) -> int | None:
     return i
 
 
-def afterthought_first(text: str, tokens: list[Any], lex: dict | None) -> str | None:
+def afterthought_first(text: str, tokens: list[Any], lex: dict | None,
+                       copula: frozenset[tuple[str, str]] = frozenset()) -> str | None:
     """The text with a trailing afterthought moved before its predicate (빨리 와 거실로 -> 빨리 거실로 와), or None
     when nothing is to move: no afterthought, no predicate word closed by an ending right before it, or a full
-    stop written between them (거실로 와. 빨리: two sentences)."""
+    stop written between them (거실로 와. 빨리: two sentences). A last word closed by `copula`, the copula Kiwi reads as
+    a particle (lexicon clauses.alternatives.after_forms), is a sentence of its own and never moved."""
     last = next((t.tag for t in reversed(tokens) if t.tag not in _MARK_TAGS), None)
     if not lex or last not in lex["closing_tags"]:
         return None  # most turns end on their predicate: nothing to look at
     words = words_with_tags(text, tokens)
-    start = _afterthought_start(words, lex)
+    start = _afterthought_start(words, lex, copula)
     if start is None:
         return None
     _, tags, forms = words[start - 1]

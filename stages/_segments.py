@@ -256,7 +256,13 @@ def broken_off(nt: NormalizedText, piece: tuple[int, int], span: tuple[int, int,
     first = next((mo for mo in nt.morphemes if span[0] <= mo.start < span[1] and not mo.tag.startswith("S")), None)
     if first is None or first.tag != "IC":
         return False  # (the whole original is normalized only for a sentence that opens on an interjection)
-    return compact(nt.text[piece[0]:piece[1]]).rstrip(",.;") + ".." in compact(unicodedata.normalize("NFKC", nt.original))
+    return _ellipsis_after(nt, piece[0], piece[1])
+
+
+def _ellipsis_after(nt: NormalizedText, start: int, end: int) -> bool:
+    """Whether the speaker's own text has an ellipsis right after the words of text[start:end] (normalization writes
+    "…" as a full stop, so the original as said is looked at)."""
+    return compact(nt.text[start:end]).rstrip(",.;") + ".." in compact(unicodedata.normalize("NFKC", nt.original))
 
 
 def halts_within(nt: NormalizedText, start: int, end: int) -> bool:
@@ -264,10 +270,10 @@ def halts_within(nt: NormalizedText, start: int, end: int) -> bool:
     after a sound of hesitation past its first word or on a determiner with no noun after it, and goes on after it:
     the speaker lost the word and said something else."""
     said = [mo for mo in nt.morphemes if start <= mo.start < end and not mo.tag.startswith("S")]
-    original = compact(unicodedata.normalize("NFKC", nt.original))
+    hesitated = False
     for k in range(1, len(said) - 1):
-        hesitant = said[k].tag == "MM" or any(mo.tag == "IC" for mo in said[1:k + 1])
-        if hesitant and compact(nt.text[start:said[k].start + said[k].length]).rstrip(",.;") + ".." in original:
+        hesitated = hesitated or said[k].tag == "IC"
+        if (hesitated or said[k].tag == "MM") and _ellipsis_after(nt, start, said[k].start + said[k].length):
             return True
     return False
 

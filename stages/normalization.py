@@ -13,6 +13,7 @@ from registry.contracts import Morpheme, NormalizedText, TurnInput
 from registry.hangul import all_hangul
 from registry.loader import Registry
 from stages._dislocation import afterthought_first
+from stages._matchers import matchers_for
 from stages._numbers import converter_for
 from stages._self_repair import self_repaired
 from stages.speech_patterns import patterns, plain_endings
@@ -265,7 +266,7 @@ def normalized_text(turn_input: TurnInput, kiwi: Any, registry: Registry) -> Nor
         rejected = "no_usable_text"
     finals = _polite_finals(registry)
     tokens = kiwi.tokenize(text) if text else []
-    moved = afterthought_first(text, tokens, registry.lexicon.get("afterthoughts"))  # 빨리 와 거실로 -> 빨리 거실로 와
+    moved = afterthought_first(text, tokens, registry.lexicon.get("afterthoughts"), matchers_for(registry).alternatives[2])  # 빨리 와 거실로
     if moved is not None:
         text, tokens = moved, kiwi.tokenize(moved)
     repaired = self_repaired(text, tokens, registry)  # 주방 청정 아 아니 안방 -> 안방 청정

@@ -429,7 +429,7 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: Normal
     planned_among_people(clause_candidates, per, registry.speech_acts, p, matchers_for(registry))
     _stop_said_to_somebody(clause_candidates, per, p)
     _bodies_moved(clause_candidates, per, registry.speech_acts)
-    asked_of_someone_away(clause_candidates, per, registry.speech_acts, p, matchers_for(registry).remote_places)
+    asked_of_someone_away(clause_candidates, per, registry.speech_acts, p, matchers_for(registry))
     _mark_messages(clause_candidates, per)
     supposed_by_a_condition(clause_candidates, per, p)
     one_question_of_alternatives(clause_candidates, per)
