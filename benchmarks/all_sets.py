@@ -156,6 +156,9 @@ SETS = {
     "blind_v61_fit (the four scored kinds in new voices, 100 each: an 울릉도 squid drier, a 포항 steelworker, a 진주 silk-weaving grandmother, a 남원 pansori singer, a 순천 eco guide, a 태백 retired miner, a 강화 ginseng grower, a Sakhalin returnee grandfather, a Nepali cook, a Russian skating coach, an Indonesian shipyard welder, a Pakistani used-car exporter, a baduk pro, an ER doctor off shift, an exam retaker, a call-centre agent, an air-traffic controller, a kimchi-factory worker, a convenience-store night clerk, a funeral director, a sommelier, a stand-up comedian rehearsing, a great-grandmother of 92, a guesthouse owner; written blind 2026-12-07 session 61, fit part)":
         ROOT / "data/utterances/blind_v61_fit.jsonl",
     "blind_v61_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v61_holdout.jsonl",
+    "blind_v62_fit (the four scored kinds in new voices, 100 each: a 청송 apple grandfather, a 청주 knife sharpener, a 나주 gomtang owner, a 서귀포 tangerine farmer, a Kyrgyz nursing student, an Australian working-holiday barista, a Mexican spouse learning Korean, a Canadian hockey coach, an 울진 mushroom picker, a retired bank manager, a high-school baseball player, a college freshman in a dorm, a 전주 hanji craftsman, a 평창 cattle farmer, a 대구 chicken-pub owner, a 김해 ground handler, a freelance translator, a physical therapist, a visiting social worker, a line-dance instructor, a wedding photographer, a 논산 strawberry farmer, a zainichi grandmother, a driving instructor; written blind 2026-12-07 session 62, fit part)":
+        ROOT / "data/utterances/blind_v62_fit.jsonl",
+    "blind_v62_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v62_holdout.jsonl",
     "talk_redteam_v50 (red-team against session 50: reasons before requests, words taking a request back at the end, counters before 찍다 and 돌다; written blind 2026-12-06, fit)":
         ROOT / "data/utterances/talk_redteam_v50.jsonl",
     "talk_redteam_v51 (red-team against session 51: requests taken back by 잠깐만, hesitation after a request, the formal imperative, worse than usual, 얘 in trouble stories, errors shown on the way, negated privacy questions, the speaker's own part, words spaced by syllables, modes asked together; written blind 2026-12-06, fit)":
@@ -255,6 +258,8 @@ SETS = {
     "dqr_holdout_v22 questions (written blind session 60, never tuned on)": ROOT / "data/questions/dqr_holdout_v22.jsonl",
     "dqr_train_v23 questions (written blind session 61, fit set)": ROOT / "data/questions/dqr_train_v23.jsonl",
     "dqr_holdout_v23 questions (written blind session 61, never tuned on)": ROOT / "data/questions/dqr_holdout_v23.jsonl",
+    "dqr_train_v24 questions (written blind session 62, fit set)": ROOT / "data/questions/dqr_train_v24.jsonl",
+    "dqr_holdout_v24 questions (written blind session 62, never tuned on)": ROOT / "data/questions/dqr_holdout_v24.jsonl",
 }
 CORPORA = ROOT.parent / "shared" / "corpora"
 
