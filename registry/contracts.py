@@ -34,7 +34,8 @@ class Contract(BaseModel):
 
 
 class Slots(Contract):
-    """Schedule slots (UTTERANCE_SETS.md)."""
+    """Schedule slots (UTTERANCE_SETS.md), and the device act a question back waits on (ODL: capability_id and
+    operation_id, the argument it lacks in missing_slots)."""
 
     function: str | None = None
     start_time: str | None = None
@@ -42,6 +43,8 @@ class Slots(Contract):
     repeat_days: list[str] | None = None
     duration_s: int | None = None
     message: str | None = None
+    capability_id: str | None = None
+    operation_id: str | None = None
 
 
 class SlotState(Slots):

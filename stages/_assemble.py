@@ -13,6 +13,7 @@ from registry.loader import Registry
 from registry.plan_contracts import PlannerOutput, PlanRequest, StepOutputCondition
 from stages._clauses import ClauseAnalysis
 from stages._plan import _Builder, admission, build_device_steps, schedule_plan, tts
+from stages._slot_answer import SLOT_ANSWER
 
 
 @dataclass(frozen=True)
@@ -88,11 +89,13 @@ def _clause_groups(request: PlanRequest, inputs: PlanInputs, b: _Builder, draft:
         family, registry = request.family, inputs.registry
         draft.routes = [family]
         b.add(family, registry.default_skill(family), skill_id=registry.default_skill(family))
-        # a move with no registered room ("화장실로 가줘") asks which room instead of pretending
+        # a move with no registered room ("화장실로 가줘") asks which room instead of pretending; the act asked back
+        # is kept with the question (slots), for the answer to complete (stages._slot_answer)
         if any(h.capability_id == "move_to_room" for c in inputs.clauses for h in c.capabilities):
-            draft.missing = ["room_name"]
+            draft.missing, draft.slots = ["room_name"], Slots(capability_id="move_to_room", operation_id="start")
         elif b.unset:  # 바람 좀 해 줘: which level is asked back, no step that the device would refuse
-            draft.missing = b.unset[:1]
+            slot, capability_id, operation_id = b.unset[0]
+            draft.missing, draft.slots = [slot], Slots(capability_id=capability_id, operation_id=operation_id)
 
 
 def _owner_and_lookups(request: PlanRequest, inputs: PlanInputs, b: _Builder, draft: _Draft) -> None:
@@ -121,7 +124,8 @@ def _finish(request: PlanRequest, inputs: PlanInputs, b: _Builder, draft: _Draft
     sequence_nouns = registry.lexicon["clauses"]["sequence_nouns"]
     if temporal is None and len(b.steps) >= 2 and any(c.connective in sequence_nouns for c in clauses[:-1]):
         temporal = "after_planned_step"
-    turn_mode = "multi_step" if len(b.steps) >= 2 else "multi_turn" if missing or request.continuation else "singleton"
+    answered = any(h.via == SLOT_ANSWER for c in clauses for h in c.capabilities)  # (어느 방으로 갈까요? 서재)
+    turn_mode = "multi_step" if len(b.steps) >= 2 else "multi_turn" if missing or request.continuation or answered else "singleton"
     categories = list(hints.unsupported_request_categories) if family == "UNS" else []
     subtype = scope = recoverability = None
     if family == "STT_NULL":

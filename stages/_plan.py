@@ -51,8 +51,9 @@ class _Builder:
     utterance_compact: str = ""
     pending_guard: StepOutputCondition | None = None
     """A guard set by an earlier cloud step (a lookup the device steps wait on)."""
-    unset: list[str] = field(default_factory=list)
-    """Arguments an asked operation needs and the turn did not give (바람 좀 해 줘: which level): no step, ask back."""
+    unset: list[tuple[str, str, str]] = field(default_factory=list)
+    """(argument, capability, operation) an asked operation needs and the turn did not give (바람 좀 해 줘: which
+    level): no step, ask back."""
 
     def next_id(self) -> str:
         return f"step_{len(self.steps) + 1}"
@@ -158,7 +159,7 @@ def build_device_steps(b: _Builder, clauses: list[ClauseAnalysis], registry: Reg
                 b.steps[-1] = b.steps[-1].model_copy(update={"action": last.model_copy(update={"arguments": args})})
                 continue  # 바람 세게 해 줘, 터보로: a setting said again without a verb refines the one asked
             if unset is not None:
-                b.unset.append(unset)
+                b.unset.append((unset, cap.capability_id, hit.operation_id))
                 continue
             if guard_from_clause is not None and guard is None:
                 guard = _resolve_guard(b, guard_from_clause, registry, named)

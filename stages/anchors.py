@@ -15,6 +15,7 @@ from stages.licensing import FRAMELESS, OTHER_THINGS_PART, SLIP, TOPIC_ALONE, sa
 from stages._fragments import Axes as _Axes, fragment_axes
 from stages._matchers import Matchers, matchers_for, weather_state_of
 from stages._silence import hesitation_only, silent_clauses
+from stages._slot_answer import SLOT_ANSWER
 from stages.speech_patterns import owned_by_robot, patterns
 
 LEARNED_FLOOR = 0.2
@@ -299,6 +300,8 @@ def _clause_axes(c: ClauseAnalysis, history: HistoryEvidence, m: Matchers, regis
         fragment_axes(c, lit, m)
     if act is not None and "trails_off:broken_off" in act.signals:  # 충전대로… 아 전화 왔다: a request begun and dropped
         lit("is_broken_off_request", 1.0, c.text)
+    for hit in (h for h in c.capabilities if h.via == SLOT_ANSWER):  # (어느 방으로 갈까요? 어… 그 서재?: its hesitation is answered)
+        lit("has_contextual_device_slot_answer", 1.0, f"slot_answer:{hit.capability_id}.{hit.operation_id}")
     if history.active_schedule_workflow:
         lit("has_active_schedule_workflow", 1.0, "voice_context.slot_state")
         filled = _fills_missing_slot(c, history, m, registry)

@@ -126,6 +126,11 @@ def registry_violations(plan: PlannerOutput, registry: Registry) -> list[PlanVio
         out.append(_v("unknown_flow", f"unknown flow {plan.selected_flow_id!r}"))
     elif (flow.route_family, flow.agent_id, flow.skill_id) != (plan.selected_routes[0], plan.selected_agent, plan.selected_skill):
         out.append(_v("owner_disagrees", "selected_routes[0], selected_agent, selected_skill and selected_flow_id disagree"))
+    asked_back = plan.slots.capability_id  # the act a question back waits on is the registry's too
+    if asked_back is not None and asked_back not in registry.capability_by_id:
+        out.append(_v("unknown_capability", f"unknown capability {asked_back!r} asked back for"))
+    elif asked_back is not None and registry.capability_by_id[asked_back].operation(plan.slots.operation_id or "") is None:
+        out.append(_v("unknown_operation", f"{asked_back} has no operation {plan.slots.operation_id!r} asked back for"))
     earlier: set[str] = set()
     for step in plan.steps:
         if step.route not in plan.selected_routes:

@@ -22,6 +22,7 @@ from stages._owners import a_rooms_purifier, owned_by_other_thing, owners_across
 from stages._matchers import matchers_for
 from stages.clause_reading import Reading, cut_off_word, read_clause
 from stages.licensing import license_clauses
+from stages._slot_answer import answer_open_slot
 from stages._predicates import final_predicate
 from stages.speech_patterns import Patterns, contains, key, patterns, plain_endings
 
@@ -439,9 +440,9 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: Normal
     return [_speech_act(c, r, words_max, p) for c, r in zip(clause_candidates, per)]
 
 
-def clause_analyses(clause_candidates: list[ClauseAnalysis], speech_acts: list[SpeechAct], registry: Registry) -> list[ClauseAnalysis]:
-    """The clauses with only the capability hits their speech act licenses; the rest kept as mentions."""
-    return license_clauses(clause_candidates, speech_acts, registry)
+def clause_analyses(clause_candidates: list[ClauseAnalysis], speech_acts: list[SpeechAct], history_evidence: HistoryEvidence, registry: Registry) -> list[ClauseAnalysis]:
+    """The clauses with only the hits their speech act licenses (the rest kept as mentions); an answer to the robot's question completes its act."""
+    return answer_open_slot(license_clauses(clause_candidates, speech_acts, registry), history_evidence, registry)
 
 
 def clause_candidates(normalized_text: NormalizedText, registry: Registry) -> list[ClauseAnalysis]:
