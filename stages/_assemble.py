@@ -13,7 +13,7 @@ from registry.loader import Registry
 from registry.plan_contracts import PlannerOutput, PlanRequest, StepOutputCondition
 from stages._clauses import ClauseAnalysis
 from stages._plan import _Builder, admission, build_device_steps, schedule_plan, tts
-from stages._slot_answer import SLOT_ANSWER
+from stages._context_acts import SLOT_ANSWER
 
 
 @dataclass(frozen=True)
@@ -90,7 +90,7 @@ def _clause_groups(request: PlanRequest, inputs: PlanInputs, b: _Builder, draft:
         draft.routes = [family]
         b.add(family, registry.default_skill(family), skill_id=registry.default_skill(family))
         # a move with no registered room ("화장실로 가줘") asks which room instead of pretending; the act asked back
-        # is kept with the question (slots), for the answer to complete (stages._slot_answer)
+        # is kept with the question (slots), for the answer to complete (stages._context_acts)
         if any(h.capability_id == "move_to_room" for c in inputs.clauses for h in c.capabilities):
             draft.missing, draft.slots = ["room_name"], Slots(capability_id="move_to_room", operation_id="start")
         elif b.unset:  # 바람 좀 해 줘: which level is asked back, no step that the device would refuse

@@ -15,7 +15,7 @@ from stages.licensing import FRAMELESS, OTHER_THINGS_PART, SLIP, TOPIC_ALONE, sa
 from stages._fragments import Axes as _Axes, fragment_axes
 from stages._matchers import Matchers, matchers_for, weather_state_of
 from stages._silence import hesitation_only, silent_clauses
-from stages._slot_answer import SLOT_ANSWER
+from stages._context_acts import SLOT_ANSWER
 from stages.speech_patterns import owned_by_robot, patterns
 
 LEARNED_FLOOR = 0.2

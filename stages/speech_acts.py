@@ -3,12 +3,11 @@
 `speech_acts` reads mood, polarity, agent, reported speech, past time and the target owner of every clause
 (clause_reading.py reads one clause, this module the sentence around it) with registry/speech_acts.json;
 `clause_analyses` keeps a capability hit only where its clause licenses it (`stages/licensing.py`). A device action
-needs an affirmative request addressed to the robot about its own device; anything else is a mention, kept as evidence.
-"""
+needs an affirmative request addressed to the robot about its own device; anything else is a mention, kept as evidence."""
 
 from __future__ import annotations
 
-from registry.contracts import ACTING_MOODS, HistoryEvidence, NormalizedText, SpeechAct
+from registry.contracts import ACTING_MOODS, HistoryEvidence, NormalizedText, SpeechAct, TurnInput
 from registry.loader import Registry
 from registry.speech_contracts import SpeechActLexicon
 from stages._addressee import DESCRIBED, agent_carried, asked_of_someone_away, assistant_called, robot_called, syllable_written_on
@@ -22,7 +21,7 @@ from stages._owners import a_rooms_purifier, owned_by_other_thing, owners_across
 from stages._matchers import matchers_for
 from stages.clause_reading import Reading, cut_off_word, read_clause
 from stages.licensing import license_clauses
-from stages._slot_answer import answer_open_slot
+from stages._context_acts import in_context
 from stages._predicates import final_predicate
 from stages.speech_patterns import Patterns, contains, key, patterns, plain_endings
 
@@ -440,9 +439,10 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: Normal
     return [_speech_act(c, r, words_max, p) for c, r in zip(clause_candidates, per)]
 
 
-def clause_analyses(clause_candidates: list[ClauseAnalysis], speech_acts: list[SpeechAct], history_evidence: HistoryEvidence, registry: Registry) -> list[ClauseAnalysis]:
-    """The clauses with only the hits their speech act licenses (the rest kept as mentions); an answer to the robot's question completes its act."""
-    return answer_open_slot(license_clauses(clause_candidates, speech_acts, registry), history_evidence, registry)
+def clause_analyses(clause_candidates: list[ClauseAnalysis], speech_acts: list[SpeechAct], history_evidence: HistoryEvidence, turn_input: TurnInput,
+                    registry: Registry) -> list[ClauseAnalysis]:
+    """The clauses with only the hits their speech act licenses (the rest kept as mentions), and the acts the context completes."""
+    return in_context(license_clauses(clause_candidates, speech_acts, registry), history_evidence, turn_input.workflow_context, registry)
 
 
 def clause_candidates(normalized_text: NormalizedText, registry: Registry) -> list[ClauseAnalysis]:

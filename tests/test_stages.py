@@ -8,7 +8,7 @@ from stages.speech_acts import clause_analyses as licensed, clause_candidates, s
 def clause_analyses(nt, registry):
     """The three clause nodes called as plain functions: candidates, speech acts, licensing."""
     candidates = clause_candidates(nt, registry)
-    return licensed(candidates, speech_acts(candidates, nt, HistoryEvidence(), registry), HistoryEvidence(), registry)
+    return licensed(candidates, speech_acts(candidates, nt, HistoryEvidence(), registry), HistoryEvidence(), TurnInput(recognized_text=nt.original), registry)
 from stages.history import history_evidence
 from stages.normalization import normalized_text
 from stages._times import time_parser_for

@@ -1,24 +1,29 @@
-"""An answer to the robot's own question: the argument a device request was asked back for.
+"""Acts the turn's context completes: an answer to the robot's question back, and a stop for what is running.
 
-The robot asked "어느 방으로 갈까요?" or "바람 세기를 어떻게 할까요?" because a request named its act but not the
-room or the level (the voice context keeps the act: slot_state capability_id, operation_id, missing_slots). A turn
+An answer: the robot asked "어느 방으로 갈까요?" or "바람 세기를 어떻게 할까요?" because a request named its act but not
+the room or the level (the voice context keeps the act: slot_state capability_id, operation_id, missing_slots). A turn
 that answers with that argument alone (서재, 아기방이요, 어… 그 서재?, 터보, 중으로 해 주세요) completes the request
 the user made: its clause gets the pending act as a capability hit, with the argument it gives. Nothing else is
 read as an answer: a question (안방에 엄마 있어?), a statement (거실은 아까 했잖아), talk to somebody else, words in
 the past, a predicate other than a verb of doing, a clause with an act of its own, or a value the operation does not
 take. The voice context is input like any other: an unknown capability, operation or slot answers nothing.
 
-Not a stage module: `stages.speech_acts.clause_analyses` calls it after licensing.
+A stop for what runs: 청정 그만해 said while the robot purifies in place asks to stop that purifying, not the room
+clean 청정 names when nothing runs (the device would stop nothing and the robot would say it had). A stop or off asked
+of a capability that is not running goes to the one running capability with the same operation whose own name holds
+the word said (고정청정 holds 청정), when there is exactly one.
+
+Not a stage module: `stages.speech_acts.clause_analyses` calls `in_context` after licensing.
 """
 
 from __future__ import annotations
 
 import dataclasses
 
-from registry.contracts import HistoryEvidence
+from registry.contracts import HistoryEvidence, WorkflowContext
 from registry.loader import Registry
 from stages._clauses import CapabilityHit, ClauseAnalysis
-from stages._matchers import matchers_for
+from stages._matchers import compact, matchers_for
 from stages._operations import level_of
 from stages._predicates import final_predicate
 from stages.speech_patterns import patterns
@@ -69,7 +74,7 @@ def _value(c: ClauseAnalysis, cap, op, slot: str, registry: Registry) -> tuple[s
     return (c.compact, level) if level is not None and low <= level <= high else None
 
 
-def answer_open_slot(clauses: list[ClauseAnalysis], history: HistoryEvidence, registry: Registry) -> list[ClauseAnalysis]:
+def _answer_open_slot(clauses: list[ClauseAnalysis], history: HistoryEvidence, registry: Registry) -> list[ClauseAnalysis]:
     """The clauses, the one answering the robot's open question given the act it completes (see the module)."""
     pending = _pending(history, registry)
     if pending is None or any(c.capabilities or c.unsupported for c in clauses):
@@ -82,3 +87,33 @@ def answer_open_slot(clauses: list[ClauseAnalysis], history: HistoryEvidence, re
     hit = CapabilityHit(capability_id=cap.capability_id, kind=cap.kind, operation_id=op.operation_id, surface=surface,
                         via=SLOT_ANSWER, strength=1.0, position=0, arguments={slot: value})
     return [dataclasses.replace(c, capabilities=[hit]) if j == i else c for j, c in enumerate(clauses)]
+
+
+_STOPPING = ("stop", "off")
+"""Operations that end what a capability does."""
+
+
+def _stop_what_runs(clauses: list[ClauseAnalysis], running: list[str], registry: Registry) -> list[ClauseAnalysis]:
+    """The clauses, a stop of what is not running moved to the running capability its word names (see the module)."""
+    if not running:
+        return clauses
+
+    def runner_of(hit: CapabilityHit) -> str | None:
+        if hit.operation_id not in _STOPPING or hit.capability_id in running:
+            return None
+        said = compact(hit.surface)
+        named = [cap_id for cap_id in dict.fromkeys(running) if (cap := registry.capability_by_id.get(cap_id)) is not None
+                 and cap.operation(hit.operation_id) is not None and any(said in compact(alias) for alias in cap.aliases)]
+        return named[0] if len(named) == 1 and said else None
+
+    out = []
+    for c in clauses:
+        moved = [dataclasses.replace(h, capability_id=other) if (other := runner_of(h)) else h for h in c.capabilities]
+        out.append(dataclasses.replace(c, capabilities=moved) if moved != c.capabilities else c)
+    return out
+
+
+def in_context(clauses: list[ClauseAnalysis], history: HistoryEvidence, workflow: WorkflowContext,
+               registry: Registry) -> list[ClauseAnalysis]:
+    """The licensed clauses with the acts the context completes: a stop for what runs, an answer to a question back."""
+    return _answer_open_slot(_stop_what_runs(clauses, workflow.running_capabilities, registry), history, registry)

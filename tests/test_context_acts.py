@@ -1,12 +1,16 @@
-"""An answer to the robot's own question back completes the device request it was asked for (stages._slot_answer):
-the question keeps its act in the voice context, the answer gives the argument, and nothing else reads as one."""
+"""Acts the turn's context completes (stages._context_acts): an answer to the robot's own question back completes the
+device request it was asked for (the question keeps its act in the voice context, the answer gives the argument, and
+nothing else reads as one), and a stop goes to what is running when the word said names it."""
 
 from __future__ import annotations
 
 import pytest
 
 from dataflow.conversation import follow_up_voice_context
-from registry.contracts import Slots, TurnInput, VoiceContext
+from dataflow.runtime.loop import Runtime
+from dataflow.runtime.store import WorkflowStore
+from device.scenario import RunningTask, Scenario
+from registry.contracts import Slots, TurnInput, VoiceContext, WorkflowContext
 from registry.plan_contracts import PlannerOutput
 from stages.boundaries import plan_violations
 from tests.conftest import actions
@@ -73,3 +77,34 @@ def test_an_act_asked_back_for_must_be_in_the_registry(runner, registry):
     assert [v.code for v in plan_violations(plan, nodes["clause_analyses"], turn, registry)] == ["unknown_capability"]
     known = plan.model_copy(update={"slots": Slots(capability_id="move_to_room", operation_id="start")})
     assert plan_violations(known, nodes["clause_analyses"], turn, registry) == []
+
+
+# --- a stop for what runs ----------------------------------------------------------------------
+
+
+def _stops(runner, text: str, running: list[str]):
+    return actions(runner.route(TurnInput(recognized_text=text, workflow_context=WorkflowContext(running_capabilities=running))))
+
+
+def test_a_stop_goes_to_the_running_capability_its_word_names(runner):
+    for text in ("청정 그만해", "청정 꺼"):
+        assert _stops(runner, text, ["stationary_purify"]) == [("stationary_purify", "stop", {}, False)], text
+        assert _stops(runner, text, []) == [("selected_room_clean", "stop", {}, False)], text  # nothing runs: the word's own
+        assert _stops(runner, text, ["selected_room_clean", "stationary_purify"]) == [("selected_room_clean", "stop", {}, False)]
+    # a word no running capability's name holds keeps its capability; an unknown id running is ignored
+    assert _stops(runner, "고정청정 꺼", ["selected_room_clean"]) == [("stationary_purify", "stop", {}, False)]
+    assert _stops(runner, "청정 그만해", ["teleport"]) == [("selected_room_clean", "stop", {}, False)]
+
+
+def test_the_robot_stops_what_runs_and_never_says_it_stopped_what_did_not_run(runner):
+    store = WorkflowStore(":memory:")
+    try:
+        runtime = Runtime(store, runner)
+        report = runtime.run_text("청정 그만해", scenario=Scenario(running_tasks=[RunningTask(capability_id="stationary_purify")]))
+        done = store.events(report.workflow_id)[-1]
+        assert (done["task_method"], done["terminal_evidence"]) == ("stopStationaryPurify", "purify.stopped")
+        assert '"was_running": true' in done["output_json"] and report.response == "고정청정을 멈췄어요."
+        idle = runtime.run_text("청정 그만해", scenario=Scenario())
+        assert "멈췄" not in idle.response and "하고 있지 않았어요" in idle.response
+    finally:
+        store.close()
