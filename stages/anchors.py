@@ -59,8 +59,10 @@ def _anchor_axes(c: ClauseAnalysis, lit: _Axes, history: HistoryEvidence, regist
     lit("has_supported_capability_anchor", supported, *[h.capability_id for h in c.capabilities])
     # (알렉사 아빠한테 전화해: asked of another assistant by its name, the request is for another system)
     to_assistant = c.act is not None and assistant_called(c.act.signals)
+    # (아빠한테 문자 보내 나 늦는다고: the message said with the request is its argument, no talk)
+    marks = (["to_assistant"] if to_assistant else []) + (["message_given"] if c.act is not None and "message_given" in c.act.signals else [])
     for cat in c.unsupported:
-        lit("has_unsupported_request", 1.0, cat, *(["to_assistant"] if to_assistant else []))
+        lit("has_unsupported_request", 1.0, cat, *marks)
     for word in c.unknown_modes:
         lit("has_unknown_device_mode", 1.0, word)
     action_cues = cues.get("on", []) + cues.get("off", []) + cues.get("increase", []) + cues.get("decrease", [])

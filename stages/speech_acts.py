@@ -150,8 +150,8 @@ def _mark_messages(clauses: list[ClauseAnalysis], per: list[Reading]) -> None:
         return
     last, before = per[order[-1]], per[order[at]]
     bare_quote = last.reported and any(s.startswith("quotative:") for s in last.signals) and last.mood == "fragment"
-    if bare_quote and before.mood in ACTING_MOODS and before.agent == "robot" and before.polarity == "affirmative" \
-            and not before.reported:
+    if bare_quote and before.mood in ACTING_MOODS and before.agent == "robot" and before.polarity == "affirmative" and not before.reported:
+        before.signals.append("message_given")  # (the request: what it passes on is said, no talk of the speaker's)
         for i in order[at + 1:]:
             per[i].signals.append("message_of_request")
 

@@ -351,3 +351,14 @@ def test_a_remark_after_a_request_to_another_assistant_says_what_it_is_for(runne
     it) is what the call is for, not talk that outweighs the request: UNS communication, no device step."""
     record, caps = _route(runner, "알렉사 아빠한테 전화해! 빨리 오라고!")
     assert caps == [] and record.family == "UNS" and "communication" in record.unsupported_categories, record.family
+
+
+def test_a_message_said_with_the_request_to_send_it_is_no_talk(runner):
+    """아빠한테 문자 보내 나 늦는다고: what the message says, quoted after the request, reads like talk to a model of
+    words; it is the request's argument (speech_acts message_given), so the learned model may not open the turn to
+    conversation (learned_opening.unless_for DEF: has_unsupported_request=message_given). Told to send by somebody
+    else (엄마가 카톡 보내래 빨리 오라고), it is still talk."""
+    for text in ("아빠한테 문자 보내 나 늦는다고", "카톡 보내 줘 지금 간다고"):
+        record, caps = _route(runner, text)
+        assert caps == [] and record.family == "UNS" and "communication" in record.unsupported_categories, text
+    assert _route(runner, "엄마가 카톡 보내래 빨리 오라고")[0].family == "DEF"
