@@ -192,3 +192,12 @@ def test_a_word_spelled_apart_and_a_setting_run_together_are_both_mended(runner,
     """The two spacing repairs are independent: one turn may need both (배 터 리 ... 풍량강 ...)."""
     nt = normalized_text(TurnInput(recognized_text="배 터 리 얼마나 남았어? 풍량강 으로 올리라"), runner.kiwi, registry)
     assert nt.text.startswith("배터리 ") and "풍량 강" in nt.text, nt.text
+
+
+@pytest.mark.parametrize("text, expected", [("서재로 가 보오", "move_to_room"), ("안방으로 가오", "move_to_room"),
+                                            ("청정 좀 하오", "selected_room_clean")])
+def test_the_old_polite_imperative_in_o_asks_like_the_plain_one(runner, text, expected):
+    """하오체 (가 보오, 하오: speech_acts request_endings 오/EF) asks as 가 봐 and 해 do; said of the speaker (나도 거실로
+    가오) or of a person it tells, as they would."""
+    assert [a[0] for a in actions(runner.route_text(text))] == [expected]
+    assert actions(runner.route_text("나도 거실로 가오")) == []
