@@ -45,6 +45,15 @@ def test_done_when_a_schedule_with_a_missing_time_continues_on_the_next_line(she
         "function": "stationary_purify", "start_time": "18:00", "repeat_days": ["daily"]}
 
 
+def test_a_level_asked_back_is_answered_on_the_next_line(shell):
+    result = shell("바람 좀 해 줘\n터보\n", "--json")
+    assert result.exit_code == 0, result.output
+    first, second = _records(result)
+    assert first["missing_slots"] == ["level"] and first["slots"] == {"capability_id": "fan_speed", "operation_id": "level"}
+    assert [s["action"] for s in second["steps"] if s.get("action")] == [
+        {"capability_id": "fan_speed", "operation_id": "level", "arguments": {"level": 4}}]
+
+
 def test_a_saved_turn_scores_as_a_full_pass_in_a_batch(shell, tmp_path):
     set_path = tmp_path / "sets" / "shell.jsonl"
     result = shell(f"{SCHEDULE}:save {set_path}\n{WORKFLOW}\n:save {set_path}\n", "--json", "--device-context", '{"position": "안방"}')
