@@ -3,7 +3,7 @@ sounds and parts of other things. None of it asks the robot for an act."""
 
 import pytest
 
-from registry.contracts import DeviceContext, TurnInput
+from registry.contracts import DeviceContext, TurnInput, VoiceContext
 from tests.conftest import actions
 
 
@@ -133,3 +133,16 @@ def test_where_are_you_asked_of_somebody_away_checks_nothing(runner, text):
     assert _caps(runner, "지금 어디야?") == ["current_location"]
     assert _caps(runner, "너 지금 어디야? 안방이야?") == ["current_location"]
     assert _caps(runner, "로봇아 어디야? 언제 와?") == ["current_location"]
+
+
+def test_a_time_said_to_a_person_answers_no_schedule_question_of_the_robots(runner):
+    """엄마 몇 시에 온다 했지? 일곱 시?: while the robot waits for a schedule's time, a time said to a person called is
+    theirs (evidence_weights closed_by_a_person_called: has_contextual_schedule_slot_fragment); said to the robot, or
+    relayed (엄마가 일곱 시라던데), it still answers."""
+    waiting = VoiceContext(last_route="SCH", pending_follow_up_text="몇 시에 시작할까요?", history_hint_strength="strong",
+                           slot_state={"owner_route": "SCH", "skill": "schedule_device_task_create",
+                                       "function": "stationary_purify", "missing_slots": ["start_time"]})
+    for text in ("엄마 몇 시에 온다 했지? 일곱 시?", "여보 몇 시에 와? 일곱 시?"):
+        assert runner.route_text(text, voice_context=waiting).family == "DEF", text
+    answered = runner.route_text("일곱 시", voice_context=waiting)
+    assert answered.family == "SCH" and answered.slots["start_time"] == "07:00"
