@@ -201,3 +201,10 @@ def test_the_old_polite_imperative_in_o_asks_like_the_plain_one(runner, text, ex
     가오) or of a person it tells, as they would."""
     assert [a[0] for a in actions(runner.route_text(text))] == [expected]
     assert actions(runner.route_text("나도 거실로 가오")) == []
+
+
+@pytest.mark.parametrize("text", ["그 집 로봇은 말을 안 들어서 반품했다매?", "너 오늘 서재 간다매"])
+def test_hearsay_in_dama_is_told_like_damyeo(runner, text):
+    """-다매 (spoken -다며: speech_acts quotatives) asks back what somebody said; it asks the robot and the manual nothing."""
+    record = runner.route_text(text)
+    assert record.family == "DEF" and actions(record) == [], record.family
