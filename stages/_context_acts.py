@@ -11,7 +11,8 @@ take. The voice context is input like any other: an unknown capability, operatio
 A stop for what runs: 청정 그만해 said while the robot purifies in place asks to stop that purifying, not the room
 clean 청정 names when nothing runs (the device would stop nothing and the robot would say it had). A stop or off asked
 of a capability that is not running goes to the one running capability with the same operation whose own name holds
-the word said (고정청정 holds 청정), when there is exactly one.
+the word said (고정청정 holds 청정), when there is exactly one; a bare voice stop (멈춰, 그만) said to the robot while
+exactly one thing it can stop runs stops that (it had answered 멈출게요 and stopped nothing).
 
 Not a stage module: `stages.speech_acts.clause_analyses` calls `in_context` after licensing.
 """
@@ -91,6 +92,8 @@ def _answer_open_slot(clauses: list[ClauseAnalysis], history: HistoryEvidence, r
 
 _STOPPING = ("stop", "off")
 """Operations that end what a capability does."""
+RUNNING = "running"
+"""`CapabilityHit.via` of a bare voice stop given the one running act it stops."""
 
 
 def _stop_what_runs(clauses: list[ClauseAnalysis], running: list[str], registry: Registry) -> list[ClauseAnalysis]:
@@ -106,11 +109,23 @@ def _stop_what_runs(clauses: list[ClauseAnalysis], running: list[str], registry:
                  and cap.operation(hit.operation_id) is not None and any(said in compact(alias) for alias in cap.aliases)]
         return named[0] if len(named) == 1 and said else None
 
+    registered = [cap for cap_id in dict.fromkeys(running) if (cap := registry.capability_by_id.get(cap_id)) is not None]
+    stoppable = [cap for cap in registered if cap.operation("stop") is not None] if len(registered) == 1 else []
     out = []
     for c in clauses:
         moved = [dataclasses.replace(h, capability_id=other) if (other := runner_of(h)) else h for h in c.capabilities]
+        if not moved and len(stoppable) == 1 and _bare_stop(c):  # 멈춰 while one thing runs: that thing
+            moved = [CapabilityHit(capability_id=stoppable[0].capability_id, kind=stoppable[0].kind, operation_id="stop",
+                                   surface=c.compact, via=RUNNING, strength=1.0, position=0)]
         out.append(dataclasses.replace(c, capabilities=moved) if moved != c.capabilities else c)
     return out
+
+
+def _bare_stop(c: ClauseAnalysis) -> bool:
+    """A voice stop said to the robot that names nothing to stop (멈춰, 그만, 이제 그만해)."""
+    act = c.act
+    return c.role == "action" and not c.capabilities and not c.unsupported and act is not None and act.mood == "stop" \
+        and act.agent == "robot" and act.polarity == "affirmative" and not act.reported and not act.past
 
 
 def in_context(clauses: list[ClauseAnalysis], history: HistoryEvidence, workflow: WorkflowContext,

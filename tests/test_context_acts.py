@@ -108,3 +108,18 @@ def test_the_robot_stops_what_runs_and_never_says_it_stopped_what_did_not_run(ru
         assert "멈췄" not in idle.response and "하고 있지 않았어요" in idle.response
     finally:
         store.close()
+
+
+def test_a_bare_voice_stop_stops_the_one_thing_running(runner):
+    assert _stops(runner, "멈춰", ["stationary_purify"]) == [("stationary_purify", "stop", {}, False)]
+    assert _stops(runner, "이제 그만", ["selected_room_clean"]) == [("selected_room_clean", "stop", {}, False)]
+    # two things running, nothing running, or the stop said to a person: no act is guessed
+    assert _stops(runner, "멈춰", ["stationary_purify", "scanning_clean"]) == []
+    assert _stops(runner, "멈춰", []) == []
+    assert _stops(runner, "엄마 그만해", ["stationary_purify"]) == []
+    store = WorkflowStore(":memory:")
+    try:
+        report = Runtime(store, runner).run_text("멈춰", scenario=Scenario(running_tasks=[RunningTask(capability_id="stationary_purify")]))
+        assert report.response == "고정청정을 멈췄어요."
+    finally:
+        store.close()
