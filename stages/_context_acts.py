@@ -98,18 +98,18 @@ RUNNING = "running"
 
 def _stop_what_runs(clauses: list[ClauseAnalysis], running: list[str], registry: Registry) -> list[ClauseAnalysis]:
     """The clauses, a stop of what is not running moved to the running capability its word names (see the module)."""
-    if not running:
+    registered = [cap for cap_id in dict.fromkeys(running) if (cap := registry.capability_by_id.get(cap_id)) is not None]
+    if not registered:
         return clauses
 
     def runner_of(hit: CapabilityHit) -> str | None:
         if hit.operation_id not in _STOPPING or hit.capability_id in running:
             return None
         said = compact(hit.surface)
-        named = [cap_id for cap_id in dict.fromkeys(running) if (cap := registry.capability_by_id.get(cap_id)) is not None
-                 and cap.operation(hit.operation_id) is not None and any(said in compact(alias) for alias in cap.aliases)]
+        named = [cap.capability_id for cap in registered
+                 if cap.operation(hit.operation_id) is not None and any(said in compact(alias) for alias in cap.aliases)]
         return named[0] if len(named) == 1 and said else None
 
-    registered = [cap for cap_id in dict.fromkeys(running) if (cap := registry.capability_by_id.get(cap_id)) is not None]
     stoppable = [cap for cap in registered if cap.operation("stop") is not None] if len(registered) == 1 else []
     out = []
     for c in clauses:
