@@ -49,16 +49,16 @@ def _pending(history: HistoryEvidence, registry: Registry):
 
 
 def _answers(c: ClauseAnalysis, registry: Registry) -> bool:
-    """Whether the clause is shaped as an answer said to the robot, with no act of its own."""
+    """Whether the clause is shaped as an answer said to the robot: affirmative, not past or reported, a fragment or a
+    request whose verb is one of doing. Not `licenses_action`: a value said whole and trailing off (서재…) still answers."""
     act = c.act
-    if c.role != "action" or c.capabilities or c.unsupported or act is None or act.mood not in _ANSWER_MOODS:
+    if c.role != "action" or act is None or act.mood not in _ANSWER_MOODS:
         return False
     if act.polarity != "affirmative" or act.agent != "robot" or act.reported or act.past:
         return False
-    if act.mood == "fragment":
-        return True
-    found = final_predicate(c, patterns(registry))
-    return found is not None and found[1] in patterns(registry).doing
+    p = patterns(registry)
+    found = final_predicate(c, p) if act.mood == "request" else None
+    return act.mood == "fragment" or (found is not None and found[1] in p.doing)
 
 
 def _value(c: ClauseAnalysis, cap, op, slot: str, registry: Registry) -> tuple[str, object] | None:
@@ -124,7 +124,7 @@ def _stop_what_runs(clauses: list[ClauseAnalysis], running: list[str], registry:
 def _bare_stop(c: ClauseAnalysis) -> bool:
     """A voice stop said to the robot that names nothing to stop (멈춰, 그만, 이제 그만해)."""
     act = c.act
-    return c.role == "action" and not c.capabilities and not c.unsupported and act is not None and act.mood == "stop" \
+    return c.role == "action" and not c.unsupported and act is not None and act.mood == "stop" \
         and act.agent == "robot" and act.polarity == "affirmative" and not act.reported and not act.past
 
 

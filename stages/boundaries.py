@@ -80,6 +80,16 @@ def argument_violations(step_id: str, cap: Capability, op: Operation, arguments:
     return [v.model_copy(update={"step_id": step_id}) for v in found if v is not None]
 
 
+def _unknown_act(cap_id: str, op_id: str, registry: Registry, step_id: str | None = None) -> list[PlanViolation]:
+    """A capability or an operation the registry lacks (a step's action, or the act a question back waits on)."""
+    cap = registry.capability_by_id.get(cap_id)
+    if cap is None:
+        return [_v("unknown_capability", f"unknown capability {cap_id!r} ({cap_id}.{op_id} is not in the registry)", step_id)]
+    if cap.operation(op_id) is None:
+        return [_v("unknown_operation", f"{cap_id} has no operation {op_id!r} ({cap_id}.{op_id} is not in the registry)", step_id)]
+    return []
+
+
 def step_violations(step: Step, earlier: set[str], registry: Registry, arguments: bool = True) -> list[PlanViolation]:
     """One step against the registry and the steps before it. The compiler checks the same but the arguments
     (`arguments=False`), which it checks itself once it has filled some (a consent's purpose) for the device."""
@@ -101,11 +111,8 @@ def step_violations(step: Step, earlier: set[str], registry: Registry, arguments
     cap_id, op_id = step.action.capability_id, step.action.operation_id
     cap = registry.capability_by_id.get(cap_id)
     op = cap.operation(op_id) if cap else None
-    if cap is None:
-        out.append(_v("unknown_capability", f"unknown capability {cap_id!r} ({cap_id}.{op_id} is not in the registry)", step.id))
-    elif op is None:
-        out.append(_v("unknown_operation", f"{cap_id} has no operation {op_id!r} ({cap_id}.{op_id} is not in the registry)", step.id))
-    elif arguments:
+    out += _unknown_act(cap_id, op_id, registry, step.id)
+    if op is not None and arguments:
         out += argument_violations(step.id, cap, op, step.action.arguments, registry)
     if step.execution_target != "device":
         out.append(_v("action_off_device", "a capability action must run on the device", step.id))
@@ -126,11 +133,8 @@ def registry_violations(plan: PlannerOutput, registry: Registry) -> list[PlanVio
         out.append(_v("unknown_flow", f"unknown flow {plan.selected_flow_id!r}"))
     elif (flow.route_family, flow.agent_id, flow.skill_id) != (plan.selected_routes[0], plan.selected_agent, plan.selected_skill):
         out.append(_v("owner_disagrees", "selected_routes[0], selected_agent, selected_skill and selected_flow_id disagree"))
-    asked_back = plan.slots.capability_id  # the act a question back waits on is the registry's too
-    if asked_back is not None and asked_back not in registry.capability_by_id:
-        out.append(_v("unknown_capability", f"unknown capability {asked_back!r} asked back for"))
-    elif asked_back is not None and registry.capability_by_id[asked_back].operation(plan.slots.operation_id or "") is None:
-        out.append(_v("unknown_operation", f"{asked_back} has no operation {plan.slots.operation_id!r} asked back for"))
+    if plan.slots.capability_id is not None:  # the act a question back waits on is the registry's too
+        out += _unknown_act(plan.slots.capability_id, plan.slots.operation_id or "", registry)
     earlier: set[str] = set()
     for step in plan.steps:
         if step.route not in plan.selected_routes:

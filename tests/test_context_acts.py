@@ -39,7 +39,8 @@ def test_the_level_asked_back_is_set_by_the_answer_on_the_next_turn(runner):
 def test_the_room_asked_back_is_where_the_robot_goes(runner):
     voice = _asked(runner, "화장실로 가 줘")
     assert (voice.slot_state["capability_id"], voice.slot_state["operation_id"]) == ("move_to_room", "start")
-    for answer, room in (("서재", "서재"), ("아기방…이요", "아이방"), ("어… 그 서재?", "서재"), ("안방 말고 서재", "서재")):
+    for answer, room in (("서재", "서재"), ("아기방…이요", "아이방"), ("어… 그 서재?", "서재"), ("안방 말고 서재", "서재"),
+                         ("서재…", "서재")):
         record = runner.route_text(answer, voice_context=voice)
         assert record.family == "ODL" and actions(record) == [("move_to_room", "start", {"room_name": room}, False)], answer
 
