@@ -159,6 +159,9 @@ SETS = {
     "blind_v62_fit (the four scored kinds in new voices, 100 each: a 청송 apple grandfather, a 청주 knife sharpener, a 나주 gomtang owner, a 서귀포 tangerine farmer, a Kyrgyz nursing student, an Australian working-holiday barista, a Mexican spouse learning Korean, a Canadian hockey coach, an 울진 mushroom picker, a retired bank manager, a high-school baseball player, a college freshman in a dorm, a 전주 hanji craftsman, a 평창 cattle farmer, a 대구 chicken-pub owner, a 김해 ground handler, a freelance translator, a physical therapist, a visiting social worker, a line-dance instructor, a wedding photographer, a 논산 strawberry farmer, a zainichi grandmother, a driving instructor; written blind 2026-12-07 session 62, fit part)":
         ROOT / "data/utterances/blind_v62_fit.jsonl",
     "blind_v62_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v62_holdout.jsonl",
+    "blind_v63_fit (the four scored kinds in new voices, 100 each: a 영월 rafting guide, a 상주 persimmon drier, a 완도 abalone farmer, a 천안 walnut-cake baker, a 제주 horse-ranch hand, a 함흥 naengmyeon grandfather, a Peruvian chef learning Korean, a Polish game developer, a Nigerian PhD student, a six-year-old dinosaur fan, a retired village midwife, an HVAC engineer, a cleanroom technician, a court stenographer, a Singapore returnee code-switching, an office intern typing without spaces, a mukbang YouTuber, a stay-home dad of triplets, a 여수 gat-kimchi maker, an 안동 mask dancer, a 경주 tour-bus driver, a podcast host rehearsing, a night-fishing hobbyist, an auction appraiser; written blind 2026-12-07 session 63, fit part)":
+        ROOT / "data/utterances/blind_v63_fit.jsonl",
+    "blind_v63_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v63_holdout.jsonl",
     "talk_redteam_v50 (red-team against session 50: reasons before requests, words taking a request back at the end, counters before 찍다 and 돌다; written blind 2026-12-06, fit)":
         ROOT / "data/utterances/talk_redteam_v50.jsonl",
     "talk_redteam_v51 (red-team against session 51: requests taken back by 잠깐만, hesitation after a request, the formal imperative, worse than usual, 얘 in trouble stories, errors shown on the way, negated privacy questions, the speaker's own part, words spaced by syllables, modes asked together; written blind 2026-12-06, fit)":
@@ -260,6 +263,8 @@ SETS = {
     "dqr_holdout_v23 questions (written blind session 61, never tuned on)": ROOT / "data/questions/dqr_holdout_v23.jsonl",
     "dqr_train_v24 questions (written blind session 62, fit set)": ROOT / "data/questions/dqr_train_v24.jsonl",
     "dqr_holdout_v24 questions (written blind session 62, never tuned on)": ROOT / "data/questions/dqr_holdout_v24.jsonl",
+    "dqr_train_v25 questions (written blind session 63, fit set)": ROOT / "data/questions/dqr_train_v25.jsonl",
+    "dqr_holdout_v25 questions (written blind session 63, never tuned on)": ROOT / "data/questions/dqr_holdout_v25.jsonl",
 }
 CORPORA = ROOT.parent / "shared" / "corpora"
 
