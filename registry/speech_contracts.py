@@ -189,6 +189,8 @@ class SpeechActLexicon(_Model):
     progressive: Progressive
     premise_endings: Morphemes
     """공기 괜찮으니까 청정 안 해도 돼: a capability word whose predicate ends in one of these states a premise."""
+    plan_endings: list[Morphemes] = Field(default_factory=list)
+    """산책 가려는데 / 나가려고 하니까: runs after a verb that say the speaker means to do it, as the turn's background."""
     past_markers: Morphemes
     asked_of_people_too: list[str] = Field(default_factory=list)
     """Capabilities of acts people ask of each other too (take_photo, move_to_room): see the note in speech_acts.json."""
@@ -365,6 +367,9 @@ class SpeechActLexicon(_Model):
     recitation_cues: list[Morphemes] = Field(default_factory=list)
     """따라 해 보세요 / 받아쓰기 / 가라사대 / 스무고개: runs that open words to repeat, write down or play with; what
     follows them in the turn is recited, not asked of the robot."""
+    mention_cues: list[Morphemes] = Field(default_factory=list)
+    """띄어쓰기 / 맞춤법 / 오타: words about words; a turn that holds one asks about what its words are, so every act it
+    names is only mentioned (서재로 가라 이거 띄어쓰기 맞는 거야)."""
     standing_rule_cues: list[Morphemes] = Field(default_factory=list)
     """다음엔 / 다음부터 / 앞으로는: runs that make what follows them in the turn a rule for later occasions (다음부터
     사진 찍을 땐 먼저 물어봐), not a request to act now."""
@@ -406,6 +411,7 @@ class SpeechActLexicon(_Model):
     # morpheme runs of the lists above, as `contains` matches them
     intention_runs = cached_property(lambda self: _runs(self.intentions))
     recitation_runs = cached_property(lambda self: _runs(self.recitation_cues))
+    mention_runs = cached_property(lambda self: _runs(self.mention_cues))
     standing_rule_runs = cached_property(lambda self: _runs(self.standing_rule_cues))
     later_runs = cached_property(lambda self: _runs(self.later_cues))
     thought_of_runs = cached_property(lambda self: _runs(self.thought_runs))
@@ -420,24 +426,13 @@ class SpeechActLexicon(_Model):
     agreement_runs = cached_property(lambda self: _runs(self.agreement_tags))
     hearer_mind_runs = cached_property(lambda self: _runs(self.hearer_mind))
 
-    @cached_property
-    def trailing_particle_set(self) -> frozenset[tuple[str, str]]:
-        return frozenset(tuple(v.split("/")) for v in self.trailing_particles)  # type: ignore[misc]
-
+    trailing_particle_set = cached_property(lambda self: frozenset(tuple(v.split("/")) for v in self.trailing_particles))
     request_quotative_set = cached_property(lambda self: frozenset(tuple(v.split("/")) for v in self.request_quotatives))
     honorific_set = cached_property(lambda self: frozenset(tuple(v.split("/")) for v in self.honorific_verb_endings))
 
-    @cached_property
-    def person_set(self) -> frozenset[str]:
-        return frozenset(self.person_nouns)
-
-    @cached_property
-    def question_word_set(self) -> frozenset[str]:
-        return frozenset(self.question_words)
-
-    @cached_property
-    def quantity_word_set(self) -> frozenset[str]:
-        return frozenset(self.quantity_question_words)
+    person_set = cached_property(lambda self: frozenset(self.person_nouns))
+    question_word_set = cached_property(lambda self: frozenset(self.question_words))
+    quantity_word_set = cached_property(lambda self: frozenset(self.quantity_question_words))
 
     @cached_property
     def thing_of(self) -> dict[str, str]:

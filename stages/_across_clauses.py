@@ -206,6 +206,26 @@ def quiet_premises(clause_analyses: list[ClauseAnalysis], per_clause: list[dict[
     return merged
 
 
+_WAITED_ON_AXES = ("has_execution_capability_anchor", "has_settings_capability_anchor", "has_supported_capability_anchor")
+
+
+def quiet_waited_on(clause_analyses: list[ClauseAnalysis], per_clause: list[dict[str, EvidenceAxis]]) -> list[dict[str, EvidenceAxis]]:
+    """청정 다 끝나면 주요 뉴스 읽어 줘 / 고정청정 끝나면 필터 교체 주기 알려 줘: the device act a temporal clause waits on is
+    the turn's condition. When the request names no device act of its own and asks for public information, the manual
+    or a schedule, that request owns the turn: the act waited on leaves the turn's merge (named in `waited_on`; the
+    plan still waits on it, and the clause keeps its axes for the record). 청정 끝나면 알려 줘 asks nothing else."""
+    other = any(c.role == "action" and not c.capabilities and c.act is not None and c.act.mood == "request" and c.act.agent == "robot"
+                and (c.cues.get("frg_scope") or c.cues.get("sch_scope") or c.qna_topics) for c in clause_analyses)
+    if not other:
+        return per_clause
+    merged = list(per_clause)
+    for i, (c, axes) in enumerate(zip(clause_analyses, per_clause)):
+        quieted = [a for a in _WAITED_ON_AXES if a in axes] if c.role == "temporal" else []
+        if quieted:
+            merged[i] = {**{a: x for a, x in axes.items() if a not in quieted}, "waited_on": EvidenceAxis(strength=1.0, signals=quieted)}
+    return merged
+
+
 def _asks_another_thing(clause_analyses: list[ClauseAnalysis]) -> bool:
     """티비 소리 너무 커 낮춰, 제습기 좀 돌려라 빨래가 안 마른다: an affirmative request to the robot for another thing
     of the home or an unsupported act (no device step either way), calling nobody and promising nothing (레시피 읽어

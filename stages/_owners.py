@@ -119,3 +119,16 @@ def owners_across(clauses: list[ClauseAnalysis], per: list[Reading], lex: Speech
     owner_named_at_the_end(clauses, per, lex)
     owner_said_before(clauses, per, lex)
     owner_played_nearby(clauses, per, lex)
+
+
+def person_before_a_setting(c: ClauseAnalysis, r: Reading, p: Patterns) -> None:
+    """누나 볼륨 좀 줄여: a bare person noun right before one of the robot's setting words either calls that
+    person or names their device; in neither reading is the robot asked."""
+    if r.agent != "robot" or not c.morphemes or robot_called([r.signals]):
+        return
+    first = c.morphemes[0]
+    if first.form not in p.persons or not first.tag.startswith("NN") or len(c.morphemes) < 2:
+        return
+    if any(h.kind == "settings" and h.position == c.compact_offsets[1] for h in c.capabilities):
+        r.agent = "third_person"
+        r.signals.append(f"person_before_setting:{first.form}")

@@ -7,7 +7,7 @@ Pure functions of a clause and the compiled speech-act patterns (stages.speech_p
 from __future__ import annotations
 
 from stages._clauses import VERB_TAGS, ClauseAnalysis
-from stages.speech_patterns import Patterns, asks_leave, confirms_at, key, wish_good_at
+from stages.speech_patterns import Patterns, asks_leave, confirms_at, key, run_at, wish_good_at
 
 
 def formal_request_at(ms: list[tuple[str, str]], i: int, p: "Patterns") -> bool:
@@ -89,3 +89,16 @@ def subordinate_at(ms: list[tuple[str, str]], i: int, p: Patterns) -> bool:
     """The word at i ends a predicate joined (speech_acts joining_endings) under a later main verb (이름 불러 주면서
     인사하게 할 수 있어?: its 주 bids nothing, the question is the last verb's)."""
     return i + 1 < len(ms) and ms[i + 1] in p.joining and any(k[1] in ("VV", "VA", "XSV", "XSA") for k in ms[i + 2:])
+
+
+def planned_by_the_speaker(hit, c: ClauseAnalysis, p: Patterns) -> bool:
+    """산책 가려는데 비 와? / 나가려고 하니까 우산 어딨어: the capability word's verb ends in what the speaker means to do
+    and goes on to what is asked (speech_acts plan_endings): the speaker's own going is the background, not an act
+    asked of the robot."""
+    end = hit.position + len(hit.surface)
+    last = max((i for i, o in enumerate(c.compact_offsets) if hit.position <= o < end), default=None)
+    found = (last, None) if last is not None and c.morphemes[last].tag in VERB_TAGS else governing_predicate(hit, c, p)
+    if found is None:
+        return False
+    rest = [key(mo) for mo in c.morphemes[found[0] + 1:]]
+    return any(run_at(rest, 0, run) for run in p.plan_end)

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from registry.speech_contracts import SpeechActLexicon
 from stages._addressee import robot_called
-from stages._clauses import ClauseAnalysis, in_order, thing_named
+from stages._clauses import QUESTION_MOODS, ClauseAnalysis, in_order, thing_named
 from stages._matchers import Matchers, public_place_of
 from stages._predicates import final_predicate
 from stages.clause_reading import Reading
@@ -129,3 +129,15 @@ def planned_among_people(clauses: list[ClauseAnalysis], per: list[Reading], lex:
         if r.mood == "suggestion" and r.agent == "robot" and (later or not robot_called([r.signals])):
             r.agent = "user"
             r.signals.append("planned_for_later" if later else "done_together")
+
+
+def clarified_after(clauses: list[ClauseAnalysis], per: list[Reading], lex: SpeechActLexicon) -> None:
+    """방마다 몇 분씩 머무는 거요? 전체 청정 말이오 / 그거 끌 때는 뭐라 하면 되나? 제자리 청정 말이다: a clause said after a
+    question that is only what it was about and "I mean" (speech_acts afterthought_markers, X 말이야) asks what that
+    question asked; it is no request of its own (after a request, 거기 가 줘 서재 말이야, it still names the request's room)."""
+    order = in_order(clauses)
+    for before, i in zip(order, order[1:]):
+        keys = [key(m) for m in clauses[i].morphemes if not m.tag.startswith(("S", "E"))]
+        if per[before].mood in QUESTION_MOODS and any(tuple(keys[-len(run):]) == run for run in lex.afterthought_runs):
+            per[i].mood = per[before].mood
+            per[i].signals.append("clarifies_the_question")

@@ -6,7 +6,8 @@ from __future__ import annotations
 from registry.contracts import Clause, EvidenceAxis, HistoryEvidence, LearnedEvidence, NormalizedText, PreclassifierHints, SpeechAct
 from registry.loader import Registry
 from stages._addressee import assistant_called
-from stages._across_clauses import anchored, close_for_a_person, cross_clause_axes, how_to_schedule, quiet_premises, quiet_reasons, supposed_only, without_quieted_reports
+from stages._across_clauses import (anchored, close_for_a_person, cross_clause_axes, how_to_schedule, quiet_premises, quiet_reasons, quiet_waited_on,
+                                   supposed_only, without_quieted_reports)
 from stages._asked_about import (about_the_robot, asks_the_hearers_mind, calls_a_person, of_somebody_named, problem_report, robots_doing,
                                  product_topic, public_place_asked, shows_on_the_way, world_question)
 from stages._clauses import ENDS_SENTENCE, QUESTION_MOODS, ClauseAnalysis, qualifies_a_noun, schedule_of_another_thing
@@ -384,7 +385,7 @@ def preclassifier_hints(
     if not per_clause:
         per_clause = [{"looks_fragmentary": EvidenceAxis(strength=1.0, signals=[normalized_text.rejected_reason or "empty"])}]
     reasons = quiet_reasons(clause_analyses, per_clause, registry)
-    axes = _merge_axes(quiet_premises(clause_analyses, reasons))
+    axes = _merge_axes(quiet_waited_on(clause_analyses, quiet_premises(clause_analyses, reasons)))
     cross_clause_axes(said, normalized_text, history_evidence, axes, registry)
     supposed_only(clause_analyses, per_clause, axes)
     how_to_schedule(said, axes, registry)

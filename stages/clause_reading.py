@@ -289,7 +289,7 @@ def _asked_mood(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: Readin
         return "fragment"
     if not c.has_predicate:  # (얼마나 자주 재?: Kiwi reads 재 as a prefix; how often is the manual's, not the state now)
         return ("knowledge_question" if f.criterion else "state_question") if s.question and f.state_caps else "question" if s.question and c.alternative else "fragment"
-    if (f.wish or final in p.declare_end or f.adjective) and curious(s.matrix, p) \
+    if (f.wish or final in p.declare_end or f.adjective) and curious(s.matrix, p, f.wish or s.question) \
             and out.polarity == "affirmative":  # 하나도 안 궁금하거든: not wanting to know asks nothing
         sig.append("curiosity")  # 오늘 날씨 알고 싶어 / 궁금하다: asks to know
         return "question"

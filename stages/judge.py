@@ -20,7 +20,7 @@ def second_pass_verdict(
 ) -> SecondPassVerdict:
     """A narrow pairwise question (DEF/STT_NULL, DEF/FRG, STT_NULL/FRG), never a replan."""
     owner, runner = planner_output.selected_routes[0], planner_output.runner_up_family
-    public, public_signals = public_target(preclassifier_hints.strength)
+    public, public_signals = public_target(preclassifier_hints.strength, owner)
     pair = second_pass_pair(owner, runner, planner_output.needs_second_pass, public, reply_object_meta.object_type,
                             planner_output.family_confidence, registry.weights)
     # a family a mechanism decided (learned_closed_by: a voice stop, a request broken off, words said to a person) is

@@ -21,7 +21,7 @@ from stages._matchers import compact, matchers_for, public_place_of
 from stages._fragments import spelled_by_syllables
 from stages._self_repair import taken_back_at_the_end
 from stages._state_asked import asked_subject, names_an_occasion, recalled, state_asked
-from stages._predicates import final_predicate, governing_predicate
+from stages._predicates import final_predicate, governing_predicate, planned_by_the_speaker
 from stages.speech_patterns import key, patterns
 
 
@@ -184,6 +184,8 @@ def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, registry:
         return "target:outside_place"
     if hit.capability_id in matchers_for(registry).room_bound_capabilities and _outside_of_a_room(c):
         return "target:outside_of_room"  # 거실 밖으로 나가: out of the room, not into it
+    if hit.capability_id in matchers_for(registry).room_bound_capabilities and not c.rooms and planned_by_the_speaker(hit, c, patterns(registry)):
+        return "user"  # 산책 가려는데 비 와?: the speaker's going is the background of what is asked
     if spelled_by_syllables(hit, c, act, matchers_for(registry)):
         return "spelled_by_syllables"
     if hit.kind == "state_query" and c.connective in matchers_for(registry).before_nouns:

@@ -86,10 +86,11 @@ def choose_owner(
     )
 
 
-def public_target(strength: Callable[[str], float]) -> tuple[float, list[str]]:
-    """How stable a public/outside lookup target is, from axis strengths (0 when unlit)."""
+def public_target(strength: Callable[[str], float], owner: str | None = None) -> tuple[float, list[str]]:
+    """How stable a public/outside lookup target is, from axis strengths (0 when unlit). A world question (미국 대통령
+    누구야) keeps a public lookup the turn already chose; too loose a sign to open one (이 케이크 누가 만들었어?)."""
     title = strength("looks_title_like") if strength("looks_fragmentary") < 0.9 else 0.0
-    value = max(strength("has_frg_scope"), title)
+    value = max(strength("has_frg_scope"), title, strength("has_world_question") if owner == "FRG" else 0.0)
     if strength("has_vague_reference") > 0:
         value *= 0.5  # "날씨 그 저": the target trails off; it is not a stable lookup
     if strength("has_public_recommendation_cue") > 0 or strength("has_knowledge_question_shape") > 0:

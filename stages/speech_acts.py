@@ -16,8 +16,8 @@ from stages._calls import (broken_off_pieces, called_after_the_request, called_a
 from stages._anchoring import bare_directions
 from stages._turn_anchoring import analyse
 from stages._clauses import ENDS_SENTENCE, QUESTION_MOODS, ClauseAnalysis, in_order, last_said, only_modifiers, thing_named
-from stages._suppositions import SUPPOSED, asked_on_its_own, one_question_of_alternatives, planned_among_people, supposed_by_a_condition, supposes
-from stages._owners import a_rooms_purifier, owned_by_other_thing, owners_across
+from stages._suppositions import SUPPOSED, asked_on_its_own, clarified_after, one_question_of_alternatives, planned_among_people, supposed_by_a_condition, supposes
+from stages._owners import a_rooms_purifier, owned_by_other_thing, owners_across, person_before_a_setting
 from stages._matchers import matchers_for
 from stages.clause_reading import Reading, cut_off_word, read_clause
 from stages.licensing import license_clauses
@@ -26,19 +26,6 @@ from stages._predicates import final_predicate
 from stages.speech_patterns import Patterns, contains, key, patterns, plain_endings
 
 _ASKING = ACTING_MOODS | {"state_question", "question"}
-
-
-def _person_before_a_setting(c: ClauseAnalysis, r: Reading, p: Patterns) -> None:
-    """누나 볼륨 좀 줄여: a bare person noun right before one of the robot's setting words either calls that
-    person or names their device; in neither reading is the robot asked."""
-    if r.agent != "robot" or not c.morphemes or robot_called([r.signals]):
-        return
-    first = c.morphemes[0]
-    if first.form not in p.persons or not first.tag.startswith("NN") or len(c.morphemes) < 2:
-        return
-    if any(h.kind == "settings" and h.position == c.compact_offsets[1] for h in c.capabilities):
-        r.agent = "third_person"
-        r.signals.append(f"person_before_setting:{first.form}")
 
 
 def _goal_beyond_the_robot(c: ClauseAnalysis, r: Reading, p: Patterns) -> str | None:
@@ -344,8 +331,11 @@ def _from_cue_on(clauses: list[ClauseAnalysis], runs) -> list[int]:
 
 def _recited(clauses: list[ClauseAnalysis], per: list[Reading], lex: SpeechActLexicon) -> None:
     """자 따라 해 보세요 오른쪽으로 돌아 / 받아쓰기 세 번째 사진을 찍어 주세요: from a recitation cue on, the turn's
-    words are repeated, written down or played with (speech_acts recitation_cues): reported, never asked."""
-    for i in _from_cue_on(clauses, lex.recitation_runs):
+    words are repeated, written down or played with (speech_acts recitation_cues): reported, never asked. A turn with a
+    word about words (mention_cues: 서재로 가라 이거 띄어쓰기 맞는 거야) only mentions every act it names."""
+    said = [key(m) for c in clauses for m in c.morphemes]
+    mentioned = any(contains(said, run) for run in lex.mention_runs)
+    for i in range(len(clauses)) if mentioned else _from_cue_on(clauses, lex.recitation_runs):
         if not per[i].reported:
             per[i].reported = True
             per[i].signals.append("recited")
@@ -389,7 +379,7 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: Normal
         reading.target_owner = owned_by_other_thing(c, registry.speech_acts)
         if reading.mood == "stop" and reading.target_owner is None:
             reading.target_owner = thing_named(c, registry.speech_acts)  # TV 꺼 / 세탁기 멈춰: another thing's stop
-        _person_before_a_setting(c, reading, p)
+        person_before_a_setting(c, reading, p)
         a_rooms_purifier(c, reading, p)
         if reading.target_owner:
             reading.signals.append(f"target:{reading.target_owner}")
@@ -433,6 +423,7 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: Normal
     _mark_messages(clause_candidates, per)
     supposed_by_a_condition(clause_candidates, per, p)
     one_question_of_alternatives(clause_candidates, per)
+    clarified_after(clause_candidates, per, registry.speech_acts)
     _run_into_a_remark(clause_candidates, per, normalized_text, registry)
     not_heard(clause_candidates, per, registry)
     words_max = registry.speech_acts.fragment_max_words

@@ -104,7 +104,7 @@ class Patterns:
         self.question_end, self.question_words = pairs(lex.question_endings), pairs(lex.question_words)
         self.indefinite_followers, self.purpose_endings = pairs(lex.indefinite_followers), pairs(lex.purpose_endings)
         self.how_words, self.how_phrases, self.deliberate_end, self.offering = pairs(lex.how_words), _sequences(lex.how_phrases), pairs(lex.deliberation_endings), pairs(lex.offering_benefactives)
-        self.how_state = pairs(lex.how_state_verbs)
+        self.how_state, self.plan_end = pairs(lex.how_state_verbs), _sequences(lex.plan_endings)
         self.recall_end, self.recall_pred = pairs(lex.recall_endings), pairs(lex.recall_predicates)
         self.criterion, self.period_counters, self.clock_counters = (_sequences(lex.criterion_phrases), pairs(lex.period_counters),
                                                                      pairs(lex.clock_counters))
@@ -283,9 +283,12 @@ def asks_by_shape(matrix: list[tuple[str, str]], last_pred: tuple[str, str] | No
     return lemma in p.verdict_preds and premise
 
 
-def curious(matrix: list[tuple[str, str]], p: Patterns) -> bool:
-    """알고 싶어 / 궁금하다: a word of wanting to know (wish.curiosity), not the 알 of the adverb 알아서 (autonomy_runs)."""
-    return any(k in p.curiosity and not any(run_at(matrix, i, run) for run in p.autonomy) for i, k in enumerate(matrix))
+def curious(matrix: list[tuple[str, str]], p: Patterns, wished: bool) -> bool:
+    """알고 싶어 / 궁금하다: a word of wanting to know (wish.curiosity), not the 알 of the adverb 알아서 (autonomy_runs). A
+    verb of knowing wants to know only when wished or asked (알고 싶어, 알 수 있을까?); told alone, it knows (습도 재는
+    건 알겠는데, 그건 알아)."""
+    return any(k in p.curiosity and (wished or k[1] != "VV") and not any(run_at(matrix, i, run) for run in p.autonomy)
+               for i, k in enumerate(matrix))
 
 
 def asks_what_it_does(ms: list[tuple[str, str]], matrix: list[tuple[str, str]], final: tuple[str, str] | None,
