@@ -178,3 +178,28 @@ def test_a_model_that_reads_morphemes_says_so_and_tells_endings_apart(tmp_path):
     np.savez(tmp_path / "bad.npz", **{**data, "features": np.array(["char", "sound"])})
     with pytest.raises(RegistryError, match="feature"):
         LearnedFamilyModel.load(tmp_path / "bad.npz")
+
+
+def test_product_question_sets_set_what_they_look_like_not_how_often_they_come():
+    """prior_shift: rows of a product-question set count question_weight each in the family prior, so a set of
+    nothing but product questions does not make every turn likelier to be one; at weight 1 the prior is as fitted."""
+    from dataflow.workbench.learned import prior_shift
+
+    rows = [(f"u{i}", "t", "DEF") for i in range(60)] + [(f"u{60 + i}", "t", "DQR") for i in range(20)] \
+        + [(f"q{i}", "t", "DQR") for i in range(80)]
+    asked = frozenset(f"q{i}" for i in range(80))
+    dqr, def_ = FAMILIES.index("DQR"), FAMILIES.index("DEF")
+    assert np.allclose(prior_shift(rows, asked, 1.0, 0.5), 0.0)
+    shift = prior_shift(rows, asked, 0.0, 0.5)
+    # fitted: DQR 100/160, DEF 60/160; heard: DQR 20/80, DEF 60/80 -> log ratios times the temperature
+    assert shift[dqr] == pytest.approx(0.5 * np.log((20 / 80) / (100 / 160)), abs=1e-5)
+    assert shift[def_] == pytest.approx(0.5 * np.log((60 / 80) / (60 / 160)), abs=1e-5)
+    assert shift[FAMILIES.index("ODL")] == 0.0  # a family no row names keeps its bias
+    half = prior_shift(rows, asked, 0.5, 0.5)
+    assert shift[dqr] < half[dqr] < 0.0
+
+
+def test_the_shipped_model_says_how_it_weighed_product_question_sets():
+    from dataflow.workbench import QUESTION_WEIGHT
+
+    assert f"product-question rows count {QUESTION_WEIGHT:g} each in the prior" in load_registry().learned.trained_on

@@ -11,6 +11,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
+from dataflow.workbench import QUESTION_WEIGHT
+
 console = Console()
 err = Console(stderr=True, soft_wrap=True)
 
@@ -259,6 +261,10 @@ def learn(
                                             help="Share of rows kept aside (by a hash of the id) to calibrate the temperature."),
     features: str = typer.Option("char,morph", "--features",
                                  help="What the model reads, comma-separated: char (character n-grams), morph (Kiwi's morphemes)."),
+    question_weight: float = typer.Option(QUESTION_WEIGHT, "--question-weight", min=0.0, max=1.0,
+                                          help="What a row of a product-question set counts in the family prior (1: as "
+                                               "fitted; 0: the utterance sets' shares alone). Such a set holds only "
+                                               "product questions: it shows what they look like, not how often they come."),
 ) -> None:
     """Fit the learned family evidence (hashed character n-grams and morphemes, softmax, calibrated): evidence axes,
     never a licence."""
@@ -270,7 +276,7 @@ def learn(
         _fail(f"no such set: {', '.join(missing)}")
     kinds = tuple(k.strip() for k in features.split(",") if k.strip())
     try:
-        summary = fit_learned_model(sets, out, calibration_share, features=kinds)
+        summary = fit_learned_model(sets, out, calibration_share, features=kinds, question_weight=question_weight)
     except A2AError as exc:
         _fail(str(exc))
     console.print(f"fitted on {summary['rows_fitted']} rows ({summary['unmarked_copies']} also without marks); calibration part {summary['rows_calibration']} rows, "

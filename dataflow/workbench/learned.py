@@ -19,6 +19,7 @@ from pathlib import Path
 import numpy as np
 
 from dataflow.rows import read_set, refuse_holdout
+from dataflow.workbench import QUESTION_WEIGHT
 from registry.contracts import FAMILIES
 from registry.errors import InputError
 from registry.learned_model import FEATURE_KINDS
@@ -60,6 +61,25 @@ def labelled_rows(paths: list[Path]) -> list[tuple[str, str, str]]:
             if family is not None:
                 rows.append((f"{path.name}:{row.get('id', number)}", row["text"], family))
     return rows
+
+
+def question_ids(paths: list[Path]) -> frozenset[str]:
+    """The ids (as labelled_rows gives them) of rows from product-question sets: rows with a `question`."""
+    return frozenset(f"{path.name}:{row.get('id', number)}" for path in paths for number, row, error in read_set(path)
+                     if row and not error and isinstance(row.get("question"), str))
+
+
+def prior_shift(rows: list[tuple[str, str, str]], asked: frozenset[str], question_weight: float, temperature: float) -> np.ndarray:
+    """The bias change that sets the model's family prior to the turns' prior: a product-question set holds nothing but
+    product questions, so it teaches what they look like, not how often the robot hears one. Its rows count
+    `question_weight` each in the prior (1: as fitted; 0: the utterance sets' shares alone). Added to the bias (before
+    the temperature divides it), the log ratio of the two priors moves every turn's odds alike."""
+    fitted = np.array([sum(f == fam for _, _, f in rows) for fam in FAMILIES], dtype=np.float64)
+    heard = np.array([sum((question_weight if i in asked else 1.0) for i, _, f in rows if f == fam) for fam in FAMILIES])
+    if fitted.sum() == 0 or heard.sum() == 0:
+        return np.zeros(len(FAMILIES), dtype=np.float32)
+    ratio = np.where((fitted > 0) & (heard > 0), (heard / heard.sum()) / np.maximum(fitted / fitted.sum(), 1e-12), 1.0)
+    return (temperature * np.log(ratio)).astype(np.float32)
 
 
 def fit_softmax(features: list[np.ndarray], labels: np.ndarray, l2: float, steps: int) -> tuple[np.ndarray, np.ndarray]:
@@ -129,7 +149,7 @@ def _temperature(weights: np.ndarray, bias: np.ndarray, features: list[np.ndarra
 
 
 def fit_learned_model(paths: list[Path], out: Path, calibration_share: float = 0.15, l2: float = 1e-4, steps: int = 300,
-                      unmarked_share: float = 1.0, features: tuple[str, ...] = ("char",)) -> dict:
+                      unmarked_share: float = 1.0, features: tuple[str, ...] = ("char",), question_weight: float = QUESTION_WEIGHT) -> dict:
     """Fit, calibrate and write the model; returns what it was fitted on and its accuracy on the calibration part."""
     if "char" not in features or not set(features) <= FEATURE_KINDS:
         raise InputError(f"the model reads char, or char and {MORPHEME_FEATURES} (got {', '.join(features) or 'nothing'})")
@@ -147,12 +167,15 @@ def fit_learned_model(paths: list[Path], out: Path, calibration_share: float = 0
     cal_labels = np.array([index[f] for _, _, f in cal_rows], dtype=np.int64)
     cal_features = every[len(fitted):]
     temperature = _temperature(weights, bias, cal_features, cal_labels)
+    bias = bias + prior_shift(rows, question_ids(paths), question_weight, temperature)
     predicted = [int(np.argmax(probabilities_of(weights, bias, temperature, ids))) for ids in cal_features]
     accuracy = float(np.mean(np.array(predicted) == cal_labels)) if cal_rows else None
-    trained_on = ", ".join(f"{p.name}" for p in paths) + f" ({len(fit_rows)} rows fitted, {len(copies)} of them also without marks, {len(cal_rows)} calibration)"
+    trained_on = ", ".join(f"{p.name}" for p in paths) + f" ({len(fit_rows)} rows fitted, {len(copies)} of them also without marks, {len(cal_rows)} calibration" \
+        + f"; product-question rows count {question_weight:g} each in the prior)"
     out.parent.mkdir(parents=True, exist_ok=True)
     np.savez_compressed(out, weights=weights.astype(np.float16).astype(np.float32), bias=bias, temperature=np.float32(temperature),
                         families=np.array(FAMILIES), trained_on=np.array(trained_on), features=np.array(features))
     summary = {"rows_fitted": len(fit_rows), "unmarked_copies": len(copies), "rows_calibration": len(cal_rows), "temperature": round(temperature, 3),
-               "calibration_accuracy": None if accuracy is None else round(accuracy, 4), "trained_on": trained_on, "out": str(out)}
+               "calibration_accuracy": None if accuracy is None else round(accuracy, 4), "question_weight": question_weight,
+               "trained_on": trained_on, "out": str(out)}
     return json.loads(json.dumps(summary))
