@@ -51,22 +51,22 @@ def row_family(row: dict) -> str | None:
     return family if family in FAMILIES else None
 
 
-def labelled_rows(paths: list[Path]) -> list[tuple[str, str, str]]:
-    """(id, text, family) of every row that names its family; holdout sets are refused."""
+def _labelled(paths: list[Path]) -> list[tuple[str, str, str, bool]]:
+    """(id, text, family, asked) of every row that names its family, `asked` for a product-question set's row (one
+    with a `question`); holdout sets are refused."""
     rows = []
     for path in paths:
         refuse_holdout(path)
         for number, row, error in read_set(path):
             family = row_family(row) if row and not error else None
             if family is not None:
-                rows.append((f"{path.name}:{row.get('id', number)}", row["text"], family))
+                rows.append((f"{path.name}:{row.get('id', number)}", row["text"], family, isinstance(row.get("question"), str)))
     return rows
 
 
-def question_ids(paths: list[Path]) -> frozenset[str]:
-    """The ids (as labelled_rows gives them) of rows from product-question sets: rows with a `question`."""
-    return frozenset(f"{path.name}:{row.get('id', number)}" for path in paths for number, row, error in read_set(path)
-                     if row and not error and isinstance(row.get("question"), str))
+def labelled_rows(paths: list[Path]) -> list[tuple[str, str, str]]:
+    """(id, text, family) of every row that names its family; holdout sets are refused."""
+    return [(i, text, family) for i, text, family, _ in _labelled(paths)]
 
 
 def prior_shift(rows: list[tuple[str, str, str]], asked: frozenset[str], question_weight: float, temperature: float) -> np.ndarray:
@@ -153,7 +153,8 @@ def fit_learned_model(paths: list[Path], out: Path, calibration_share: float = 0
     """Fit, calibrate and write the model; returns what it was fitted on and its accuracy on the calibration part."""
     if "char" not in features or not set(features) <= FEATURE_KINDS:
         raise InputError(f"the model reads char, or char and {MORPHEME_FEATURES} (got {', '.join(features) or 'nothing'})")
-    rows = labelled_rows(paths)
+    labelled = _labelled(paths)
+    rows, asked = [(i, text, family) for i, text, family, _ in labelled], frozenset(i for i, _, _, q in labelled if q)
     if len(rows) < 50:
         raise InputError(f"only {len(rows)} rows name a family; the model needs a labelled set")
     index = {f: i for i, f in enumerate(FAMILIES)}
@@ -167,7 +168,7 @@ def fit_learned_model(paths: list[Path], out: Path, calibration_share: float = 0
     cal_labels = np.array([index[f] for _, _, f in cal_rows], dtype=np.int64)
     cal_features = every[len(fitted):]
     temperature = _temperature(weights, bias, cal_features, cal_labels)
-    bias = bias + prior_shift(rows, question_ids(paths), question_weight, temperature)
+    bias = bias + prior_shift(rows, asked, question_weight, temperature)
     predicted = [int(np.argmax(probabilities_of(weights, bias, temperature, ids))) for ids in cal_features]
     accuracy = float(np.mean(np.array(predicted) == cal_labels)) if cal_rows else None
     trained_on = ", ".join(f"{p.name}" for p in paths) + f" ({len(fit_rows)} rows fitted, {len(copies)} of them also without marks, {len(cal_rows)} calibration" \
