@@ -96,9 +96,8 @@ def planned_by_the_speaker(hit, c: ClauseAnalysis, p: Patterns) -> bool:
     and goes on to what is asked (speech_acts plan_endings): the speaker's own going is the background, not an act
     asked of the robot."""
     end = hit.position + len(hit.surface)
-    last = max((i for i, o in enumerate(c.compact_offsets) if hit.position <= o < end), default=None)
-    found = (last, None) if last is not None and c.morphemes[last].tag in VERB_TAGS else governing_predicate(hit, c, p)
-    if found is None:
-        return False
-    rest = [key(mo) for mo in c.morphemes[found[0] + 1:]]
+    at = max((i for i, o in enumerate(c.compact_offsets) if hit.position <= o < end), default=None)
+    if at is None or c.morphemes[at].tag not in VERB_TAGS:  # a noun's verb comes after it (외출하려는데)
+        at = next(iter(governing_predicate(hit, c, p) or ()), None)
+    rest = [key(mo) for mo in c.morphemes[at + 1:]] if at is not None else []
     return any(run_at(rest, 0, run) for run in p.plan_end)

@@ -283,11 +283,11 @@ def asks_by_shape(matrix: list[tuple[str, str]], last_pred: tuple[str, str] | No
     return lemma in p.verdict_preds and premise
 
 
-def curious(matrix: list[tuple[str, str]], p: Patterns, wished: bool) -> bool:
+def curious(matrix: list[tuple[str, str]], p: Patterns, wished_or_asked: bool) -> bool:
     """알고 싶어 / 궁금하다: a word of wanting to know (wish.curiosity), not the 알 of the adverb 알아서 (autonomy_runs). A
     verb of knowing wants to know only when wished or asked (알고 싶어, 알 수 있을까?); told alone, it knows (습도 재는
     건 알겠는데, 그건 알아)."""
-    return any(k in p.curiosity and (wished or k[1] != "VV") and not any(run_at(matrix, i, run) for run in p.autonomy)
+    return any(k in p.curiosity and (wished_or_asked or k[1] != "VV") and not any(run_at(matrix, i, run) for run in p.autonomy)
                for i, k in enumerate(matrix))
 
 
