@@ -162,6 +162,9 @@ SETS = {
     "blind_v63_fit (the four scored kinds in new voices, 100 each: a 영월 rafting guide, a 상주 persimmon drier, a 완도 abalone farmer, a 천안 walnut-cake baker, a 제주 horse-ranch hand, a 함흥 naengmyeon grandfather, a Peruvian chef learning Korean, a Polish game developer, a Nigerian PhD student, a six-year-old dinosaur fan, a retired village midwife, an HVAC engineer, a cleanroom technician, a court stenographer, a Singapore returnee code-switching, an office intern typing without spaces, a mukbang YouTuber, a stay-home dad of triplets, a 여수 gat-kimchi maker, an 안동 mask dancer, a 경주 tour-bus driver, a podcast host rehearsing, a night-fishing hobbyist, an auction appraiser; written blind 2026-12-07 session 63, fit part)":
         ROOT / "data/utterances/blind_v63_fit.jsonl",
     "blind_v63_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v63_holdout.jsonl",
+    "blind_v64_fit (the four scored kinds in new voices, 100 each: a 영암 fig farmer, a 서산 crab-marinade cook, a 문경 omija farmer, a 동해 cement-plant retiree, a 부산 port crane operator, a 김제 rice-mill owner, a 제주 stone-wall mason, a 마산 fish-cake maker, a Bangladeshi textile worker, a Chilean astronomy postdoc, an Italian opera student, an Iranian carpet merchant, a kindergarten bus driver, an elevator repair technician, a piano tuner, an escape-room owner, an elementary class president, a retired judge speaking 하십시오체, a thumb-typo texter, a tilde-heavy texter, a pilates studio owner, a grandfather on dialysis, a retired bird watcher, a home-shopping auntie; written blind 2026-12-07 session 64, fit part)":
+        ROOT / "data/utterances/blind_v64_fit.jsonl",
+    "blind_v64_holdout (same, never tuned on)": ROOT / "data/utterances/blind_v64_holdout.jsonl",
     "talk_redteam_v50 (red-team against session 50: reasons before requests, words taking a request back at the end, counters before 찍다 and 돌다; written blind 2026-12-06, fit)":
         ROOT / "data/utterances/talk_redteam_v50.jsonl",
     "talk_redteam_v51 (red-team against session 51: requests taken back by 잠깐만, hesitation after a request, the formal imperative, worse than usual, 얘 in trouble stories, errors shown on the way, negated privacy questions, the speaker's own part, words spaced by syllables, modes asked together; written blind 2026-12-06, fit)":
@@ -265,6 +268,8 @@ SETS = {
     "dqr_holdout_v24 questions (written blind session 62, never tuned on)": ROOT / "data/questions/dqr_holdout_v24.jsonl",
     "dqr_train_v25 questions (written blind session 63, fit set)": ROOT / "data/questions/dqr_train_v25.jsonl",
     "dqr_holdout_v25 questions (written blind session 63, never tuned on)": ROOT / "data/questions/dqr_holdout_v25.jsonl",
+    "dqr_train_v26 questions (written blind session 64, fit set)": ROOT / "data/questions/dqr_train_v26.jsonl",
+    "dqr_holdout_v26 questions (written blind session 64, never tuned on)": ROOT / "data/questions/dqr_holdout_v26.jsonl",
 }
 CORPORA = ROOT.parent / "shared" / "corpora"
 
