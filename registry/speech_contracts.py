@@ -144,6 +144,7 @@ class OtherTargets(_Model):
     """Capabilities a thing also has (소리, 밝기), aimed at it right after a remark about it (티비 화면 눈 아파 밝기 낮춰 줄래)."""
     class_nouns: list[str] = Field(default_factory=list)  # 공기청정기: after a thing's name (큐브 공기청정기), part of it
     places_beside: list[str] = Field(default_factory=list)  # 옆, 앞, 위: 난로 옆에 세워 뒀더니 names where, not what
+    shown_on: dict[str, list[str]] = Field(default_factory=dict)  # topic -> particles: 보일러에 E1 떴어 (that thing's code)
     hosted_topics: dict[str, list[str]] = Field(default_factory=dict)
     """Kind of thing -> manual topics of the robot's that live on it (the robot's app on a phone): 폰 앱으로 뭐 할 수 있어
     asks about the robot's app, not the phone's part."""

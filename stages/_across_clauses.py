@@ -11,6 +11,7 @@ from registry.loader import Registry
 from stages._addressee import assistant_called, robot_called
 from stages._asked_about import about_the_robot, going_outside, of_somebody_named, operates_itself, product_topic, said_to_a_person, talked_about
 from stages._clauses import ClauseAnalysis
+from stages._other_things import OTHER_THINGS_PART
 from stages._silence import call_only
 from stages._turn_anchoring import CARRIED
 from stages.speech_patterns import asks_how, key, patterns
@@ -52,7 +53,8 @@ def cross_clause_axes(clause_analyses: list[ClauseAnalysis], normalized_text: No
         axes["has_capability_question"] = EvidenceAxis(strength=1.0, signals=asked[:2])
     # "나이트 모드 켜면 뭐가 달라져?": the question and the device word it asks about may sit in different clauses
     knowing = [c for c in clause_analyses if c.act is not None and c.act.mood == "knowledge_question" and not of_somebody_named(c, registry)
-               and c.act.agent != "third_person"]  # (시어머니가 ... 해서 냉장고 정리해야 돼: what somebody else brings about)
+               and c.act.agent != "third_person"  # (시어머니가 ... 해서 냉장고 정리해야 돼: what somebody else brings about)
+               and not any(m.endswith(OTHER_THINGS_PART) for m in c.mentions)]  # (보일러에 E1 떴는데 AS 불러야 되나)
     robot_mentions = any(about_the_robot(m) for c in clause_analyses for m in c.mentions)
     if knowing and "has_device_knowledge_question" not in axes and (any_anchor or robot_mentions):
         axes["has_device_knowledge_question"] = EvidenceAxis(strength=1.0, signals=["across_clauses", *knowing[0].act.signals[:2]])
@@ -106,6 +108,7 @@ def close_for_a_person(clause_analyses: list[ClauseAnalysis], axes: dict[str, Ev
 _REMARK_AXES = ("has_talk_shape", "has_unlicensed_speech_act", "has_unlicensed_capability_mention")
 """Axes of talk a remark lights of itself (its mood, its unlicensed act, an event it narrates)."""
 _REPORT_AXES = ("has_device_problem_report", "has_device_malfunction_report")
+_REPLY = ("has_clear_conversation_reply_shape",)
 
 
 def quiet_reasons(clause_analyses: list[ClauseAnalysis], per_clause: list[dict[str, EvidenceAxis]],
@@ -124,10 +127,11 @@ def quiet_reasons(clause_analyses: list[ClauseAnalysis], per_clause: list[dict[s
     states = {cap.capability_id for cap in registry.capabilities.capabilities if cap.kind == "state_query"}
     called = robot_called(c.act.signals for c in clause_analyses if c.act is not None)
     other = _asks_another_thing(clause_analyses)
-    if not other and not any(c.act is not None and c.act.licenses_action and c.act.mood == "request"
-                             and any(h.kind in ("execution", "settings") for h in c.capabilities)
-                             and (called or not all(h.capability_id in asked_of_people_too for h in c.capabilities))
-                             for c in clause_analyses):
+    handed = _handed_to_the_robot(clause_analyses)
+    if not other and not handed and not any(c.act is not None and c.act.licenses_action and c.act.mood == "request"
+                                            and any(h.kind in ("execution", "settings") for h in c.capabilities)
+                                            and (called or not all(h.capability_id in asked_of_people_too for h in c.capabilities))
+                                            for c in clause_analyses):
         return per_clause
     merged = []
     # (카톡 왔나 보네 너 소리 켜 줘: the request names the robot its doer, so another thing the remark names is no owner)
@@ -136,7 +140,6 @@ def quiet_reasons(clause_analyses: list[ClauseAnalysis], per_clause: list[dict[s
     carried = {h.capability_id for c in clause_analyses for h in c.capabilities if h.via == CARRIED}
     # (바람 소리 때문에 안 들려 풍량 약으로 줄여: the remark names the very capability the turn asks for)
     carried |= {h.capability_id for c in clause_analyses if c.act is not None and c.act.licenses_action for h in c.capabilities}
-    handed = _handed_to_the_robot(clause_analyses)
     for c, axes in zip(clause_analyses, per_clause):
         act = c.act
         # (바람이 너무 세다 좀 줄여 봐: the device word is the head the request carries, the frame said across two;
@@ -156,17 +159,19 @@ def quiet_reasons(clause_analyses: list[ClauseAnalysis], per_clause: list[dict[s
                 or (not other and named and not owned and "reason_before_request" not in act.signals)):
             merged.append(axes)
             continue
-        quieted = [a for a in (*_REMARK_AXES, *_REPORT_AXES) if a in axes]  # (화면이 너무 눈부셔, 밝기 낮춰: why, no report)
+        # (화면이 너무 눈부셔, 밝기 낮춰: why, no report; 엄마 잠깐만요. 로봇아 ...: the reply is the person's too)
+        quieted = [a for a in (*_REMARK_AXES, *_REPORT_AXES, *(_REPLY if theirs_by_call else ())) if a in axes]
         merged.append({**{a: x for a, x in axes.items() if a not in quieted},
                        **({"reason_of_request": EvidenceAxis(strength=1.0, signals=quieted)} if quieted else {})})
     return merged
 
 
 def _handed_to_the_robot(clause_analyses: list[ClauseAnalysis]) -> bool:
-    """원장님, 사진은 찍지 마시고요. 로봇아 화면 밝기 2로 해 줘 / 로봇아 청정 켜, 민수야 사진 찍지 마: a clause that calls
-    the robot by name licenses a request; what the turn says to a person it calls by name is theirs."""
-    return any(c.act is not None and c.act.licenses_action and any(s.startswith("robot_vocative:") for s in c.act.signals)
-               for c in clause_analyses)
+    """원장님, 사진은 찍지 마시고요. 로봇아 화면 밝기 2로 해 줘 / 엄마 잠깐만요. 로봇아 지금 어디 있어?: a clause that
+    calls the robot by name licenses a request or a state question; what the turn says to a person it calls by name
+    is theirs."""
+    return any(c.act is not None and c.capabilities and (c.act.licenses_action or c.act.mood == "state_question")
+               and any(s.startswith("robot_vocative:") for s in c.act.signals) for c in clause_analyses)
 
 
 def _beside_the_request(c: ClauseAnalysis) -> bool:

@@ -194,6 +194,11 @@ def called_after(ms: list[Pair], morphemes: list, p: Patterns, opening: bool = F
     return None
 
 
+def called_whole(form: str, p: Patterns) -> bool:
+    """로봇아 / 청정기야 read as one noun: one of the robot's nouns with the vocative written on to it."""
+    return len(form) > 1 and form[-1] in p.voc_forms and form[:-1] in p.robot_nouns
+
+
 def _fused_call(form: str, p: Patterns) -> bool:
     """다온아 / 서윤아: a word of three syllables or more ending in the vocative that fits the syllable before it (the
     caller checks it is outside Kiwi's dictionary: 신생아 is a word, not 신생 called)."""

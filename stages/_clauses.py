@@ -105,11 +105,12 @@ def thing_named(c: ClauseAnalysis, lex: SpeechActLexicon) -> str | None:
     return next((kind for _, kind in _things(c, lex)), None)
 
 
-def thing_before(c: ClauseAnalysis, lex: SpeechActLexicon, positions: list[int], owning: bool = False) -> str | None:
+def thing_before(c: ClauseAnalysis, lex: SpeechActLexicon, positions: list[int], owning: bool = False,
+                 shown: tuple[str, ...] = ()) -> str | None:
     """The kind of another thing in the home (tv, phone...) whose name ends right before one of these compact positions;
-    `owning`: joined to it by nothing or a possessive particle only (정수기 필터, not 스피커랑 페어링)."""
+    `owning`: joined to it by nothing, a possessive particle (정수기 필터, not 스피커랑 페어링) or one of `shown`."""
     gap = lex.other_targets.max_gap_chars
-    joins = {"", *lex.other_targets.possessive_particles}
+    joins = {"", *lex.other_targets.possessive_particles, *shown}
     return next((kind for end, kind in _things(c, lex)
                  if any(0 <= at - end <= gap and (not owning or c.compact[end:at] in joins) for at in positions)), None)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import unicodedata
 
 from registry.contracts import Morpheme, NormalizedText
+from stages._addressee import called_whole
 from stages._clauses import PREDICATE_TAGS
 from stages._matchers import Matchers, compact
 from stages.speech_patterns import key, leave_negators, run_at
@@ -69,7 +70,7 @@ def _ends_a_sentence(morphs: list[Morpheme], i: int, m: Matchers) -> bool:
     forms, tags = m.closing_after  # 작다 좀 크게 해 봐: on an adjective, -다 closes whether Kiwi tags it EF or EC
     closes = mo.form in forms and mo.tag in ("EF", "EC") and i > 0 and morphs[i - 1].tag in tags
     final = closes or (mo.tag in m.sentence_final_tags and mo.form not in m.continuing_finals) or (
-        (mo.tag == "EF" or mo.form in forms and mo.tag == "EC") and _calls_next(morphs, i + 1))  # 오셨다 | 얘들아 인사드려
+        mo.tag in ("EF", "EC") and _calls_next(morphs, i + 1, m))  # 오셨다 | 얘들아 인사드려 (내가 할게 | 로봇아, -ᆯ게/EC)
     imperative = mo.tag == "EC" and mo.form in m.imperative_connectives and i > 0 and morphs[i - 1].tag in ("VV", "VX")
     return (final or imperative) and nxt.start > mo.start + mo.length and not nxt.tag.startswith(m.no_sentence_split_before)
 
@@ -191,12 +192,13 @@ def polar_starts(morphs: list[Morpheme], m: Matchers) -> frozenset[int]:
     return frozenset(morphs[i + 1].start for i in range(len(morphs) - 1) if _polar_at(morphs, i, m))
 
 
-def _calls_next(morphs: list[Morpheme], j: int) -> bool:
-    """Whether the written word starting at morpheme j ends in a vocative particle (얘들아, 민수야)."""
+def _calls_next(morphs: list[Morpheme], j: int, m: Matchers) -> bool:
+    """Whether the written word starting at morpheme j ends in a vocative particle (얘들아, 민수야) or is the robot's
+    noun with the vocative written on to it (내가 할게 로봇아 ...: Kiwi reads 로봇아/NNG)."""
     word = [morphs[j]]
     while j + len(word) < len(morphs) and morphs[j + len(word)].start == word[-1].start + word[-1].length:
         word.append(morphs[j + len(word)])
-    return word[-1].tag == "JKV"
+    return word[-1].tag == "JKV" or called_whole("".join(mo.form for mo in word).lower(), m.speech)
 
 
 def _runs_on(morphs: list[Morpheme], i: int, m: Matchers) -> bool:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import dataclasses
 
 from registry.loader import Registry
+from stages._addressee import called_whole
 from stages._clauses import ClauseAnalysis
 from stages._matchers import matchers_for
 from stages._predicates import governing_predicate
@@ -39,7 +40,9 @@ def asked_subject(hit, c: ClauseAnalysis, frame, registry: Registry) -> str | No
         j -= 1 + (morphs[j - 1].tag == "JKG")  # 리셋 버튼 위치가 어디니: the position is the button's
     elif j > 0 and morphs[j].form in frame.subjects and morphs[j - 1].tag == "ETM":
         j = _relative_subject(morphs, j - 1)  # 니 지금 있는 데가 어디냐 / 화장실 있는 데가 어디야: whose place it is
-    called = j > 0 and morphs[j].form in patterns(registry).voc_forms and morphs[j].start == morphs[j - 1].start + morphs[j - 1].length
+    p = patterns(registry)
+    called = (j > 0 and morphs[j].form in p.voc_forms and morphs[j].start == morphs[j - 1].start + morphs[j - 1].length) \
+        or (j >= 0 and called_whole(morphs[j].form, p))  # (여보 로봇아 배터리 몇 퍼센트 남았어: Kiwi reads 로봇아/NNG)
     if j >= 0 and not called and morphs[j].tag in ("NNG", "NNP", "NP", "NNB") and morphs[j].form not in frame.subjects \
             and not _slip_of(morphs[j].form, hit.capability_id, registry) \
             and registry.resolve_room(morphs[j].form) is None:  # (안방 청정 중이야: a room says where)

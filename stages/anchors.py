@@ -12,7 +12,8 @@ from stages._asked_about import (about_the_robot, asks_the_hearers_mind, calls_a
                                  product_topic, public_place_asked, shows_on_the_way, world_question)
 from stages._clauses import ENDS_SENTENCE, QUESTION_MOODS, ClauseAnalysis, qualifies_a_noun, schedule_of_another_thing
 from stages.ngram_model import LEARNED_PREFIX
-from stages.licensing import FRAMELESS, OTHER_THINGS_PART, SLIP, TOPIC_ALONE, says_more_than
+from stages._other_things import OTHER_THINGS_PART
+from stages.licensing import FRAMELESS, SLIP, TOPIC_ALONE, says_more_than
 from stages._fragments import Axes as _Axes, fragment_axes
 from stages._matchers import Matchers, matchers_for, weather_state_of
 from stages._silence import hesitation_only, silent_clauses
@@ -223,7 +224,7 @@ def _question_axes(c: ClauseAnalysis, lit: _Axes, registry: Registry, trailing: 
     # 카메라 화소가 몇이야? 화면 터치가 갑자기 안 먹어: a question or a problem report about the product itself
     # (a noun of the product's vocabulary, nothing licensed, nobody else's thing) asks the manual
     topic = product_topic(c, registry) if not trailing else None
-    ours = act.target_owner is None and act.agent != "third_person"
+    ours = act.target_owner is None and act.agent != "third_person" and not elsewhere  # (보일러에 E1 떴는데 AS 불러야 되나)
     if topic and not c.capabilities and ours and (act.displayed or not act.reported) and act.mood in ("question", "knowledge_question"):
         lit("has_product_topic_question", 1.0, topic, act.mood)
     # (E1 떴어: a manual topic displayed is as much a report as a product noun)

@@ -16,17 +16,16 @@ from registry.loader import Registry
 from stages._addressee import assistant_called
 from stages._asked_about import asks_of_another_thing
 from stages._calls import only_retraction_words
-from stages._clauses import ClauseAnalysis, thing_before, thing_named, thing_owning_the_topic
+from stages._clauses import ClauseAnalysis, thing_named
 from stages._matchers import compact, matchers_for, public_place_of
 from stages._fragments import spelled_by_syllables
+from stages._other_things import OTHER_THINGS_PART, owned_topics
 from stages._self_repair import taken_back_at_the_end
 from stages._state_asked import asked_subject, names_an_occasion, recalled, state_asked
 from stages._predicates import final_predicate, governing_predicate, planned_by_the_speaker
 from stages.speech_patterns import key, patterns
 
 
-OTHER_THINGS_PART = "target:other_thing"
-"""The mention reason of a manual topic named as a part of another thing in the home (정수기 필터)."""
 FRAMELESS = "fragment_without_frame"
 """The reason of a device word in a fragment with no frame around it (그 청정 좀, 풍량)."""
 SLIP = "slip_without_frame"
@@ -308,43 +307,13 @@ def unsupported_frame(c: ClauseAnalysis, registry: Registry) -> str | None:
     return None
 
 
-def _owned_topics(c: ClauseAnalysis, act: SpeechAct, topics: list[str], registry: Registry) -> tuple[list[str], list[str]]:
-    """(the manual topics left the robot's, mentions of what belongs to another thing in the home): 정수기 필터 언제
-    갈아? (the part named right after the thing), 차 에어컨 필터는 몇 킬로마다 갈아? (all the question asks about),
-    다이슨 청소기 필터는 어떻게 씻어? (how that thing is cared for, with no topic of the manual's)."""
-    about = _asked_of_another_thing(c, act, registry)
-    owned = [t for t in topics if (about and not _hosts(about, t, registry)) or _topic_of_other_thing(c, t, registry)]
-    if owned:
-        return [t for t in topics if t not in owned], [f"{t}:{OTHER_THINGS_PART}" for t in owned]
-    return topics, [f"{about}:{OTHER_THINGS_PART}"] if about and not topics else []
-
-
-def _asked_of_another_thing(c: ClauseAnalysis, act: SpeechAct, registry: Registry) -> str | None:
-    """The kind of another thing in the home that owns what a question or a remark is about (thing_owning_the_topic;
-    에어컨 필터 갈아야 되는데 미루고 있어: that thing's filter is told of, not the manual's)."""
-    if act.mood in ("request", "stop", "suggestion") or act.target_owner is not None:
-        return None
-    return thing_owning_the_topic(c, registry.speech_acts, registry.product.words)
-
-
-def _hosts(kind: str, topic: str, registry: Registry) -> bool:
-    """Whether another thing of this kind hosts the manual topic (the phone hosts the robot's app and Wi-Fi)."""
-    return topic in registry.speech_acts.other_targets.hosted_topics.get(kind, [])
-
-
-def _topic_of_other_thing(c: ClauseAnalysis, topic: str, registry: Registry) -> bool:
-    """Whether another thing in the home is named right before the words that anchored this manual topic."""
-    at = [c.compact.find(compact(a.surface)) for a in c.anchors if a.kind == "device_qna" and a.target == topic]
-    kind = thing_before(c, registry.speech_acts, [a for a in at if a >= 0], owning=True)
-    return kind is not None and not _hosts(kind, topic, registry)
-
-
 _CONTENT_TAGS = frozenset({"NNG", "NNP", "NR", "SN", "SL", "VV", "VA", "VA-I", "XR"})
 
 
 def _deictic_identity(c: ClauseAnalysis, act: SpeechAct, cues: dict, registry: Registry) -> tuple[bool, dict]:
     """이거 밤에 틀어 놓으면 시끄러워? / 이거 어느 나라에서 만든 제품이에요?: a question to the robot whose only vague
-    words are "this" (lexicon fragments.product_deictics) asks about the product at hand, not about nothing."""
+    words are "this" (lexicon fragments.product_deictics) asks about the product at hand, not about nothing (the
+    caller skips it when the clause names another thing's part: 냉장고 E5 뜨는데 이거 뭔 뜻이야?)."""
     vague = cues.get("vague", [])
     deictic = matchers_for(registry).product_deictics
     if not (vague and all(v in deictic for v in vague) and act.agent == "robot" and not act.reported
@@ -428,7 +397,7 @@ def license_clauses(clauses: list[ClauseAnalysis], acts: list[SpeechAct], regist
         # 필터는 아직 안 갈아도 돼 / 요즘 다이어트 모드야: a manual topic or an unknown mode in talk asks nothing
         talk = c.role == "action" and not act.displayed and (act.mood in ("statement", "exclamation", "wish") or act.reported
                                                               or (act.past and act.mood not in ("question", "knowledge_question")))
-        topics, owned = _owned_topics(c, act, c.qna_topics, registry)  # (another thing's part, asked or told of)
+        topics, owned = owned_topics(c, act, c.qna_topics, registry)  # (another thing's part, asked or told of)
         if talk:
             mentions += [f"{t}:{act.mood}" for t in topics] + [f"mode:{w}:{act.mood}" for w in c.unknown_modes]
         topics, modes = (topics, c.unknown_modes) if not talk else ([], [])
@@ -442,7 +411,7 @@ def license_clauses(clauses: list[ClauseAnalysis], acts: list[SpeechAct], regist
             cues = {k: v for k, v in cues.items() if not k.startswith("sch_") or k == "sch_list"}
         # a condition's "this" is asked about by the question it conditions (이거 밤에 틀어 놓으면 시끄러워?)
         asking = next((a for d, a in zip(clauses[i:], acts[i:]) if d.role == "action"), act) if c.role == "guard" else act
-        identity, cues = _deictic_identity(c, asking, cues, registry)
+        identity, cues = (c.identity, cues) if owned else _deictic_identity(c, asking, cues, registry)
         out.append(dataclasses.replace(c, capabilities=kept, unsupported=unsupported, anchors=anchors, cues=cues,
                                        act=act, mentions=mentions, qna_topics=topics, unknown_modes=modes, identity=identity,
                                        world_event=event))

@@ -333,6 +333,17 @@ def test_a_manual_topic_owned_by_another_thing_is_no_product_question(runner):
     assert runner.route(TurnInput(recognized_text="블루투스 스피커랑 페어링할 수 있어?")).family == "DQR"
 
 
+@pytest.mark.parametrize("text", ["냉장고 E5 에러 뜨는데 이거 뭔 뜻이야?", "보일러에 E1 떴는데 AS 불러야 되나", "냉장고에 E5 떴어 뭐야"])
+def test_an_error_code_shown_on_another_thing_is_that_things(runner, text):
+    # "this" is the thing the clause names, and a code shown on it (보일러에) is its own, not the manual's
+    assert runner.route(TurnInput(recognized_text=text)).family == "DEF"
+
+
+@pytest.mark.parametrize("text", ["E1 떴는데 AS 불러야 되나", "이거 E5 뜨는데 뭔 뜻이야?", "이거 코웨이 공기청정기보다 성능 좋아?"])
+def test_an_error_code_or_this_without_another_thing_owning_it_asks_the_manual(runner, text):
+    assert runner.route(TurnInput(recognized_text=text)).family == "DQR"
+
+
 @pytest.mark.parametrize("text", ["다이슨 청소기 필터는 어떻게 씻어?", "차 에어컨 필터는 몇 킬로마다 갈아?"])
 def test_a_question_about_another_things_part_is_no_product_question(runner, text):
     record = runner.route(TurnInput(recognized_text=text))

@@ -164,6 +164,21 @@ def test_what_a_turn_says_to_a_person_called_by_name_is_theirs_beside_the_robots
     assert record.family == "ODL" and caps == expected
 
 
+@pytest.mark.parametrize("text,expected", [
+    ("엄마 잠깐만요. 로봇아 지금 어디 있어?", [("current_location", "check")]),
+    ("여보 됐어 내가 할게 로봇아 배터리 몇 프로야", [("battery_status", "check")]),  # -ᆯ게 read as a connective
+    ("여보 로봇아 배터리 몇 퍼센트 남았어", [("battery_status", "check")]),  # 로봇아 read as one noun
+])
+def test_a_state_question_to_the_robot_called_after_a_person_is_the_robots(runner, text, expected):
+    record, caps = _route(runner, text)
+    assert record.family == "ODL" and caps == expected
+
+
+@pytest.mark.parametrize("text", ["엄마 잠깐만요. 지금 어디 있어?", "여보 배터리 몇 퍼센트 남았어", "민수야 배터리 몇 프로야"])
+def test_a_state_question_to_a_person_called_stays_theirs(runner, text):
+    assert _route(runner, text)[1] == []
+
+
 @pytest.mark.parametrize("text", ["민수야 사진 찍지 마", "로봇아 민수야 사진 찍지 마", "민수야 필터 상태 알려 줘"])
 def test_a_person_called_with_no_request_to_the_robot_licenses_nothing(runner, text):
     assert _route(runner, text)[1] == []
