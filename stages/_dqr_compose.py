@@ -14,6 +14,7 @@ from typing import Any, Literal
 
 from registry.knowledge_contracts import Evidence
 from registry.knowledge_contracts import GraphRelation, KgProjection, RetrievalResult, VersionNote
+from rag.text import sentences
 
 Verdict = Literal["blocked", "limited", "allowed"]
 _SLOT = re.compile(r"\{(\w+)(?:\|([^/{}]+)/([^{}]+))?\}")
@@ -43,6 +44,11 @@ def sentence(text: str) -> str:
     """The text ending like a sentence (a table row becomes one)."""
     text = text.strip()
     return text if text.endswith((".", "?", "!")) else text + "."
+
+
+def _plain(text: str) -> str:
+    """The text without its parentheses, spaces and final stop, to tell one statement said twice (사생활 보호 모드)."""
+    return re.sub(r"\([^)]*\)|\s", "", text).rstrip(".")
 
 
 def fill(template: str, values: dict[str, Any], rieul_exempt: frozenset[str] = frozenset()) -> str:
@@ -186,10 +192,12 @@ class Composer:
         reasons = [self._cite(r, evidence, locations) for r in verdict.reasons]
         # the manual's own sentence the search found first, when no reason already says it (심박 재려면 어떻게 해?: 프라이버시
         # 모드가 켜져 있는 동안에는 ... 사용할 수 없습니다, or what to do first)
+        # (a sentence of it a reason already says is not said twice: 프라이버시 모드를 켜면 카메라가 꺼집니다)
         first = evidence[0] if evidence else None
-        said = first is not None and any(sentence(first.claim).rstrip(". ") in r for r in reasons)
-        extra = [] if first is None or said else [self.say("also", location=first.location, source_id=first.source_id,
-                                                            claim=sentence(first.claim))]
+        said = [_plain(r) for r in reasons]
+        unsaid = [s for s in sentences(first.claim) if not any(_plain(s) in r for r in said)] if first else []
+        extra = [self.say("also", location=first.location, source_id=first.source_id,
+                          claim=sentence(" ".join(unsaid)))] if unsaid else []
         return " ".join([head] + reasons + extra)
 
     def extract_text(self, evidence: list[Evidence]) -> str:

@@ -218,12 +218,28 @@ def test_particles_follow_the_final_consonant():
     assert fill("{a|으로/로}", {"a": "3단"}, frozenset({"으로/로"})) == "3단으로"
 
 
+@pytest.mark.parametrize("question,first", [
+    ("나이트 모드 켜면 뭐가 달라져?", "최대 2단으로 제한되고"),
+    ("프리필터 덜 말려서 끼우면 어떻게 돼?", "냄새나 곰팡이"),
+    ("나이트 모드는 뭐 하는 거야?", "잠자는 시간을 위한 모드"),  # no condition: the definition answers
+])
+def test_what_happens_under_a_condition_is_answered_by_the_sentence_that_states_it(answering_runner, question, first):
+    """뭐가 달라져 / ...면 어떻게 돼 (speech_acts answer_shapes consequence) asks what follows from a condition: the
+    section's conditional sentence answers, not its first one or the words to say."""
+    text = answering_runner.route_text(question).answer.text
+    assert first in text.split("도 참고하세요")[0], text
+
+
 def test_a_verdict_also_reads_out_the_manuals_own_sentence(answering_runner):
     """The verdict's reasons are graph claims (프라이버시 모드를 켜면 카메라가 꺼집니다); the section the search found
-    first is read out too, so the manual's own words (... 사용할 수 없습니다) are in the answer."""
-    rec = answering_runner.route_text("프라이버시 모드 켜 둔 채로 심박 재 달라고 하면 어떻게 돼")
+    first is read out too, so the manual's own words (... 사용할 수 없습니다) are in the answer, without a sentence a
+    reason already says (사생활 보호 모드 in parentheses or not)."""
+    rec = answering_runner.route_text("프라이버시 모드 켜 놨는데 심박 잴 수 있어?")
     assert rec.family == "DQR" and rec.answer.text.startswith(_head(T["blocked"]))
     assert "사용할 수 없습니다" in rec.answer.text, rec.answer.text
+    rec = answering_runner.route_text("프라이버시 모드 켜 둔 채로 심박 재 달라고 하면 어떻게 돼")
+    assert rec.answer.text.startswith(_head(T["blocked"])) and "R6-V5-S024)도 참고하세요" in rec.answer.text
+    assert rec.answer.text.count("카메라가 꺼집니다") == 1, rec.answer.text
 
 
 def test_relation_verdict_needs_a_mode_and_a_connecting_path():
