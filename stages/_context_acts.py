@@ -41,8 +41,11 @@ def _pending(history: HistoryEvidence, registry: Registry):
     cap = registry.capability_by_id.get(str(state.get("capability_id") or ""))
     if state.get("owner_route") != "ODL" or cap is None or len(history.missing_slots) != 1:
         return None
-    op = cap.operation(str(state.get("operation_id") or ""))
     slot = history.missing_slots[0]
+    op = cap.operation(str(state.get("operation_id") or ""))
+    if op is None and not state.get("operation_id"):  # none named (not one unknown): the one operation taking the slot
+        taking = [o for o in cap.operations if slot in o.arguments]
+        op = taking[0] if len(taking) == 1 else None
     if op is None or slot not in op.arguments:
         return None
     return cap, op, slot

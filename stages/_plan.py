@@ -98,8 +98,13 @@ def _guard_condition(template: GuardTemplate, step_id: str | None):
     return StepOutputCondition(step_id=step_id or "", field=template.field or "", operator=template.operator, value=template.value)
 
 
+GUARD_POLARITIES = ("consent", "need", "negative", "positive")
+UNSTATED_CONDITION = "event.unstated_condition"
+"""The path of a guard that names no state the robot observes (its plan is refused as unobservable)."""
+
+
 def _guard_polarity(c: ClauseAnalysis) -> str:
-    for polarity in ("consent", "need", "negative", "positive"):
+    for polarity in GUARD_POLARITIES:
         if c.cues.get(f"guard_{polarity}"):
             return polarity
     return "need"
@@ -237,6 +242,10 @@ def _resolve_guard(b: _Builder, c: ClauseAnalysis, registry: Registry, named: st
             subject = named
         elif b.steps and b.steps[-1].execution_target == "cloud":
             return StepOutputCondition(step_id=b.steps[-1].id, field="condition_met", operator="eq", value=True)
+        elif not c.anchors and not any(c.cues.get(f"guard_{p}") for p in GUARD_POLARITIES):
+            # 싫으면 주방 가 / 안 뭇으면 ...: a condition with no state word and no word of how a state stands says
+            # nothing the robot can observe; it is no air quality to check (the plan checks refuse it)
+            return StateCondition(path=UNSTATED_CONDITION, operator="eq", value=True)
         else:
             subject = matchers_for(registry).guard_default_subject
     cap = registry.capability_by_id[subject]

@@ -232,8 +232,8 @@ def _placed_state(hit, c: ClauseAnalysis, registry: Registry) -> bool:
 
 
 def _acted_on(hit, c: ClauseAnalysis) -> bool:
-    """The state word is followed, past adverbs and object or topic particles only, by the word of an execution
-    capability the clause holds: it is that action's object."""
+    """The state word is followed, past adverbs (an adjective's -게 too: 공기를 깨끗하게 청정해) and object or topic
+    particles only, by the word of an execution capability the clause holds: it is that action's object."""
     end = hit.position + len(hit.surface)
     acts = {h.position for h in c.capabilities if h.kind == "execution" and h.position >= end}
     for at, mo in zip(c.compact_offsets, c.morphemes):
@@ -241,7 +241,7 @@ def _acted_on(hit, c: ClauseAnalysis) -> bool:
             continue
         if at in acts:
             return True
-        if mo.tag not in ("MAG", "JKO", "JX"):
+        if mo.tag not in ("MAG", "JKO", "JX", "XR", "XSA", "VA") and (mo.tag, mo.form) != ("EC", "게"):
             return False
     return False
 

@@ -131,6 +131,20 @@ def test_slot_answer_fills_only_what_the_earlier_turn_asked_for(runner):
     assert rec.missing_slots == []
 
 
+@pytest.mark.parametrize("state,text,expected", [
+    ({"capability_id": "move_to_room", "missing_slots": ["room_name"]}, "공부방", ("move_to_room", "start", {"room_name": "서재"})),
+    ({"capability_id": "fan_speed", "missing_slots": ["level"]}, "강으로", ("fan_speed", "level", {"level": 3})),
+])
+def test_a_slot_answer_needs_no_operation_id_when_one_operation_takes_the_slot(runner, state, expected, text):
+    """A voice context that names the capability and the slot it asked for but no operation (a client that leaves it
+    out) is still the robot's open question: the one operation taking that slot is the one asked about."""
+    voice = VoiceContext(last_route="ODL", pending_follow_up_text="어느 쪽으로 할까요?", history_hint_strength="strong",
+                         slot_state={"owner_route": "ODL", **state})
+    rec = runner.route_text(text, voice_context=voice)
+    assert rec.family == "ODL"
+    assert [(s.action.capability_id, s.action.operation_id, s.action.arguments) for s in rec.steps if s.action] == [expected]
+
+
 def test_plain_unsupported_request_is_not_a_goal(runner):
     rec = runner.route_text("리모컨 가져와")
     assert rec.family == "UNS" and rec.experience_admission == "not_admitted"

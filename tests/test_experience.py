@@ -62,6 +62,20 @@ def test_goal_with_no_provider_is_refused_and_nothing_runs(runner):
     assert rec.steps == []  # the ungrounded guard fails closed: no photo is taken on a guess
 
 
+@pytest.mark.parametrize("text", ["싫으면 주방 가", "안 뭇으면 주방 가"])
+def test_a_condition_naming_no_state_is_no_air_quality_check(runner, text):
+    """싫으면 / 안 뭇으면 name nothing the robot observes and no word of how a state stands: no air-quality check is
+    made up for them, the plan fails closed and the robot says it cannot tell."""
+    rec = runner.route_text(text)
+    assert rec.steps == [] or not any(s.action for s in rec.steps), rec.steps
+
+
+@pytest.mark.parametrize("text,state", [("나쁘면 청정해", "air_quality"), ("공기 나빠지면 청정해 줘", "air_quality")])
+def test_a_condition_on_how_a_state_stands_still_reads_the_default_state(runner, text, state):
+    rec = runner.route_text(text)
+    assert [s.action.capability_id for s in rec.steps if s.action][0] == state
+
+
 def test_live_tier_refuses_goal_but_never_blocks_the_plan(registry):
     full = TurnRunner(DriverConfig(), registry).route_text("주방 가서 청정해")
     read_only = TurnRunner(DriverConfig(experience_live_tier="read_only"), registry).route_text("주방 가서 청정해")

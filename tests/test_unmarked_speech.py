@@ -220,7 +220,8 @@ def test_an_apps_sound_is_not_the_robots(runner, text):
 
 @pytest.mark.parametrize("text", ["초코 거실로 와 간식 줄게", "엄마 거실로 와", "클로이 거실로 가서 손님한테 인사해",
                                   "이모, 한 바퀴 돌아 봐요. 옷 예쁘다.", "자기야, 나이트 모드 좀 켜 줘. 눈부셔.",
-                                  "먼저 씻어 화장실에서 그 다음에 들어가 안방에"])
+                                  "먼저 씻어 화장실에서 그 다음에 들어가 안방에",
+                                  "주방 가서 라면이라도 끓여 무라", "밥 뭇나? 안 뭇으면 주방 가서 밥 무라"])  # (경상 무라: 먹어라)
 def test_somebody_named_or_bidden_a_persons_act_is_who_is_asked(runner, text):
     """A bare noun before a room in a clause that moves somebody (vocatives mover_verbs) is the one told to go; a person
     noun closed by a mark is called however Kiwi splits it (이모, -> 이/MM 모); a person's own act bidden (씻어:

@@ -132,6 +132,8 @@ def test_the_air_a_request_acts_on_is_not_also_checked(runner):
     record = runner.route(TurnInput(recognized_text="작은방 가서 공기 좀 싹 정화해 줘", device_context=DeviceContext(position="거실")))
     assert [(cap, op) for cap, op, _, _ in actions(record)] == [("move_to_room", "start"), ("selected_room_clean", "start")]
     assert _route(runner, "공기 확인하고 청정해 줘")[1] == [("air_quality", "check"), ("selected_room_clean", "start")]
+    # an adjective's -게 says how the air is to be made, it asks nothing about it either
+    assert _route(runner, "공기를 깨끗하게 청정해 주세요")[1] == [("selected_room_clean", "start")]
 
 
 def test_the_speaker_s_own_act_is_no_doer_for_the_hearer_s(runner):
