@@ -9,7 +9,7 @@ from __future__ import annotations
 from registry.contracts import AnchorMatch, NormalizedText
 from registry.loader import Registry
 from stages._anchoring import _clause, _manner_at
-from stages._operations import level_arguments, operation_of
+from stages._operations import level_arguments, level_of, operation_of
 from stages._clauses import CapabilityHit, ClauseAnalysis
 from stages._matchers import Matchers
 from stages._segments import copula_tail, merge_shapeless, names_a_value, polar_starts, segment, without_trailing_hesitation
@@ -70,6 +70,29 @@ def _carried_heads(clauses: list[ClauseAnalysis], registry: Registry, m: Matcher
             level_arguments([hit], c.compact, registry, m)
             _add_hit(c, hit)
             break
+
+
+def _contrasted_levels(clauses: list[ClauseAnalysis], registry: Registry, m: Matchers) -> None:
+    """터보 말고 중으로 해 / 볼륨 10 말고 5로 해 줘: a clause that sets a level of one capability aside (X 말고: speech_acts
+    exclusion; the capability named, or a level word only it has) hands that capability to the next clause when it
+    names nothing but another of its levels: the same setting, another value. The hit is evidence like any other;
+    licensing reads the next clause's own speech act."""
+    p = m.speech
+    levelled = [cap for cap in registry.capabilities.capabilities if cap.level_words and cap.operation("level") is not None]
+    for before, c in zip(clauses, clauses[1:]):
+        ms = [(mo.form, mo.tag) for mo in before.morphemes]
+        if len(ms) < 2 or ms[-1] not in p.exclude_end or ms[-2] not in p.exclude_verb or c.capabilities or c.unsupported or c.rooms:
+            continue
+        named = {h.capability_id for h in before.capabilities} or {
+            cap.capability_id for cap in levelled for w in cap.level_words
+            if w in before.compact and sum(w in other.level_words for other in levelled) == 1}
+        cap = next((cap for cap in levelled if {cap.capability_id} == named), None)
+        level = level_of(cap, c.compact, m) if cap is not None else None
+        word = next((w for w in [*sorted(cap.level_words, key=len, reverse=True), str(level)] if w in c.compact), None) \
+            if level is not None else None
+        if word is not None:
+            _add_hit(c, CapabilityHit(cap.capability_id, cap.kind, "level", word, CARRIED, registry.weights.strengths["alias"],
+                                      c.compact.find(word), arguments={"level": level}))
 
 
 def _carried_stops(clauses: list[ClauseAnalysis], registry: Registry, m: Matchers) -> None:
@@ -177,6 +200,7 @@ def analyse(nt: NormalizedText, registry: Registry, m: Matchers) -> list[ClauseA
         c.alternative = c.alternative or c.polar_at >= 0
     _carried_heads(out, registry, m)
     _carried_stops(out, registry, m)
+    _contrasted_levels(out, registry, m)
     _bare_goals(out, registry, m)
     _switched_selves(out, registry, m)
     _scope_variants(out, registry, m)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hamilton.function_modifiers import config
 
-from registry.contracts import PreclassifierHints, ReplyabilityMeta, ReplyObjectMeta
+from registry.contracts import FamilyScores, PreclassifierHints, ReplyabilityMeta, ReplyObjectMeta
 from registry.plan_contracts import PlannerOutput, SecondPassVerdict
 from registry.loader import Registry
 from stages.owner_choice import public_target, second_pass_pair, second_pass_winner
@@ -16,13 +16,17 @@ def second_pass_verdict(
     preclassifier_hints: PreclassifierHints,
     reply_object_meta: ReplyObjectMeta,
     replyability_meta: ReplyabilityMeta,
+    family_scores: FamilyScores,
     registry: Registry,
 ) -> SecondPassVerdict:
     """A narrow pairwise question (DEF/STT_NULL, DEF/FRG, STT_NULL/FRG), never a replan."""
     owner, runner = planner_output.selected_routes[0], planner_output.runner_up_family
     public, public_signals = public_target(preclassifier_hints.strength, owner)
+    # (이 근처 캠핑장 아직 개장 안 했나?: a question about a place of the world keeps the question open however far)
+    asked = preclassifier_hints.strength("has_world_question") > 0
+    gap = 0.0 if asked else family_scores.scores.get(owner, 0.0) - family_scores.scores.get("FRG", 0.0)
     pair = second_pass_pair(owner, runner, planner_output.needs_second_pass, public, reply_object_meta.object_type,
-                            planner_output.family_confidence, registry.weights)
+                            planner_output.family_confidence, registry.weights, gap)
     # a family a mechanism decided (learned_closed_by: a voice stop, a request broken off, words said to a person) is
     # not asked again: the judge weighs reply shapes, which such a turn may have without being a reply
     if pair is None or any(preclassifier_hints.strength(a) for a in registry.weights.learned_closed_by):

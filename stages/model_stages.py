@@ -154,6 +154,7 @@ def second_pass_verdict__model(
     preclassifier_hints: PreclassifierHints,
     reply_object_meta: ReplyObjectMeta,
     replyability_meta: ReplyabilityMeta,
+    family_scores: FamilyScores,
     normalized_text: NormalizedText,
     registry: Registry,
     model_client: ModelClient,
@@ -162,7 +163,7 @@ def second_pass_verdict__model(
     """The deterministic gate opens the pairwise question; the model answers it inside the pair."""
     if planner_provenance.decided_by == "fail_closed":
         return SecondPassVerdict(ran=False, reason=["planner failed closed: nothing to judge"])
-    local = judge.second_pass_verdict(planner_output, preclassifier_hints, reply_object_meta, replyability_meta, registry)
+    local = judge.second_pass_verdict(planner_output, preclassifier_hints, reply_object_meta, replyability_meta, family_scores, registry)
     if not local.ran or local.pair is None:
         return local
     packet = {

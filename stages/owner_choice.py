@@ -106,12 +106,15 @@ def second_pass_pair(
     object_type: str,
     family_confidence: str,
     weights: EvidenceWeights,
+    frg_gap: float = 0.0,
 ) -> tuple[str, str] | None:
-    """Which gray pair the judge is asked about, or None when it stays closed."""
+    """Which gray pair the judge is asked about, or None when it stays closed. A stable public target opens the
+    FRG question for a reply or a repair unless the first pass put it out of reach (`frg_gap`: the owner's score
+    over FRG's, at least second_pass public_override_max_gap: 어제 바람이 얼마나 세게 불었는지 화분이 다 넘어갔어)."""
     stable = public >= weights.second_pass["stable_public_target_min"]
     if needs_second_pass and runner and _gray(weights, owner, runner):
         return (owner, runner)
-    if owner in ("DEF", "STT_NULL") and stable:
+    if owner in ("DEF", "STT_NULL") and stable and frg_gap < weights.second_pass.get("public_override_max_gap", float("inf")):
         return (owner, "FRG")
     if (owner in ("DEF", "STT_NULL") and object_type in ("unknown", "conversation")
             and runner in ("DEF", "STT_NULL") and family_confidence != "high"):

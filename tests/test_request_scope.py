@@ -596,3 +596,19 @@ def test_requests_read_whole_whatever_the_recognizer_and_kiwi_make_of_them(runne
 def test_a_hesitation_after_an_open_clause_still_trails_it_off(runner, text):
     record, caps = _caps(runner, text)
     assert caps == [] and record.family == "STT_NULL", (text, record.family, caps)
+
+
+@pytest.mark.parametrize("text,expected", [
+    ("터보 말고 중으로 해 시끄러워", ("fan_speed", "level", {"level": 2})),
+    ("볼륨 10 말고 5로 해 줘", ("sound_volume", "level", {"level": 5})),
+])
+def test_a_level_set_aside_hands_its_capability_to_the_level_said_next(runner, text, expected):
+    """X 말고 Y: the next clause names only another level of the capability the first set aside (터보 is fan_speed's
+    alone): the same setting, another value."""
+    assert [a[:3] for a in actions(runner.route(TurnInput(recognized_text=text)))] == [expected]
+
+
+@pytest.mark.parametrize("text", ["티비 말고 중으로 해", "최대 말고 중간으로 해"])
+def test_nothing_set_aside_of_one_capability_hands_nothing(runner, text):
+    # 티비 names no level; 최대 is a level word of three capabilities
+    assert actions(runner.route(TurnInput(recognized_text=text))) == []

@@ -146,3 +146,16 @@ def test_a_time_said_to_a_person_answers_no_schedule_question_of_the_robots(runn
         assert runner.route_text(text, voice_context=waiting).family == "DEF", text
     answered = runner.route_text("일곱 시", voice_context=waiting)
     assert answered.family == "SCH" and answered.slots["start_time"] == "07:00"
+
+
+@pytest.mark.parametrize("text", ["어제 바람이 얼마나 세게 불었는지 베란다 화분이 다 넘어갔어", "장마가 언제 끝나려나 빨래가 도통 안 마르네"])
+def test_weather_in_a_story_or_a_sigh_is_talk_the_judge_does_not_turn_into_a_lookup(runner, text):
+    """A weather word lights a public scope, but when the first pass puts the lookup far out of reach (second_pass
+    public_override_max_gap) the judge does not ask whether a public target is alive."""
+    record = _route(runner, text)
+    assert record.family == "DEF" and not record.evidence.second_pass.ran, (record.family, record.evidence.second_pass)
+
+
+@pytest.mark.parametrize("text", ["내일 비 와?", "오늘 날씨 어때"])
+def test_a_weather_question_is_still_a_lookup(runner, text):
+    assert _route(runner, text).family == "FRG"

@@ -113,6 +113,9 @@ def test_owner_choice_and_judge_as_pure_functions():
     assert pair == ("DEF", "STT_NULL")
     assert second_pass_winner(pair, "DEF", 0.0, "whole_intent_repair", weights) == "STT_NULL"
     assert second_pass_winner(("DEF", "FRG"), "DEF", 1.0, "bounded_reply_now", weights) == "FRG"
+    # a stable public target opens the FRG question, unless the first pass put FRG out of reach
+    assert second_pass_pair("DEF", "DQR", False, 0.8, "unknown", "high", weights, 2.0) == ("DEF", "FRG")
+    assert second_pass_pair("DEF", "DQR", False, 0.8, "unknown", "high", weights, 20.0) is None
 
 
 def test_cli_tune_shows_per_family_deltas(core_run):

@@ -137,6 +137,7 @@ def rescore(features: EvidenceFeatures, weights: EvidenceWeights) -> list[str | 
     by_row: dict[int, dict[int, dict[str, float]]] = {}
     for k, (row, ci) in enumerate(zip(features.clause_row.tolist(), features.clause_index.tolist())):
         by_row.setdefault(row, {})[ci] = dict(zip(fams, clause_scores[k].tolist()))
+    asked = features.axes.index("has_world_question") if "has_world_question" in features.axes else None
     out: list[str | None] = []
     for i in range(len(features)):
         if features.error[i]:
@@ -147,7 +148,9 @@ def rescore(features: EvidenceFeatures, weights: EvidenceWeights) -> list[str | 
                               bool(features.short_circuit[i]), weights)
         family = choice.family
         pair = second_pass_pair(family, choice.plan_runner_up, choice.needs_second_pass, float(features.public[i]),
-                                features.object_type[i], choice.confidence, weights)
+                                features.object_type[i], choice.confidence, weights,
+                                0.0 if asked is not None and features.strengths[i, asked] > 0
+                                else row_scores.get(family, 0.0) - row_scores.get("FRG", 0.0))
         if pair is not None:
             family = second_pass_winner(pair, family, float(features.public[i]), features.replyability_type[i], weights)
         if features.fail_closed[i]:
