@@ -12,6 +12,7 @@ import dataclasses
 from functools import lru_cache
 
 from registry.contracts import SpeechAct
+from registry.hangul import all_hangul, deletions, jamo
 from registry.loader import Registry
 from stages._addressee import assistant_called
 from stages._asked_about import asks_of_another_thing
@@ -51,7 +52,7 @@ def _frame_mismatch(hit, c: ClauseAnalysis, registry: Registry) -> str | None:
     light = frames.light_set if hit.kind != "state_query" else frozenset()
     if predicate is not None and predicate not in light and not (hit.via == "frame" and hit.kind == "state_query"):  # (due run)
         fits = frames.fits(hit.capability_id, hit.kind, registry.capability_by_id[hit.capability_id].schedulable)
-        if predicate not in fits:
+        if predicate not in fits and not _slip_of_a_verb(predicate, fits):
             return "predicate:" + predicate[0]
     frame = frames.capabilities.get(hit.capability_id)
     morphs = c.morphemes
@@ -222,6 +223,14 @@ def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, registry:
     if hit.kind == "state_query" and act.mood == "request" and _acted_on(hit, c):
         return "object_of_action"  # 공기 좀 싹 정화해 줘: the air is what is purified, nobody asks how it is
     return _frame_mismatch(hit, c, registry)
+
+
+def _slip_of_a_verb(predicate: tuple[str, str], fits) -> bool:
+    """필터 상태 아려 줘 (Kiwi: 아리/VA): a predicate one jamo short of a verb the frame takes, a recognition slip that
+    repairs the one word of a frame otherwise complete. Only a verb of two syllables or more (배터리 사 줘 is no 차)."""
+    said = jamo(predicate[0])
+    return all_hangul(predicate[0]) and any(
+        len(form) >= 2 and tag.startswith("VV") and said in deletions(jamo(form)) and said != jamo(form) for form, tag in fits)
 
 
 def _placed_state(hit, c: ClauseAnalysis, registry: Registry) -> bool:
@@ -411,7 +420,8 @@ def license_clauses(clauses: list[ClauseAnalysis], acts: list[SpeechAct], regist
             cues = {k: v for k, v in cues.items() if not k.startswith("sch_") or k == "sch_list"}
         # a condition's "this" is asked about by the question it conditions (이거 밤에 틀어 놓으면 시끄러워?)
         asking = next((a for d, a in zip(clauses[i:], acts[i:]) if d.role == "action"), act) if c.role == "guard" else act
-        identity, cues = (c.identity, cues) if owned else _deictic_identity(c, asking, cues, registry)
+        other = owned or any(x.split(":")[0] in registry.unsupported_categories for x in mentions)  # (카드 결제 ... 이거 뭐지)
+        identity, cues = (c.identity, cues) if other else _deictic_identity(c, asking, cues, registry)
         out.append(dataclasses.replace(c, capabilities=kept, unsupported=unsupported, anchors=anchors, cues=cues,
                                        act=act, mentions=mentions, qna_topics=topics, unknown_modes=modes, identity=identity,
                                        world_event=event))

@@ -612,3 +612,14 @@ def test_a_level_set_aside_hands_its_capability_to_the_level_said_next(runner, t
 def test_nothing_set_aside_of_one_capability_hands_nothing(runner, text):
     # 티비 names no level; 최대 is a level word of three capabilities
     assert actions(runner.route(TurnInput(recognized_text=text))) == []
+
+
+def test_this_after_an_unsupported_act_told_is_that_act_not_the_product(runner):
+    """카드 결제 승인 ... 이거 뭐지: the 이거 of a clause that names an act the robot does not do (a payment) is that
+    act's, not the product at hand."""
+    assert runner.route(TurnInput(recognized_text="은행 문자 왔네 카드 결제 승인 삼만 이천 원 이거 뭐지")).family not in ("DQR", "ODL")
+
+
+@pytest.mark.parametrize("text", ["에어컨도 켜 줄 수 있어?", "티비도 틀 수 있어?"])
+def test_whether_the_robot_can_work_another_thing_is_still_asked_of_the_manual(runner, text):
+    assert runner.route(TurnInput(recognized_text=text)).family == "DQR"

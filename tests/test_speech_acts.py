@@ -537,6 +537,14 @@ def test_a_slip_completed_by_its_own_capabilitys_predicate_is_repaired(runner):
     assert actions(_route(runner, "스테이숀")) == []
 
 
+def test_a_verb_one_jamo_short_of_its_frames_verb_is_repaired_as_the_one_slip(runner):
+    # 아려 (Kiwi: 아리/VA) is 알려 with its ㄹ lost: the noun and the request form make the rest of the frame
+    assert [a[0] for a in actions(_route(runner, "필터 상태 아려 줘"))] == ["filter_status"]
+    # never from a verb of one syllable (사 is one jamo from 차, a state verb of the battery's), nor without a request
+    assert actions(_route(runner, "배터리 사 줘")) == []
+    assert actions(_route(runner, "공기 때문에 눈이 아려")) == []
+
+
 def test_a_regional_imperative_ending_is_a_request(runner):
     assert [a[0] for a in actions(_route(runner, "청정 켜그라"))] == ["selected_room_clean"]
 
