@@ -608,9 +608,9 @@ def test_a_level_set_aside_hands_its_capability_to_the_level_said_next(runner, t
     assert [a[:3] for a in actions(runner.route(TurnInput(recognized_text=text)))] == [expected]
 
 
-@pytest.mark.parametrize("text", ["티비 말고 중으로 해", "최대 말고 중간으로 해"])
+@pytest.mark.parametrize("text", ["티비 말고 중으로 해", "최대 말고 중간으로 해", "강아지 말고 중으로 해", "중국집 말고 약으로 해"])
 def test_nothing_set_aside_of_one_capability_hands_nothing(runner, text):
-    # 티비 names no level; 최대 is a level word of three capabilities
+    # 티비 names no level; 최대 is a level word of three capabilities; 강 in 강아지 and 중 in 중국집 are no words of their own
     assert actions(runner.route(TurnInput(recognized_text=text))) == []
 
 
