@@ -92,6 +92,12 @@ class Matchers:
         for amb in caps.classification_hints.ambiguous_anchors:
             add(amb.term, AnchorEntry("ambiguous", amb.capability_id, amb.term))
         self.anchor_entries = entries
+        levelled = [cap for cap in caps.capabilities if cap.level_words and cap.operation("level") is not None]
+        self.levelled = frozenset(cap.capability_id for cap in levelled)
+        """Capabilities with a level operation and level words (fan_speed, sound_volume ...)."""
+        self.own_level_words = {w: cap.capability_id for cap in levelled for w in cap.level_words
+                                if sum(w in other.level_words for other in levelled) == 1}
+        """A level word that names one capability's level only (터보, 약풍; not 최대, which three share)."""
         keys = sorted(entries, key=len, reverse=True)
         self.anchor_re = re.compile("|".join(map(re.escape, keys)))
         self.ambiguous = {compact(a.term): a for a in caps.classification_hints.ambiguous_anchors}

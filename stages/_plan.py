@@ -103,11 +103,9 @@ UNSTATED_CONDITION = "event.unstated_condition"
 """The path of a guard that names no state the robot observes (its plan is refused as unobservable)."""
 
 
-def _guard_polarity(c: ClauseAnalysis) -> str:
-    for polarity in GUARD_POLARITIES:
-        if c.cues.get(f"guard_{polarity}"):
-            return polarity
-    return "need"
+def _guard_cue(c: ClauseAnalysis) -> str | None:
+    """The polarity a guard's own words give (필요하면, 나쁘면, 좋으면, 동의하면), None when it says none."""
+    return next((polarity for polarity in GUARD_POLARITIES if c.cues.get(f"guard_{polarity}")), None)
 
 
 def rooms_referred(clauses: list[ClauseAnalysis], registry: Registry) -> list[list[str]]:
@@ -226,7 +224,8 @@ def _resolve_guard(b: _Builder, c: ClauseAnalysis, registry: Registry, named: st
     """The typed condition of a guard clause; inserts the state query it reads when missing. Its subject: a state the
     guard names, else the last step's that has guard conditions, else the state a clause before named, else the
     default."""
-    polarity = _guard_polarity(c)
+    cue = _guard_cue(c)
+    polarity = cue or "need"
     unprovided = registry.effects.unprovided_in(c.compact, b.utterance_compact) if registry.effects else []
     if unprovided:
         # "엄마 오면": no provider can observe this; the condition stays ungrounded and plan checks refuse it
@@ -242,7 +241,7 @@ def _resolve_guard(b: _Builder, c: ClauseAnalysis, registry: Registry, named: st
             subject = named
         elif b.steps and b.steps[-1].execution_target == "cloud":
             return StepOutputCondition(step_id=b.steps[-1].id, field="condition_met", operator="eq", value=True)
-        elif not c.anchors and not any(c.cues.get(f"guard_{p}") for p in GUARD_POLARITIES):
+        elif not c.anchors and cue is None:
             # 싫으면 주방 가 / 안 뭇으면 ...: a condition with no state word and no word of how a state stands says
             # nothing the robot can observe; it is no air quality to check (the plan checks refuse it)
             return StateCondition(path=UNSTATED_CONDITION, operator="eq", value=True)

@@ -78,16 +78,13 @@ def _contrasted_levels(clauses: list[ClauseAnalysis], registry: Registry, m: Mat
     names nothing but another of its levels: the same setting, another value. The hit is evidence like any other;
     licensing reads the next clause's own speech act."""
     p = m.speech
-    levelled = [cap for cap in registry.capabilities.capabilities if cap.level_words and cap.operation("level") is not None]
     for before, c in zip(clauses, clauses[1:]):
         ms = [(mo.form, mo.tag) for mo in before.morphemes]
         if len(ms) < 2 or ms[-1] not in p.exclude_end or ms[-2] not in p.exclude_verb or c.capabilities or c.unsupported or c.rooms:
             continue
-        said = {mo.form for mo in before.morphemes}  # (강아지 말고: a level word inside another word is none)
-        named = {h.capability_id for h in before.capabilities} or {
-            cap.capability_id for cap in levelled for w in cap.level_words
-            if w in said and sum(w in other.level_words for other in levelled) == 1}
-        cap = next((cap for cap in levelled if {cap.capability_id} == named), None)
+        # (강아지 말고: a level word inside another word is none)
+        named = {h.capability_id for h in before.capabilities} or {m.own_level_words[f] for f, _ in ms if f in m.own_level_words}
+        cap = registry.capability_by_id[next(iter(named))] if len(named) == 1 and named <= m.levelled else None
         level = level_of(cap, c.compact, m) if cap is not None else None
         word = next((w for w in [*sorted(cap.level_words, key=len, reverse=True), str(level)] if w in c.compact), None) \
             if level is not None else None

@@ -7,7 +7,7 @@ from hamilton.function_modifiers import config
 from registry.contracts import FamilyScores, PreclassifierHints, ReplyabilityMeta, ReplyObjectMeta
 from registry.plan_contracts import PlannerOutput, SecondPassVerdict
 from registry.loader import Registry
-from stages.owner_choice import public_target, second_pass_pair, second_pass_winner
+from stages.owner_choice import public_override_gap, public_target, second_pass_pair, second_pass_winner
 
 
 @config.when(planner_backend="heuristic")  # the model backends' judge: stages/model_stages.py
@@ -22,9 +22,7 @@ def second_pass_verdict(
     """A narrow pairwise question (DEF/STT_NULL, DEF/FRG, STT_NULL/FRG), never a replan."""
     owner, runner = planner_output.selected_routes[0], planner_output.runner_up_family
     public, public_signals = public_target(preclassifier_hints.strength, owner)
-    # (이 근처 캠핑장 아직 개장 안 했나?: a question about a place of the world keeps the question open however far)
-    asked = preclassifier_hints.strength("has_world_question") > 0
-    gap = 0.0 if asked else family_scores.scores.get(owner, 0.0) - family_scores.scores.get("FRG", 0.0)
+    gap = public_override_gap(family_scores.scores, owner, preclassifier_hints.strength("has_world_question") > 0)
     pair = second_pass_pair(owner, runner, planner_output.needs_second_pass, public, reply_object_meta.object_type,
                             planner_output.family_confidence, registry.weights, gap)
     # a family a mechanism decided (learned_closed_by: a voice stop, a request broken off, words said to a person) is

@@ -225,12 +225,16 @@ def _licensed(hit, c: ClauseAnalysis, act: SpeechAct, requested: bool, registry:
     return _frame_mismatch(hit, c, registry)
 
 
-def _slip_of_a_verb(predicate: tuple[str, str], fits) -> bool:
+def _slip_of_a_verb(predicate: tuple[str, str], fits: frozenset[tuple[str, str]]) -> bool:
     """필터 상태 아려 줘 (Kiwi: 아리/VA): a predicate one jamo short of a verb the frame takes, a recognition slip that
     repairs the one word of a frame otherwise complete. Only a verb of two syllables or more (배터리 사 줘 is no 차)."""
-    said = jamo(predicate[0])
-    return all_hangul(predicate[0]) and any(
-        len(form) >= 2 and tag.startswith("VV") and said in deletions(jamo(form)) and said != jamo(form) for form, tag in fits)
+    return all_hangul(predicate[0]) and jamo(predicate[0]) in _one_jamo_short(fits)
+
+
+@lru_cache(maxsize=256)
+def _one_jamo_short(fits: frozenset[tuple[str, str]]) -> frozenset[str]:
+    """Every spelling one jamo short of a verb of two syllables or more among a frame's predicates (built once per frame)."""
+    return frozenset(v for form, tag in fits if len(form) >= 2 and tag.startswith("VV") for v in deletions(jamo(form)) - {jamo(form)})
 
 
 def _placed_state(hit, c: ClauseAnalysis, registry: Registry) -> bool:
@@ -319,14 +323,16 @@ def unsupported_frame(c: ClauseAnalysis, registry: Registry) -> str | None:
 _CONTENT_TAGS = frozenset({"NNG", "NNP", "NR", "SN", "SL", "VV", "VA", "VA-I", "XR"})
 
 
-def _deictic_identity(c: ClauseAnalysis, act: SpeechAct, cues: dict, registry: Registry) -> tuple[bool, dict]:
+def _deictic_identity(c: ClauseAnalysis, act: SpeechAct, cues: dict, mentions: list[str], registry: Registry) -> tuple[bool, dict]:
     """이거 밤에 틀어 놓으면 시끄러워? / 이거 어느 나라에서 만든 제품이에요?: a question to the robot whose only vague
-    words are "this" (lexicon fragments.product_deictics) asks about the product at hand, not about nothing (the
-    caller skips it when the clause names another thing's part: 냉장고 E5 뜨는데 이거 뭔 뜻이야?)."""
+    words are "this" (lexicon fragments.product_deictics) asks about the product at hand, not about nothing. Not when
+    the clause names another thing's part or an act the robot does not do (`mentions`): "this" is that (냉장고 E5
+    뜨는데 이거 뭔 뜻이야?, 카드 결제 승인 ... 이거 뭐지)."""
     vague = cues.get("vague", [])
     deictic = matchers_for(registry).product_deictics
     if not (vague and all(v in deictic for v in vague) and act.agent == "robot" and not act.reported
-            and act.mood in ("question", "knowledge_question")):
+            and act.mood in ("question", "knowledge_question")) or any(
+            x.endswith(OTHER_THINGS_PART) or x.split(":")[0] in registry.unsupported_categories for x in mentions):
         return c.identity, cues
     # 이거 어떻게 (된 거야)?: with no word of its own besides question words and light verbs it stays vague
     said = says_more_than(c, deictic, registry)
@@ -420,8 +426,7 @@ def license_clauses(clauses: list[ClauseAnalysis], acts: list[SpeechAct], regist
             cues = {k: v for k, v in cues.items() if not k.startswith("sch_") or k == "sch_list"}
         # a condition's "this" is asked about by the question it conditions (이거 밤에 틀어 놓으면 시끄러워?)
         asking = next((a for d, a in zip(clauses[i:], acts[i:]) if d.role == "action"), act) if c.role == "guard" else act
-        other = owned or any(x.split(":")[0] in registry.unsupported_categories for x in mentions)  # (카드 결제 ... 이거 뭐지)
-        identity, cues = (c.identity, cues) if other else _deictic_identity(c, asking, cues, registry)
+        identity, cues = _deictic_identity(c, asking, cues, mentions, registry)
         out.append(dataclasses.replace(c, capabilities=kept, unsupported=unsupported, anchors=anchors, cues=cues,
                                        act=act, mentions=mentions, qna_topics=topics, unknown_modes=modes, identity=identity,
                                        world_event=event))

@@ -98,6 +98,12 @@ def public_target(strength: Callable[[str], float], owner: str | None = None) ->
     return value, [a for a in _PUBLIC_AXES if strength(a) > 0]
 
 
+def public_override_gap(scores: Mapping[str, float], owner: str, world_question: bool) -> float:
+    """How far the first pass put FRG below the owner, for second_pass_pair; none for a question about a place of the
+    world (이 근처 캠핑장 아직 개장 안 했나?), which keeps the public question open however far."""
+    return 0.0 if world_question else scores.get(owner, 0.0) - scores.get("FRG", 0.0)
+
+
 def second_pass_pair(
     owner: str,
     runner: str | None,

@@ -28,7 +28,7 @@ from registry.loader import Registry
 from registry.registry_models import EvidenceWeights
 from stages.ngram_model import LEARNED_PREFIX, learned_scale
 from dataflow.workbench.features import WEIGHTS_FILE, EvidenceFeatures, load_features
-from stages.owner_choice import choose_owner, second_pass_pair, second_pass_winner
+from stages.owner_choice import choose_owner, public_override_gap, second_pass_pair, second_pass_winner
 
 CORE_GROUP = ("ODL", "FRG", "DEF", "STT_NULL")
 """Raising one axis can lower another family: these four are always compared together."""
@@ -149,8 +149,7 @@ def rescore(features: EvidenceFeatures, weights: EvidenceWeights) -> list[str | 
         family = choice.family
         pair = second_pass_pair(family, choice.plan_runner_up, choice.needs_second_pass, float(features.public[i]),
                                 features.object_type[i], choice.confidence, weights,
-                                0.0 if asked is not None and features.strengths[i, asked] > 0
-                                else row_scores.get(family, 0.0) - row_scores.get("FRG", 0.0))
+                                public_override_gap(row_scores, family, asked is not None and features.strengths[i, asked] > 0))
         if pair is not None:
             family = second_pass_winner(pair, family, float(features.public[i]), features.replyability_type[i], weights)
         if features.fail_closed[i]:
