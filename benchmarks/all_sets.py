@@ -270,6 +270,8 @@ SETS = {
     "dqr_holdout_v25 questions (written blind session 63, never tuned on)": ROOT / "data/questions/dqr_holdout_v25.jsonl",
     "dqr_train_v26 questions (written blind session 64, fit set)": ROOT / "data/questions/dqr_train_v26.jsonl",
     "dqr_holdout_v26 questions (written blind session 64, never tuned on)": ROOT / "data/questions/dqr_holdout_v26.jsonl",
+    "dqr_train_v27 questions (written blind session 65, fit set)": ROOT / "data/questions/dqr_train_v27.jsonl",
+    "dqr_holdout_v27 questions (written blind session 65, never tuned on)": ROOT / "data/questions/dqr_holdout_v27.jsonl",
 }
 CORPORA = ROOT.parent / "shared" / "corpora"
 
