@@ -179,6 +179,7 @@ class SpeechActLexicon(_Model):
     quotatives: Morphemes
     quote_marks: list[str]
     reporting_verbs: Morphemes
+    bare_quotatives: Morphemes = Field(default_factory=list)  # 2년이라 했지 / 가자 캤잖아: quoting only before a reporting verb
     display_verbs: Morphemes = Field(default_factory=list)
     """스테이션을 못 찾는다고 떠 / E3라고 나와: a quote the device shows (a message on its screen), not somebody's words."""
     hearer_mind: list[Morphemes] = Field(default_factory=list)  # 기억나? / 봤어?: what the hearer remembers or saw
@@ -193,6 +194,7 @@ class SpeechActLexicon(_Model):
     plan_endings: list[Morphemes] = Field(default_factory=list)
     """산책 가려는데 / 나가려고 하니까: runs after a verb that say the speaker means to do it, as the turn's background."""
     past_markers: Morphemes
+    polite_tails: Morphemes = Field(default_factory=list)  # 켜 놨고요: after a connective ending, closes what is told
     asked_of_people_too: list[str] = Field(default_factory=list)
     """Capabilities of acts people ask of each other too (take_photo, move_to_room): see the note in speech_acts.json."""
     asked_of_people_too_note: str = ""
@@ -319,6 +321,7 @@ class SpeechActLexicon(_Model):
     """What-words and ability words that ask what the robot can do at all (answered from the capability registry)."""
     how_phrases: list[Morphemes] = Field(default_factory=list)
     """Morpheme sequences that ask how (어떻게 = 어떻/VA-I 게/EC; 어떻/VA-I alone asks for a state: 어때?)."""
+    where_phrases: list[Morphemes] = Field(default_factory=list)  # 어디서 재?: how it works, unless past or ongoing
     criterion_phrases: list[Morphemes] = Field(default_factory=list)
     """몇부터 나쁨이야 / 좋음 기준이 몇이야 / 기본값이 뭐야: a question with one of these sequences asks for the
     manual's definition of a state (a threshold, a default), not for the state now."""

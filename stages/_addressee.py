@@ -45,7 +45,7 @@ def vocative(ms: list[Pair], inside: list[bool], p: Patterns, morphemes: list, a
     woke, i = False, 0
     while i < min(len(ms), 4):
         k = ms[i]
-        if k in p.voc_words and not (i + 1 < len(ms) and ms[i + 1][1] in ("JKB", "JKO", "JKG")):
+        if k in p.voc_words and not (i + 1 < len(ms) and ms[i + 1][1] in ("JKS", "JKB", "JKO", "JKG")):  # (여보가: told of)
             return k[0], "person"  # (여보한테 문자 보내 줘: with a case particle it is an argument, not a call; 여보가 해 calls)
         end = _word_end(ms, glued, i)
         word = "".join(m[0] for m in ms[i:end])  # the written word (클로바, read as 클로 + 바)
@@ -130,15 +130,17 @@ def _glued(morphemes: list) -> list[bool]:
 def _titled_call(ms: list[Pair], i: int, j: int, inside: list[bool], p: Patterns) -> bool:
     """A noun with a title (vocatives person_suffixes: 님, 씨) heading the turn with no particle after it calls its
     bearer (팀장님 볼륨 좀 줄여 주세요); 원장님이 / 원장님의 say who does or whose it is."""
-    if not ms[i][1].startswith("NN") or inside[i] or ms[i][0] in p.bare_not_calls or ms[i] in p.robot:
-        return False  # (손님 오셨다: a guest told of; 로봇님: the robot itself)
+    titled = ms[i][0] + (ms[i + 1][0] if i + 1 < len(ms) and ms[i + 1] in p.person_suffixes else "")  # (손/NNG 님/XSN)
+    if not ms[i][1].startswith("NN") or inside[i] or {ms[i][0], titled} & p.bare_not_calls or ms[i] in p.robot:
+        return False  # (손님 오셨다 / 손님 곧 오니까: a guest told of; 로봇님: the robot itself)
     at = i + 1 if ms[i] in p.person_suffixes else j + 1 if j < len(ms) and ms[j] in p.person_suffixes \
         else j if j > i + 1 and ms[j - 1] in p.person_suffixes else None  # (민수 씨: the name went before the title)
     # (선생님 오시니까 / 팀장님 회의 들어가셨어: the one a verb honours is its subject, told of, not called; 주시-:
     # the hearer honoured by the request)
     honoured = any((ms[x] == ("시", "EP") and ms[x - 1] not in (("주", "VX"), ("주", "VV")))
                    or (ms[x][1] == "VV" and ms[x][0].endswith("시")) for x in range(at or 0, len(ms)))  # (계시다)
-    return at is not None and at < len(ms) and ms[at][1] in ("NNG", "NNP") and not honoured
+    # (매니저님 오늘 몇 시에 끝나요: an adverb or a pronoun after the title calls, as after a bare person noun)
+    return at is not None and at < len(ms) and (ms[at][1] in ("NNG", "NNP") or ms[at][1] in p.voc_bare_followers) and not honoured
 
 
 def _told_where_to_go(ms: list[Pair], glued: list[bool], inside: list[bool], i: int, end: int, thing: bool,

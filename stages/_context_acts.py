@@ -4,7 +4,8 @@ An answer: the robot asked "어느 방으로 갈까요?" or "바람 세기를 �
 the room or the level (the voice context keeps the act: slot_state capability_id, operation_id, missing_slots). A turn
 that answers with that argument alone (서재, 아기방이요, 어… 그 서재?, 터보, 중으로 해 주세요) completes the request
 the user made: its clause gets the pending act as a capability hit, with the argument it gives. Nothing else is
-read as an answer: a question (안방에 엄마 있어?), a statement (거실은 아까 했잖아), talk to somebody else, words in
+read as an answer: a question (안방에 엄마 있어?), a statement with a predicate (거실은 아까 했잖아; the copula alone
+answers: 안방이야, 큰방 말이다), talk to somebody else, words in
 the past, a predicate other than a verb of doing, a clause with an act of its own, or a value the operation does not
 take. The voice context is input like any other: an unknown capability, operation or slot answers nothing.
 
@@ -23,7 +24,7 @@ import dataclasses
 
 from registry.contracts import HistoryEvidence, WorkflowContext
 from registry.loader import Registry
-from stages._clauses import CapabilityHit, ClauseAnalysis
+from stages._clauses import VERB_TAGS, CapabilityHit, ClauseAnalysis
 from stages._matchers import compact, matchers_for
 from stages._operations import level_of
 from stages._predicates import final_predicate
@@ -55,13 +56,24 @@ def _answers(c: ClauseAnalysis, registry: Registry) -> bool:
     """Whether the clause is shaped as an answer said to the robot: affirmative, not past or reported, a fragment or a
     request whose verb is one of doing. Not `licenses_action`: a value said whole and trailing off (서재…) still answers."""
     act = c.act
-    if c.role != "action" or act is None or act.mood not in _ANSWER_MOODS:
+    told = act is not None and act.mood == "statement" and _told_by_copula(c)
+    if c.role != "action" or act is None or (act.mood not in _ANSWER_MOODS and not told):
         return False
     if act.polarity != "affirmative" or act.agent != "robot" or act.reported or act.past:
         return False
     p = patterns(registry)
     found = final_predicate(c, p) if act.mood == "request" else None
-    return act.mood == "fragment" or (found is not None and found[1] in p.doing)
+    return act.mood == "fragment" or told or (found is not None and found[1] in p.doing)
+
+
+def _told_by_copula(c: ClauseAnalysis) -> bool:
+    """안방이야 / 큰방 말이다: the value told with the copula alone, no particle, every noun a registry word but the
+    one the copula is on (not 안방은 엄마 방이야: what the room is, told)."""
+    ms = c.morphemes
+    if not any(m.tag == "VCP" for m in ms) or any(m.tag.startswith("J") or (m.tag in VERB_TAGS and m.tag != "VCP") for m in ms):
+        return False
+    return all(c.in_registry_word[i] or (i + 1 < len(ms) and ms[i + 1].tag == "VCP")
+               for i, m in enumerate(ms) if m.tag.startswith("NN"))
 
 
 def _value(c: ClauseAnalysis, cap, op, slot: str, registry: Registry) -> tuple[str, object] | None:
@@ -81,7 +93,8 @@ def _value(c: ClauseAnalysis, cap, op, slot: str, registry: Registry) -> tuple[s
 def _answer_open_slot(clauses: list[ClauseAnalysis], history: HistoryEvidence, registry: Registry) -> list[ClauseAnalysis]:
     """The clauses, the one answering the robot's open question given the act it completes (see the module)."""
     pending = _pending(history, registry)
-    if pending is None or any(c.capabilities or c.unsupported for c in clauses):
+    acts = lambda c: c.unsupported or c.capabilities and c.act is not None and c.act.mood != "statement"  # noqa: E731
+    if pending is None or any(acts(c) for c in clauses):  # (안방이야 read as where it is: told, no act of its own)
         return clauses
     cap, op, slot = pending
     answers = [(i, v) for i, c in enumerate(clauses) if _answers(c, registry) and (v := _value(c, cap, op, slot, registry))]

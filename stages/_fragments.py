@@ -11,6 +11,7 @@ from registry.contracts import EvidenceAxis
 from registry.hangul import all_hangul, jamo
 from stages._clauses import ENDS_SENTENCE, ClauseAnalysis
 from stages._matchers import Matchers, compact
+from stages.speech_patterns import closed_syllable
 
 _WHOLE_MOODS = ("statement", "exclamation", "wish", "question", "knowledge_question", "state_question", "suggestion")
 TARGET_TAGS = ("NNG", "NNP", "NR", "SN", "SL", "XR")
@@ -192,3 +193,21 @@ def spelled_by_syllables(hit, c: ClauseAnalysis, act, m: Matchers) -> bool:
 def said_to_its_end(c: ClauseAnalysis, act) -> bool:
     """The clause is a request closed by its final ending."""
     return act is not None and act.mood == "request" and c.has_final_ending
+
+
+def cut_off_word(c: ClauseAnalysis, m: Matchers) -> str | None:
+    """The turn's last word when it is one closed syllable that only begins a registry word (공 of 공기, 청 of
+    청정, 습 of 습도), or any one syllable after a word that with it begins a registry word of more (나이트 모, 공기 상):
+    a piece the recognizer heard before the speaker stopped."""
+    words, said = c.text.split(), [mo.tag for mo in c.morphemes if not mo.tag.startswith("S")]  # (거실로 가서 공.)
+    if not words or not said:
+        return None
+    last = compact(words[-1]).strip("?.!,~")
+    if len(words) >= 2 and len(last) == 1 and compact(words[-2]) + last in m.word_then_syllable \
+            and not said[-1].startswith(("V", "E", "X")):
+        return last  # (청정 해: a verb said whole is no piece)
+    # an open syllable may be a verb that lost only its ending in writing (가, 와, 줘): only a closed one is cut
+    if (len(last) != 1 or not closed_syllable(last) or last not in m.cut_prefixes or last in m.filler_words or last in m.fillers
+            or last in m.ignorable_words or last in m.acknowledgements):
+        return None
+    return last if said[-1] in ("NNG", "NNP", "NR", "XSN", "UN") else None

@@ -92,6 +92,8 @@ def _quotation(c: ClauseAnalysis, ms: list[Pair], p: Patterns, paired: tuple[str
     """Reported or quoted speech: what precedes the last quotative is somebody's words. Returns the matrix."""
     morphs, sig = c.morphemes, out.signals
     q_at = max((i for i, k in enumerate(ms) if k in p.quotatives), default=None)
+    if q_at is None:  # (2년이라 했지 / 가자 캤잖아: an ending that quotes only when a reporting verb follows it at once)
+        q_at = max((i for i, k in enumerate(ms[:-1]) if k in p.bare_quotatives and ms[i + 1] in p.reporting), default=None)
     if q_at is None:
         if any(mark in c.text for mark in paired):  # a pair quotes (maybe over two clauses); a stray ' (주기');) does not
             out.reported = True
@@ -185,6 +187,7 @@ def _tense(s: _Shape, p: Patterns, out: Reading) -> bool:
     matrix = s.matrix
     last_verb = max((i for i, k in enumerate(matrix) if k[1] in VERB_TAGS and k[1] != "VX"), default=-1)
     told = out.final or bool(matrix) and matrix[-1] in p.past  # (거실로 갔: a past the turn stops on, no ending after it)
+    told = told or (len(s.ms) >= 2 and s.ms[-1] in p.polite_tails and s.ms[-2][1] == "EC")  # (켜 놨고요: 요 closes it)
     if (any(k in p.past for k in matrix[last_verb + 1:]) or (s.final in p.retrospective and not s.asks_word)) and told:
         out.past = True
         out.signals.append("past_tense")
@@ -237,6 +240,8 @@ def _cues(c: ClauseAnalysis, s: _Shape, p: Patterns, out: Reading) -> _Cues:
     intoned = (s.question or (ends_intoned(s.final, c.connective in ENDS_SENTENCE, p) and out.polarity == "affirmative"
                               and not out.past and out.agent == "robot" and not s.benefactive))
     how_phrase = any(asks_how(matrix, seq, p.how_state) for seq in p.how_phrases)
+    ongoing = out.past or follows(matrix, p.prog_end, p.prog_aux, within=1) is not None  # (어디서 샀노 / 어디서 청정하고 있어)
+    how_phrase = how_phrase or not ongoing and any(asks_how(matrix, seq, p.how_state) for seq in p.where_phrases)
     asked = [k for i, k in enumerate(matrix) if not (i + 1 < len(matrix) and matrix[i + 1] in p.how_state)]
     base = len(ms) - len(matrix)
     manner = {i for i in range(len(matrix) - 1) if matrix[i][1].startswith("VA") and matrix[i + 1] in p.manner_end}
@@ -396,6 +401,7 @@ def _told_mood(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: Reading
         return "statement"
     ending, aux = p.conjecture
     at = _last_at(s.matrix, final) if final in p.service_declare else 0
+    at -= at > 1 and s.matrix[at - 1] in p.supposed  # (찍어 드리겠습니다: an intention on 드리, a promise of the speaker's)
     serves = at > 0 and s.matrix[at - 1] in p.benefactive  # the ending on 주/드리 itself (not 꺼 주라 시끄럽다, 부탁합니다)
     if serves or any(a in ending and b in aux for a, b in zip(s.matrix, s.matrix[1:])):
         sig.append("declares_service" if serves else "conjecture")  # 바꿔 줍니다 / 나이트 모드인가 봐
@@ -430,21 +436,3 @@ def _told_mood(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: Reading
         sig.append("joined_predicate")  # 집 전체 청정 돌리고 (끝나면 복귀): a verb joined on; its sentence decides
         return "request"
     return "fragment"
-
-
-def cut_off_word(c: ClauseAnalysis, m) -> str | None:
-    """The turn's last word when it is one closed syllable that only begins a registry word (공 of 공기, 청 of
-    청정, 습 of 습도), or any one syllable after a word that with it begins a registry word of more (나이트 모, 공기 상):
-    a piece the recognizer heard before the speaker stopped."""
-    words, said = c.text.split(), [mo.tag for mo in c.morphemes if not mo.tag.startswith("S")]  # (거실로 가서 공.)
-    if not words or not said:
-        return None
-    last = compact(words[-1]).strip("?.!,~")
-    if len(words) >= 2 and len(last) == 1 and compact(words[-2]) + last in m.word_then_syllable \
-            and not said[-1].startswith(("V", "E", "X")):
-        return last  # (청정 해: a verb said whole is no piece)
-    # an open syllable may be a verb that lost only its ending in writing (가, 와, 줘): only a closed one is cut
-    if (len(last) != 1 or not closed_syllable(last) or last not in m.cut_prefixes or last in m.filler_words or last in m.fillers
-            or last in m.ignorable_words or last in m.acknowledgements):
-        return None
-    return last if said[-1] in ("NNG", "NNP", "NR", "XSN", "UN") else None

@@ -19,7 +19,8 @@ from stages._clauses import ENDS_SENTENCE, QUESTION_MOODS, ClauseAnalysis, in_or
 from stages._suppositions import SUPPOSED, asked_on_its_own, clarified_after, one_question_of_alternatives, planned_among_people, supposed_by_a_condition, supposes
 from stages._owners import a_rooms_purifier, owned_by_other_thing, owners_across, person_before_a_setting
 from stages._matchers import matchers_for
-from stages.clause_reading import Reading, cut_off_word, read_clause
+from stages.clause_reading import Reading, read_clause
+from stages._fragments import cut_off_word
 from stages.licensing import license_clauses
 from stages._context_acts import in_context
 from stages._predicates import final_predicate

@@ -50,6 +50,7 @@ class Patterns:
         self.exclamatory, self.how_to_conditionals = _pairs(lex.exclamatory_words), _pairs(lex.how_to_conditionals)
         self.asking_verbs, self.leave_honorific = _pairs(lex.asking_verbs), _pairs(lex.asking_leave.honorifics)
         self.usual_subjects = _pairs(lex.intoned_questions.usual_subjects) if lex.intoned_questions else frozenset()
+        self.bare_quotatives, self.polite_tails = _pairs(lex.bare_quotatives), _pairs(lex.polite_tails)
 
     def __init__(self, lex: SpeechActLexicon):
         pairs = _pairs
@@ -104,7 +105,7 @@ class Patterns:
         self.question_end, self.question_words = pairs(lex.question_endings), pairs(lex.question_words)
         self.indefinite_followers, self.purpose_endings = pairs(lex.indefinite_followers), pairs(lex.purpose_endings)
         self.how_words, self.how_phrases, self.deliberate_end, self.offering = pairs(lex.how_words), _sequences(lex.how_phrases), pairs(lex.deliberation_endings), pairs(lex.offering_benefactives)
-        self.how_state, self.plan_end = pairs(lex.how_state_verbs), _sequences(lex.plan_endings)
+        self.how_state, self.plan_end, self.where_phrases = pairs(lex.how_state_verbs), _sequences(lex.plan_endings), _sequences(lex.where_phrases)
         self.recall_end, self.recall_pred = pairs(lex.recall_endings), pairs(lex.recall_predicates)
         self.criterion, self.period_counters, self.clock_counters = (_sequences(lex.criterion_phrases), pairs(lex.period_counters),
                                                                      pairs(lex.clock_counters))

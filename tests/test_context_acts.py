@@ -40,13 +40,13 @@ def test_the_room_asked_back_is_where_the_robot_goes(runner):
     voice = _asked(runner, "화장실로 가 줘")
     assert (voice.slot_state["capability_id"], voice.slot_state["operation_id"]) == ("move_to_room", "start")
     for answer, room in (("서재", "서재"), ("아기방…이요", "아이방"), ("어… 그 서재?", "서재"), ("안방 말고 서재", "서재"),
-                         ("서재…", "서재")):
+                         ("서재…", "서재"), ("서재야", "서재"), ("큰방 큰방 말이다.", "안방")):
         record = runner.route_text(answer, voice_context=voice)
         assert record.family == "ODL" and actions(record) == [("move_to_room", "start", {"room_name": room}, False)], answer
 
 
 @pytest.mark.parametrize("talk", ["안방에 엄마 있어?", "거실은 아까 했잖아", "자기야 택배 왔나 봐 나가 봐", "안방에서 자",
-                                  "서재랑 안방", "와 밖에 바람 진짜 장난 아니네요"])
+                                  "서재랑 안방", "와 밖에 바람 진짜 장난 아니네요", "안방은 엄마 방이야", "엄마는 안방이야"])
 def test_talk_after_the_question_is_no_answer(runner, talk):
     for voice in (_context("move_to_room", "start", "room_name"), _context("fan_speed", "level", "level")):
         assert actions(runner.route_text(talk, voice_context=voice)) == [], talk
