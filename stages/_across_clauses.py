@@ -128,8 +128,9 @@ def quiet_reasons(clause_analyses: list[ClauseAnalysis], per_clause: list[dict[s
     called = robot_called(c.act.signals for c in clause_analyses if c.act is not None)
     other = _asks_another_thing(clause_analyses)
     handed = _handed_to_the_robot(clause_analyses)
-    if not other and not handed and not any(c.act is not None and c.act.licenses_action and c.act.mood == "request"
-                                            and any(h.kind in ("execution", "settings") for h in c.capabilities)
+    if not other and not handed and not any(c.act is not None and c.act.mood == "request" and (  # (공기만 봐 줘: a check asked)
+                                            c.act.licenses_action and any(h.kind in ("execution", "settings") for h in c.capabilities)
+                                            or c.act.licenses_state_query and any(h.kind == "state_query" for h in c.capabilities))
                                             and (called or not all(h.capability_id in asked_of_people_too for h in c.capabilities))
                                             for c in clause_analyses):
         return per_clause

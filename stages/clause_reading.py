@@ -93,7 +93,8 @@ def _quotation(c: ClauseAnalysis, ms: list[Pair], p: Patterns, paired: tuple[str
     morphs, sig = c.morphemes, out.signals
     q_at = max((i for i, k in enumerate(ms) if k in p.quotatives), default=None)
     if q_at is None:  # (2년이라 했지 / 가자 캤잖아: an ending that quotes only when a reporting verb follows it at once)
-        q_at = max((i for i, k in enumerate(ms[:-1]) if k in p.bare_quotatives and ms[i + 1] in p.reporting), default=None)
+        q_at = max((i for i, k in enumerate(ms[:-1]) if (k in p.bare_quotatives or k[1] == "EF") and ms[i + 1] in p.reporting),
+                   default=None)  # (거실이야 안방이야 하면서: a sentence said whole, then said)
     if q_at is None:
         if any(mark in c.text for mark in paired):  # a pair quotes (maybe over two clauses); a stray ' (주기');) does not
             out.reported = True

@@ -82,3 +82,32 @@ def test_pm_figures_named_in_latin_letters_are_the_dust_the_robot_measures(runne
     record = runner.route_text("집 공기 지금 어때 PM2.5 수치로 말해줘")
     assert [(cap, op) for cap, op, _, _ in actions(record)] == [("air_quality", "check")]
 
+
+
+def test_a_sentence_said_whole_before_a_reporting_verb_is_quoted(runner):
+    """거실이야 안방이야 하면서: what the child says while playing, not a question of where the robot is."""
+    assert actions(runner.route_text("애가 자꾸 거실이야 안방이야 하면서 숨바꼭질해")) == []
+
+
+def test_a_check_asked_in_place_of_what_is_forbidden_is_the_request(runner):
+    """사진 찍지 말고 그냥 공기만 봐 줘: X 하지 말고 Y acts on Y, a check as much as an action."""
+    record = runner.route_text("사진 찍지 말고 그냥 공기만 봐 줘")
+    assert [(cap, op) for cap, op, _, _ in actions(record)] == [("air_quality", "check")]
+
+
+@pytest.mark.parametrize("text", ["나 심박 좀 재 봐 스트레스 받아서", "심박 좀 재 줘, 투석하고 왔더니 어지러워"])
+def test_a_measurement_only_the_robot_takes_keeps_its_request_beside_a_reason(runner, text):
+    """Nobody in the room measures a heart rate on request: the reason after it does not make it talk."""
+    record = runner.route_text(text)
+    assert [(cap, op) for cap, op, _, _ in actions(record)] == [("vital_signs", "start")]
+
+
+def test_a_photo_asked_beside_a_remark_still_may_be_for_a_person(runner):
+    assert actions(runner.route_text("사진 좀 찍어 줘, 지금 예쁘다")) == []
+
+
+@pytest.mark.parametrize("text", ["배터리 몃퍼야", "배터리 30퍼야?"])
+def test_a_typed_misspelling_and_a_shortened_percent_still_ask_the_battery(runner, text):
+    record = runner.route_text(text)
+    assert [(cap, op) for cap, op, _, _ in actions(record)] == [("battery_status", "check")]
+    assert actions(runner.route_text("물 좀 퍼야 돼")) == []
