@@ -1,15 +1,18 @@
 """What a turn supposes or plans rather than asks: a question after a condition, a clause that supposes (-어야,
--어도), what one would be told when one asks (물어보면 알려 줘?), and a suggestion made among the people present."""
+-어도), what one would be told when one asks (물어보면 알려 줘?), a question that follows up what was said of the
+product (아까 ... 했잖아, 그럼 ...?), and a suggestion made among the people present."""
 
 from __future__ import annotations
 
+from registry.loader import Registry
 from registry.speech_contracts import SpeechActLexicon
 from stages._addressee import robot_called
+from stages._asked_about import product_topic
 from stages._clauses import QUESTION_MOODS, ClauseAnalysis, in_order, thing_named
 from stages._matchers import Matchers, public_place_of
 from stages._predicates import final_predicate
 from stages.clause_reading import Reading
-from stages.speech_patterns import Patterns, contains, key
+from stages.speech_patterns import Patterns, contains, key, patterns
 
 SUPPOSED = "supposed_by_condition"
 """The signal of a question asked under a condition: what would be then, not the robot's state now."""
@@ -141,3 +144,21 @@ def clarified_after(clauses: list[ClauseAnalysis], per: list[Reading], lex: Spee
         if per[before].mood in QUESTION_MOODS and any(tuple(keys[-len(run):]) == run for run in lex.afterthought_runs):
             per[i].mood = per[before].mood
             per[i].signals.append("clarifies_the_question")
+
+
+def follows_up_an_answer(clauses: list[ClauseAnalysis], per: list[Reading], registry: Registry) -> None:
+    """아까 보증 1년이라 했잖아. 그럼 그거 언제부터 세는 거야? / 아까 매너 모드 말씀하셨는데, 그럼 그거 켜도 알람은
+    울려요?: a question opened by 그럼 / 그러면 (speech_acts quoting_conjunctions) right after a clause that recalls,
+    told as past or as somebody's words, something of the product (a product topic or part named) asks what
+    follows from it: a question for the manual, neither the state now nor talk."""
+    p, order = patterns(registry), in_order(clauses)
+    for before, i in zip(order, order[1:]):
+        a, b, recalled = clauses[before], clauses[i], per[before]
+        if not (recalled.past or recalled.reported) or recalled.mood in QUESTION_MOODS \
+                or not (a.qna_topics or product_topic(a, registry) or a.capabilities and (recalled.reported or any(
+                    key(m) in p.telling for m in a.morphemes))):  # (매너 모드 말씀하셨는데: a capability the robot told of)
+            continue
+        opens = next((m for m in b.morphemes if not m.tag.startswith("S")), None)
+        if opens is not None and key(opens) in p.quoting_conj and (per[i].mood in QUESTION_MOODS or "?" in b.text + b.connective):
+            per[i].mood = "knowledge_question"
+            per[i].signals.append("follows_up_an_answer")

@@ -16,7 +16,8 @@ from stages._calls import (broken_off_pieces, called_after_the_request, called_a
 from stages._anchoring import bare_directions
 from stages._turn_anchoring import analyse
 from stages._clauses import ENDS_SENTENCE, QUESTION_MOODS, ClauseAnalysis, in_order, last_said, only_modifiers, thing_named
-from stages._suppositions import SUPPOSED, asked_on_its_own, clarified_after, one_question_of_alternatives, planned_among_people, supposed_by_a_condition, supposes
+from stages._suppositions import (SUPPOSED, asked_on_its_own, clarified_after, follows_up_an_answer, one_question_of_alternatives,
+                                  planned_among_people, supposed_by_a_condition, supposes)
 from stages._owners import a_rooms_purifier, owned_by_other_thing, owners_across, person_before_a_setting
 from stages._matchers import matchers_for
 from stages.clause_reading import Reading, read_clause
@@ -423,6 +424,7 @@ def speech_acts(clause_candidates: list[ClauseAnalysis], normalized_text: Normal
     asked_of_someone_away(clause_candidates, per, registry.speech_acts, p, matchers_for(registry))
     _mark_messages(clause_candidates, per)
     supposed_by_a_condition(clause_candidates, per, p)
+    follows_up_an_answer(clause_candidates, per, registry)
     one_question_of_alternatives(clause_candidates, per)
     clarified_after(clause_candidates, per, registry.speech_acts)
     _run_into_a_remark(clause_candidates, per, normalized_text, registry)

@@ -111,3 +111,17 @@ def test_a_typed_misspelling_and_a_shortened_percent_still_ask_the_battery(runne
     record = runner.route_text(text)
     assert [(cap, op) for cap, op, _, _ in actions(record)] == [("battery_status", "check")]
     assert actions(runner.route_text("물 좀 퍼야 돼")) == []
+
+
+@pytest.mark.parametrize("text", ["아까 매너 모드 말씀하셨는데, 그럼 그거 켜도 아침 알람은 제대로 울려요?",
+                                  "아까 보증 1년이라 했잖아. 그럼 그거 언제부터 세는 거야?",
+                                  "아까 필터 12개월마다 바꾼다고 했잖아 그럼 그거 얼마야"])
+def test_a_question_opened_by_then_after_what_was_said_of_the_product_asks_the_manual(runner, text):
+    record, acts = _acts(runner, text)
+    assert record.family == "DQR" and actions(record) == []
+    assert "follows_up_an_answer" in acts[-1].signals
+
+
+def test_then_after_what_a_person_said_of_another_thing_follows_up_no_answer(runner):
+    record, acts = _acts(runner, "어제 청정했잖아 그럼 오늘은 안 해도 되지?")
+    assert actions(record) == [] and "follows_up_an_answer" not in acts[-1].signals
