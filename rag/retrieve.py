@@ -43,6 +43,7 @@ section's sentence is chosen: it led to the section, and every sentence of that 
 CONNECTING_BOOST = 1.0
 NEIGHBOUR_BOOST = 0.5
 EVIDENCE_HITS = 3
+FOCUS_BREADTH_CAP = 6  # focus_breadth: six focus terms or more count alike
 MAX_EVIDENCE = 5
 QUANTITY_EXTRA_HITS = 2
 """A question asking a quantity (소리 얼마나 나?) also reads this many sections further down for a sentence stating it
@@ -338,11 +339,15 @@ def signals(query: KnowledgeQuery, weights: dict[str, float], known_idf: dict[st
     dense_top = max((h.dense for h in hits), default=0.0)
     top_ids = {h.source_id for h in hits[:EVIDENCE_HITS]}
     support = 1.0 if any(ref in top_ids for rel in projection.relations for ref in rel.source_refs) else 0.0
-    feats = {"focus_coverage": coverage, "evidence_coverage": evidence, "top_bm25_ratio": ratio, "dense_top": dense_top, "graph_support": support}
+    top_share = hits[0].focus_matches / len(focus) if hits and focus else 0.0
+    breadth = min(len(focus), FOCUS_BREADTH_CAP) / FOCUS_BREADTH_CAP
+    feats = {"focus_coverage": coverage, "evidence_coverage": evidence, "top_bm25_ratio": ratio, "dense_top": dense_top,
+             "graph_support": support, "top_focus_share": top_share, "focus_breadth": breadth}
     z = calibration.bias + sum(calibration.weights.get(name, 0.0) * value for name, value in feats.items())
     score = 1.0 / (1.0 + math.exp(-max(min(z, 50.0), -50.0)))
     return AnswerabilitySignals(focus_coverage=round(min(coverage, 1.0), 4), evidence_coverage=round(min(evidence, 1.0), 4),
                                 top_bm25_ratio=round(ratio, 4), dense_top=round(dense_top, 4), graph_support=support,
+                                top_focus_share=round(min(top_share, 1.0), 4), focus_breadth=round(breadth, 4),
                                 score=round(score, 4), threshold=calibration.threshold)
 
 

@@ -208,6 +208,11 @@ class AnswerabilitySignals(Contract):
     """Top BM25 score over the question's best attainable score."""
     dense_top: float
     graph_support: float
+    top_focus_share: float = Field(default=0.0, ge=0.0, le=1.0)
+    """Share of the question's focus terms found in the top section itself (카메라 화소 몇이야 finds 카메라 and not
+    화소 there: the manual talks of the thing, not of what is asked of it)."""
+    focus_breadth: float = Field(default=0.0, ge=0.0, le=1.0)
+    """How many focus terms the question has (capped at six, over six): a long question needs more of them found."""
     score: float
     """Calibrated probability that the manual answers the question."""
     threshold: float

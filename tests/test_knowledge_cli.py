@@ -87,9 +87,22 @@ def test_calibrate_fits_on_half_and_reports_the_held_out_half(knowledge_db, tmp_
     result = CliRunner().invoke(app, ["index", "calibrate", "--set", str(subset), "--db", str(knowledge_db), "--out", str(tmp_path)], env=ENV)
     assert result.exit_code == 0, result.output
     fitted = json.loads((tmp_path / "calibration.json").read_text(encoding="utf-8"))
-    assert set(fitted["weights"]) == {"focus_coverage", "evidence_coverage", "top_bm25_ratio", "dense_top", "graph_support"}
+    assert set(fitted["weights"]) == {"focus_coverage", "evidence_coverage", "top_bm25_ratio", "dense_top", "graph_support",
+                                      "top_focus_share", "focus_breadth"}
     assert fitted["weights"]["focus_coverage"] > 0  # knowing the question's words makes an answer likelier
     assert set(fitted["fitted_on"]["metrics"]) == {"train", "heldout"}
+
+
+def test_calibrate_can_keep_the_fusion_and_refit_answerability_only(knowledge_db, tmp_path):
+    from rag.store import load_calibration
+    questions = [json.loads(line) for line in (ROOT / "data/questions/dqr.jsonl").read_text(encoding="utf-8").splitlines()]
+    subset = tmp_path / "q.jsonl"
+    subset.write_text("\n".join(json.dumps(q, ensure_ascii=False) for q in questions[::5]) + "\n", encoding="utf-8")
+    result = CliRunner().invoke(app, ["index", "calibrate", "--set", str(subset), "--db", str(knowledge_db), "--out", str(tmp_path),
+                                      "--keep-fusion"], env=ENV)
+    assert result.exit_code == 0, result.output
+    fitted = json.loads((tmp_path / "calibration.json").read_text(encoding="utf-8"))
+    assert fitted["fusion"] == load_calibration().fusion and fitted["fitted_on"]["fusion_grid"] == [load_calibration().fusion]
 
 
 def test_calibrate_fits_several_sets_together_and_refuses_a_holdout(knowledge_db, tmp_path):

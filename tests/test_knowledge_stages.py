@@ -563,3 +563,12 @@ def test_the_answering_sections_second_best_sentence_is_read_too():
     idf = {"나이트": 1.0, "모드": 1.0, "켜": 1.0, "달라지": 1.0}
     read = _with_companion(first, sentences, {"나이트": 1.0, "모드": 1.0, "켜": 1.0, "달라지": 1.0}, idf)
     assert read.claim == '"나이트 모드 켜 줘"라고 말하면 나이트 모드가 켜집니다. 나이트 모드에서는 풍량이 2단으로 제한됩니다.'
+
+
+
+@pytest.mark.parametrize("text", ["물통에 물 채우면 가습 기능도 돼?", "방이 건조한데 제습이나 가습도 돼?"])
+def test_the_top_section_must_hold_what_is_asked_of_the_thing_it_names(answering_runner, text):
+    """The humidity section measures 습도; it never humidifies: the share of the question's focus terms the top section
+    itself holds (top_focus_share, an answerability feature) keeps a function the manual never names unanswered."""
+    answer = answering_runner.route_text(text).answer
+    assert answer is not None and answer.answerability == "insufficient", answer

@@ -112,6 +112,7 @@ def index_calibrate(
                                                   "the sets are fitted together; holdout sets are refused)."),
     out: Optional[Path] = typer.Option(None, "--out", file_okay=False, help="Where calibration.json goes (default data/rag)."),
     db: Optional[Path] = DbOption,
+    keep_fusion: bool = typer.Option(False, "--keep-fusion", help="Keep the current fusion weights; refit only the answerability model."),
 ) -> None:
     """Fit fusion weights and the answerability model on one half of the set; report the held-out half."""
     from dataflow.driver import TurnRunner
@@ -124,8 +125,8 @@ def index_calibrate(
         rows = read_fit_questions(question_sets)
         runner = TurnRunner(knowledge=store)
         with _bar("calibrating") as (start, advance):
-            start(calibration_steps(rows))
-            summary = calibrate(runner, rows, out or RAG_DATA_DIR, advance)
+            start(calibration_steps(rows, keep_fusion))
+            summary = calibrate(runner, rows, out or RAG_DATA_DIR, advance, keep_fusion=keep_fusion)
     except A2AError as exc:
         _fail(exc)
     console.print_json(json.dumps(summary, ensure_ascii=False))

@@ -26,7 +26,8 @@ from dataflow.rows import is_question_row, refuse_holdout
 from registry.errors import InputError
 from registry.knowledge_contracts import RetrievalResult
 
-FEATURES = ("focus_coverage", "evidence_coverage", "top_bm25_ratio", "dense_top", "graph_support")
+FEATURES = ("focus_coverage", "evidence_coverage", "top_bm25_ratio", "dense_top", "graph_support", "top_focus_share",
+            "focus_breadth")
 FUSION_GRID = [{"dense": d, "graph": g} for d in (0.0, 0.25, 0.5) for g in (0.0, 0.3, 0.6)]
 
 
@@ -226,22 +227,25 @@ def _mrr(outcomes: list[QuestionOutcome]) -> float:
     return retrieval_metrics(outcomes)["mrr"] or 0.0
 
 
-def calibration_steps(rows: list[dict[str, Any]]) -> int:
+def calibration_steps(rows: list[dict[str, Any]], keep_fusion: bool = False) -> int:
     """How many questions `calibrate` runs with a progress step: the train half once per fusion setting, then all."""
-    return sum(part == "train" for part in _stratified_split(rows).values()) * len(FUSION_GRID) + len(rows)
+    grid = 1 if keep_fusion else len(FUSION_GRID)
+    return sum(part == "train" for part in _stratified_split(rows).values()) * grid + len(rows)
 
 
 def calibrate(runner: TurnRunner, rows: list[dict[str, Any]], out_dir: Path = RAG_DATA_DIR,
-              advance: Callable[[], None] = lambda: None) -> dict[str, Any]:
-    """Fit fusion weights (by train MRR) and the answerability model (logistic, on train) and write them."""
+              advance: Callable[[], None] = lambda: None, keep_fusion: bool = False) -> dict[str, Any]:
+    """Fit fusion weights (by train MRR; `keep_fusion`: the current ones only) and the answerability model
+    (logistic, on train) and write them."""
     store = runner.knowledge
     split = _stratified_split(rows)
     train_rows = [r for r in rows if split[str(r["id"])] == "train"]
     base = store.calibration
     best: tuple[float, dict[str, float]] | None = None
+    grid = [dict(base.fusion)] if keep_fusion else FUSION_GRID
     try:
         # best train MRR; among ties the setting closest to the current one
-        for fusion in sorted(FUSION_GRID, key=lambda f: sum(abs(f[k] - base.fusion.get(k, 0.0)) for k in f)):
+        for fusion in sorted(grid, key=lambda f: sum(abs(f[k] - base.fusion.get(k, 0.0)) for k in f)):
             store.calibration = replace(base, fusion=fusion)
             score = _mrr(evaluate_questions(runner, train_rows, advance))
             if best is None or score > best[0] + 1e-9:
@@ -268,7 +272,7 @@ def calibrate(runner: TurnRunner, rows: list[dict[str, Any]], out_dir: Path = RA
                for name, m in by_split.items()}
     fitted = replace(fitted, fitted_on={"version": version, "questions": len(rows),
                                         "split": "stratified halves by sha1(id) within answerability x needs_relation",
-                                        "train_questions": len(train_rows), "fusion_grid": FUSION_GRID,
+                                        "train_questions": len(train_rows), "fusion_grid": grid,
                                         "index_version": store.index_version, "metrics": summary})
     store.calibration = fitted
     out_dir.mkdir(parents=True, exist_ok=True)
