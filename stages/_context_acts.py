@@ -90,11 +90,15 @@ def _value(c: ClauseAnalysis, cap, op, slot: str, registry: Registry) -> tuple[s
     return (c.compact, level) if level is not None and low <= level <= high else None
 
 
+def _acts_of_its_own(c: ClauseAnalysis) -> bool:
+    """An unsupported act, or a capability the clause asks for (안방이야 read as where the robot is: told, none)."""
+    return bool(c.unsupported) or bool(c.capabilities) and c.act is not None and c.act.mood != "statement"
+
+
 def _answer_open_slot(clauses: list[ClauseAnalysis], history: HistoryEvidence, registry: Registry) -> list[ClauseAnalysis]:
     """The clauses, the one answering the robot's open question given the act it completes (see the module)."""
     pending = _pending(history, registry)
-    acts = lambda c: c.unsupported or c.capabilities and c.act is not None and c.act.mood != "statement"  # noqa: E731
-    if pending is None or any(acts(c) for c in clauses):  # (안방이야 read as where it is: told, no act of its own)
+    if pending is None or any(_acts_of_its_own(c) for c in clauses):
         return clauses
     cap, op, slot = pending
     answers = [(i, v) for i, c in enumerate(clauses) if _answers(c, registry) and (v := _value(c, cap, op, slot, registry))]

@@ -241,8 +241,8 @@ def _cues(c: ClauseAnalysis, s: _Shape, p: Patterns, out: Reading) -> _Cues:
     intoned = (s.question or (ends_intoned(s.final, c.connective in ENDS_SENTENCE, p) and out.polarity == "affirmative"
                               and not out.past and out.agent == "robot" and not s.benefactive))
     how_phrase = any(asks_how(matrix, seq, p.how_state) for seq in p.how_phrases)
-    ongoing = out.past or follows(matrix, p.prog_end, p.prog_aux, within=1) is not None  # (어디서 샀노 / 어디서 청정하고 있어)
-    how_phrase = how_phrase or not ongoing and any(asks_how(matrix, seq, p.how_state) for seq in p.where_phrases)
+    past_or_ongoing = out.past or follows(matrix, p.prog_end, p.prog_aux, within=1) is not None  # (어디서 샀노 / 어디서 청정하고 있어)
+    how_phrase = how_phrase or not past_or_ongoing and any(asks_how(matrix, seq, p.how_state) for seq in p.where_phrases)
     asked = [k for i, k in enumerate(matrix) if not (i + 1 < len(matrix) and matrix[i + 1] in p.how_state)]
     base = len(ms) - len(matrix)
     manner = {i for i in range(len(matrix) - 1) if matrix[i][1].startswith("VA") and matrix[i + 1] in p.manner_end}
@@ -402,7 +402,8 @@ def _told_mood(c: ClauseAnalysis, s: _Shape, f: _Cues, p: Patterns, out: Reading
         return "statement"
     ending, aux = p.conjecture
     at = _last_at(s.matrix, final) if final in p.service_declare else 0
-    at -= at > 1 and s.matrix[at - 1] in p.supposed  # (찍어 드리겠습니다: an intention on 드리, a promise of the speaker's)
+    if at > 1 and s.matrix[at - 1] in p.supposed:
+        at -= 1  # (찍어 드리겠습니다: an intention on 드리, a promise of the speaker's)
     serves = at > 0 and s.matrix[at - 1] in p.benefactive  # the ending on 주/드리 itself (not 꺼 주라 시끄럽다, 부탁합니다)
     if serves or any(a in ending and b in aux for a, b in zip(s.matrix, s.matrix[1:])):
         sig.append("declares_service" if serves else "conjecture")  # 바꿔 줍니다 / 나이트 모드인가 봐
