@@ -125,3 +125,9 @@ def test_a_question_opened_by_then_after_what_was_said_of_the_product_asks_the_m
 def test_then_after_what_a_person_said_of_another_thing_follows_up_no_answer(runner):
     record, acts = _acts(runner, "어제 청정했잖아 그럼 오늘은 안 해도 되지?")
     assert actions(record) == [] and "follows_up_an_answer" not in acts[-1].signals
+
+
+def test_whether_it_does_another_things_act_too_asked_in_a_nominal_ending_is_a_product_question(runner):
+    """에어컨도 얘가 대신 켜 줌?: 도 and a question in the typed nominal ending (ㅁ) ask whether the robot does that too."""
+    record = runner.route_text("에어컨도 얘가 대신 켜 줌?")
+    assert record.family == "DQR" and actions(record) == []
