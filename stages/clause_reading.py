@@ -104,6 +104,8 @@ def _quotation(c: ClauseAnalysis, ms: list[Pair], p: Patterns, paired: tuple[str
     said = [k for k in ms[:q_at] if not k[1].startswith(("S", "J", "E")) and k[1] != "VCP"]
     if said and all(k in p.open_question_words for k in said) and any(k[1] in ("VV", "XSV") for k in rest):
         return ms  # 뭐라고 인사해: what is said is asked, nobody's words are quoted (뭐라고?: not heard)
+    if ms[q_at][1] == "EF" and not rest and any(k in p.question_words for k in said):
+        return ms  # 배터리 얼마래요: what the reading says is asked, a question of the state (엄마가 몇 시에 온대?: asks too)
     out.quoted_until = len(compact(c.text[: morphs[q_at].start + morphs[q_at].length - morphs[0].start]))
     asks_robot = any(k in p.benefactive for k in rest)
     if rest and rest[0] in p.display:

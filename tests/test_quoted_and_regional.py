@@ -131,3 +131,11 @@ def test_whether_it_does_another_things_act_too_asked_in_a_nominal_ending_is_a_p
     """에어컨도 얘가 대신 켜 줌?: 도 and a question in the typed nominal ending (ㅁ) ask whether the robot does that too."""
     record = runner.route_text("에어컨도 얘가 대신 켜 줌?")
     assert record.family == "DQR" and actions(record) == []
+
+
+@pytest.mark.parametrize("text,expected", [("배터리 얼마래요", ("battery_status", "check")),
+                                           ("실내 미세먼지 수치가 얼마래요", ("air_quality", "check"))])
+def test_a_question_word_before_a_hearsay_ending_asks_what_the_reading_says(runner, text, expected):
+    """얼마래요: what the reading says is asked, nobody's words are quoted; 배터리 없대 still reports what was said."""
+    assert [(cap, op) for cap, op, _, _ in actions(runner.route_text(text))] == [expected]
+    assert actions(runner.route_text("배터리 없대")) == []
