@@ -128,11 +128,8 @@ def quiet_reasons(clause_analyses: list[ClauseAnalysis], per_clause: list[dict[s
     called = robot_called(c.act.signals for c in clause_analyses if c.act is not None)
     other = _asks_another_thing(clause_analyses)
     handed = _handed_to_the_robot(clause_analyses)
-    if not other and not handed and not any(c.act is not None and c.act.mood == "request" and (  # (공기만 봐 줘: a check asked)
-                                            c.act.licenses_action and any(h.kind in ("execution", "settings") for h in c.capabilities)
-                                            or c.act.licenses_state_query and any(h.kind == "state_query" for h in c.capabilities))
-                                            and (called or not all(h.capability_id in asked_of_people_too for h in c.capabilities))
-                                            for c in clause_analyses):
+    if not other and not handed and not any(_asks_the_robot(c) and (called or not all(
+            h.capability_id in asked_of_people_too for h in c.capabilities)) for c in clause_analyses):
         return per_clause
     merged = []
     # (카톡 왔나 보네 너 소리 켜 줘: the request names the robot its doer, so another thing the remark names is no owner)
@@ -165,6 +162,13 @@ def quiet_reasons(clause_analyses: list[ClauseAnalysis], per_clause: list[dict[s
         merged.append({**{a: x for a, x in axes.items() if a not in quieted},
                        **({"reason_of_request": EvidenceAxis(strength=1.0, signals=quieted)} if quieted else {})})
     return merged
+
+
+def _asks_the_robot(c: ClauseAnalysis) -> bool:
+    """A request the clause licenses: an action or setting, or a check asked with a verb (공기만 봐 줘)."""
+    act, kinds = c.act, {h.kind for h in c.capabilities}
+    return act is not None and act.mood == "request" and (
+        act.licenses_action and bool(kinds & {"execution", "settings"}) or act.licenses_state_query and "state_query" in kinds)
 
 
 def _handed_to_the_robot(clause_analyses: list[ClauseAnalysis]) -> bool:

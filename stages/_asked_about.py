@@ -11,7 +11,7 @@ from registry.product_contracts import PRODUCT_NOUN_TAGS
 from stages._addressee import robot_called
 from stages._clauses import QUESTION_MOODS, ClauseAnalysis, thing_before, thing_named
 from stages._matchers import matchers_for, public_place_of
-from stages.speech_patterns import contains, key, patterns
+from stages.speech_patterns import contains, key, patterns, quotes_bare
 
 
 _COMPOUND_TAILS = ("NNG", "NNB", "XSN")
@@ -273,8 +273,8 @@ def asked_and_not_done(c: ClauseAnalysis, registry: Registry) -> bool:
     if not _told(c.act) or not any(about_the_robot(x) for x in c.mentions):
         return False
     ms = [(m.form, m.tag.split("-")[0]) for m in c.morphemes]
-    quoted = next((i for i in range(1, len(ms)) if ms[i - 1][1] in ("VV", "VX", "XSV") and (ms[i] in lex.request_quotative_set or (
-        ms[i] in p.bare_quotatives and i + 1 < len(ms) and ms[i + 1] in p.reporting))), None)  # (가랬더니: 가/라/하/었/더니)
+    quoted = next((i for i in range(1, len(ms)) if ms[i - 1][1] in ("VV", "VX", "XSV") and (
+        ms[i] in lex.request_quotative_set or quotes_bare(ms, i, p))), None)  # (가랬더니: 가/라/하/었/더니)
     if quoted is None or any(k in p.question_words for k in ms) or any(f in lex.person_set for f, _ in ms):
         return False
     return any(k in p.negators or k in p.malfunction for k in ms[quoted + 1:])

@@ -153,12 +153,19 @@ def follows_up_an_answer(clauses: list[ClauseAnalysis], per: list[Reading], regi
     follows from it: a question for the manual, neither the state now nor talk."""
     p, order = patterns(registry), in_order(clauses)
     for before, i in zip(order, order[1:]):
-        a, b, recalled = clauses[before], clauses[i], per[before]
-        if not (recalled.past or recalled.reported) or recalled.mood in QUESTION_MOODS \
-                or not (a.qna_topics or product_topic(a, registry) or a.capabilities and (recalled.reported or any(
-                    key(m) in p.telling for m in a.morphemes))):  # (매너 모드 말씀하셨는데: a capability the robot told of)
-            continue
+        b = clauses[i]
         opens = next((m for m in b.morphemes if not m.tag.startswith("S")), None)
-        if opens is not None and key(opens) in p.quoting_conj and (per[i].mood in QUESTION_MOODS or "?" in b.text + b.connective):
+        if opens is None or key(opens) not in p.quoting_conj or not (per[i].mood in QUESTION_MOODS or "?" in b.text + b.connective):
+            continue  # (the opening word is looked at first: most turns have no 그럼 and need no product lookup)
+        if _recalls_the_product(clauses[before], per[before], p, registry):
             per[i].mood = "knowledge_question"
             per[i].signals.append("follows_up_an_answer")
+
+
+def _recalls_the_product(a: ClauseAnalysis, recalled: Reading, p: Patterns, registry: Registry) -> bool:
+    """The clause tells, as past or as somebody's words, something of the product: a product topic or part named, or a
+    capability told of (매너 모드 말씀하셨는데)."""
+    if not (recalled.past or recalled.reported) or recalled.mood in QUESTION_MOODS:
+        return False
+    told_of = bool(a.capabilities) and (recalled.reported or any(key(m) in p.telling for m in a.morphemes))
+    return bool(a.qna_topics) or product_topic(a, registry) is not None or told_of

@@ -13,7 +13,7 @@ from stages._clauses import ENDS_SENTENCE, VERB_TAGS, ClauseAnalysis
 from stages._matchers import compact
 from stages._addressee import called_after, named_subject, person_act, person_purpose, vocative
 from stages._predicates import formal_request_at, subordinate_at
-from stages.speech_patterns import (Patterns, asks_what_it_does, knows_nothing, explains_elliptically, describes_how, curious, asks_by_not_knowing, asks_by_shape, asks_criterion, asks_what_is_usual, ends_intoned, asks_how, asks_leave, awaits_predicate, diagnoses, closed_syllable, complains, confirms, offers, ends_on_a_period,
+from stages.speech_patterns import (Patterns, asks_what_it_does, knows_nothing, explains_elliptically, describes_how, curious, asks_by_not_knowing, asks_by_shape, asks_criterion, asks_what_is_usual, ends_intoned, asks_how, asks_leave, quotes_bare, awaits_predicate, diagnoses, closed_syllable, complains, confirms, offers, ends_on_a_period,
                                     contains, finds_out, follows, happens, key, needed_last, tells_by_copula)
 
 Pair = tuple[str, str]
@@ -92,9 +92,8 @@ def _quotation(c: ClauseAnalysis, ms: list[Pair], p: Patterns, paired: tuple[str
     """Reported or quoted speech: what precedes the last quotative is somebody's words. Returns the matrix."""
     morphs, sig = c.morphemes, out.signals
     q_at = max((i for i, k in enumerate(ms) if k in p.quotatives), default=None)
-    if q_at is None:  # (2년이라 했지 / 가자 캤잖아: an ending that quotes only when a reporting verb follows it at once)
-        q_at = max((i for i, k in enumerate(ms[:-1]) if (k in p.bare_quotatives or k[1] == "EF") and ms[i + 1] in p.reporting),
-                   default=None)  # (거실이야 안방이야 하면서: a sentence said whole, then said)
+    if q_at is None:  # (2년이라 했지 / 거실이야 안방이야 하면서: quoted with no quotative particle)
+        q_at = max((i for i in range(len(ms)) if quotes_bare(ms, i, p)), default=None)
     if q_at is None:
         if any(mark in c.text for mark in paired):  # a pair quotes (maybe over two clauses); a stray ' (주기');) does not
             out.reported = True
@@ -243,8 +242,9 @@ def _cues(c: ClauseAnalysis, s: _Shape, p: Patterns, out: Reading) -> _Cues:
     intoned = (s.question or (ends_intoned(s.final, c.connective in ENDS_SENTENCE, p) and out.polarity == "affirmative"
                               and not out.past and out.agent == "robot" and not s.benefactive))
     how_phrase = any(asks_how(matrix, seq, p.how_state) for seq in p.how_phrases)
-    past_or_ongoing = out.past or follows(matrix, p.prog_end, p.prog_aux, within=1) is not None  # (어디서 샀노 / 어디서 청정하고 있어)
-    how_phrase = how_phrase or not past_or_ongoing and any(asks_how(matrix, seq, p.how_state) for seq in p.where_phrases)
+    where = not how_phrase and any(asks_how(matrix, seq, p.how_state) for seq in p.where_phrases)
+    # (어디서 샀노 / 어디서 청정하고 있어: where it was done, or where it runs now, is no question of how it works)
+    how_phrase = how_phrase or where and not out.past and follows(matrix, p.prog_end, p.prog_aux, within=1) is None
     asked = [k for i, k in enumerate(matrix) if not (i + 1 < len(matrix) and matrix[i + 1] in p.how_state)]
     base = len(ms) - len(matrix)
     manner = {i for i in range(len(matrix) - 1) if matrix[i][1].startswith("VA") and matrix[i + 1] in p.manner_end}

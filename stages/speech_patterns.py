@@ -237,6 +237,12 @@ def closed_syllable(form: str) -> bool:
     return "가" <= last <= "힣" and (ord(last) - ord("가")) % 28 != 0
 
 
+def quotes_bare(ms: list[tuple[str, str]], i: int, p: Patterns) -> bool:
+    """Morpheme i quotes with no quotative particle: an ending that quotes only before a reporting verb (bare_quotatives:
+    2년이라 했지, 가랬더니) or a final ending said whole (거실이야 안방이야 하면서), a reporting verb right after it."""
+    return i + 1 < len(ms) and (ms[i] in p.bare_quotatives or ms[i][1] == "EF") and ms[i + 1] in p.reporting
+
+
 def asks_how(ms: list[tuple[str, str]], seq: tuple[tuple[str, str], ...], state_verbs: frozenset) -> bool:
     """Whether the sequence occurs and is not followed by a verb that turns it into a state question."""
     n, first = len(seq), seq[0]

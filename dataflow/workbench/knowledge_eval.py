@@ -228,8 +228,9 @@ def _mrr(outcomes: list[QuestionOutcome]) -> float:
 
 
 def calibration_steps(rows: list[dict[str, Any]], keep_fusion: bool = False) -> int:
-    """How many questions `calibrate` runs with a progress step: the train half once per fusion setting, then all."""
-    grid = 1 if keep_fusion else len(FUSION_GRID)
+    """How many questions `calibrate` runs with a progress step: the train half once per fusion setting ranked (none
+    when the fusion is kept), then all."""
+    grid = 0 if keep_fusion else len(FUSION_GRID)
     return sum(part == "train" for part in _stratified_split(rows).values()) * grid + len(rows)
 
 
@@ -241,11 +242,11 @@ def calibrate(runner: TurnRunner, rows: list[dict[str, Any]], out_dir: Path = RA
     split = _stratified_split(rows)
     train_rows = [r for r in rows if split[str(r["id"])] == "train"]
     base = store.calibration
-    best: tuple[float, dict[str, float]] | None = None
     grid = [dict(base.fusion)] if keep_fusion else FUSION_GRID
+    best: tuple[float, dict[str, float]] | None = (0.0, grid[0]) if keep_fusion else None  # (one setting: nothing to rank)
     try:
         # best train MRR; among ties the setting closest to the current one
-        for fusion in sorted(grid, key=lambda f: sum(abs(f[k] - base.fusion.get(k, 0.0)) for k in f)):
+        for fusion in [] if keep_fusion else sorted(grid, key=lambda f: sum(abs(f[k] - base.fusion.get(k, 0.0)) for k in f)):
             store.calibration = replace(base, fusion=fusion)
             score = _mrr(evaluate_questions(runner, train_rows, advance))
             if best is None or score > best[0] + 1e-9:
